@@ -1,0 +1,10 @@
+export {
+  type Catalog,
+  createCatalog,
+  type ElementType,
+  type FieldInfo,
+  type FieldSpec,
+  type FieldType,
+  fieldInfo,
+} from "./catalog.js";
+export { DEFAULT_DATASET, datasetNames, getCatalog } from "./datasets.js";

@@ -1,0 +1,75 @@
+import { type Catalog, DEFAULT_DATASET, datasetNames, getCatalog } from "../catalog/index.js";
+import { closestMatch, type Diagnostic, diagnose, hasErrors, sortDiagnostics } from "../diagnostics/index.js";
+import {
+  capDiagnostics,
+  type FilterSource,
+  type ParseOptions,
+  type ParseResult,
+  parse,
+} from "../syntax/index.js";
+import { Checker } from "./checker.js";
+import type { Cond } from "./ir.js";
+import { toNegationNormalForm } from "./negate.js";
+import { findConstantGroups } from "./satisfiability.js";
+
+export interface CheckOptions extends ParseOptions {
+  /** The Logpush dataset whose field catalog applies (default `http_requests`). */
+  dataset?: string;
+  /** A catalog to use instead of a shipped dataset's, for datasets filterc does not ship. */
+  catalog?: Catalog;
+}
+
+export interface CheckResult {
+  /** The AST, as parsed. */
+  filter: FilterSource;
+  /** What the filter means; null when the source is empty or has errors. */
+  condition: Cond | null;
+  diagnostics: Diagnostic[];
+  /** The catalog the filter was checked against; undefined when the dataset is unknown. */
+  catalog: Catalog | undefined;
+}
+
+/** Resolves the catalog of the options, or the diagnostic that says the dataset is unknown. */
+export function resolveCatalog(options: CheckOptions, filter: FilterSource): Catalog | Diagnostic {
+  if (options.catalog) return options.catalog;
+  const dataset = options.dataset ?? DEFAULT_DATASET;
+  const catalog = getCatalog(dataset);
+  if (catalog) return catalog;
+  const closest = closestMatch(dataset, datasetNames);
+  const known = closest ? `${datasetNames.join(", ")} (did you mean ${closest}?)` : datasetNames.join(", ");
+  return diagnose(
+    "UnknownDataset",
+    { start: filter.range.start, end: filter.range.start },
+    { dataset, known },
+  );
+}
+
+/** Parses (unless given a parse result) and checks a filter against its dataset. Never throws. */
+export function check(
+  input: string | (ParseResult & { source: string }),
+  options: CheckOptions = {},
+): CheckResult {
+  const parsed = typeof input === "string" ? { ...parse(input, options), source: input } : input;
+  const diagnostics = [...parsed.diagnostics];
+  const catalog = resolveCatalog(options, parsed.filter);
+  if (!("fields" in catalog)) {
+    diagnostics.push(catalog);
+    return { filter: parsed.filter, condition: null, diagnostics, catalog: undefined };
+  }
+  let condition: Cond | null = null;
+  if (parsed.filter.expr) {
+    const checker = new Checker(catalog, parsed.source);
+    const checked = checker.checkExpr(parsed.filter.expr);
+    diagnostics.push(...checker.diagnostics);
+    if (checked && !hasErrors(diagnostics)) {
+      condition = checked;
+      findConstantGroups(toNegationNormalForm(checked), diagnostics);
+    }
+  }
+  return {
+    filter: parsed.filter,
+    condition,
+    diagnostics: capDiagnostics(sortDiagnostics(diagnostics), options.maxDiagnostics),
+    catalog,
+  };
+}

@@ -1,0 +1,169 @@
+import type { Catalog, FieldInfo } from "../catalog/index.js";
+import { closestMatch, type Diagnostic, diagnose, type Suggestion } from "../diagnostics/index.js";
+import type { CanonicalOperator, Comparison, Expr, FieldRef, OperatorRef } from "../syntax/index.js";
+import type { Cond, Leaf } from "./ir.js";
+import { operatorAccepts, operatorsFor } from "./matrix.js";
+import { replacementForNotBefore, suggestOperator } from "./operators.js";
+import { checkValue, typeWithArticle } from "./values.js";
+
+/**
+ * Walks the AST once, resolving fields and operators against the catalog and the matrix.
+ * Returns the checked condition, or undefined where anything below was wrong (the reasons are
+ * in `diagnostics`); it keeps walking after an error so that every mistake is reported.
+ */
+export class Checker {
+  readonly diagnostics: Diagnostic[] = [];
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly source: string,
+  ) {}
+
+  checkExpr(expr: Expr): Cond | undefined {
+    switch (expr.kind) {
+      case "error":
+        return undefined;
+      case "comparison":
+        return this.checkComparison(expr);
+      case "not": {
+        const operand = this.checkExpr(expr.operand);
+        return operand && { kind: "not", operand, range: expr.range };
+      }
+      case "and":
+      case "or": {
+        const operands: Cond[] = [];
+        let failed = false;
+        for (const operand of expr.operands) {
+          const checked = this.checkExpr(operand);
+          if (checked) operands.push(checked);
+          else failed = true;
+        }
+        return failed ? undefined : { kind: expr.kind, operands, range: expr.range };
+      }
+    }
+  }
+
+  private checkComparison(comparison: Comparison): Leaf | undefined {
+    const field = this.resolveField(comparison.field);
+    const operator =
+      comparison.operator.kind === "operator" ? this.resolveOperator(comparison.operator) : undefined;
+    if (!field || !operator || comparison.operator.kind !== "operator") return undefined;
+    if (!this.checkFilterable(field, comparison.field)) return undefined;
+    if (!operatorAccepts(operator, field.type)) {
+      this.reportOperatorForType(operator, field, comparison.operator);
+      return undefined;
+    }
+    const value = checkValue(comparison.value, {
+      field,
+      operator,
+      operatorRef: comparison.operator,
+      catalog: this.catalog,
+      source: this.source,
+      diagnostics: this.diagnostics,
+    });
+    return value && { kind: "leaf", field, operator, value, range: comparison.range };
+  }
+
+  private resolveField(ref: FieldRef): FieldInfo | undefined {
+    const field = this.catalog.fields.get(ref.name);
+    if (field) {
+      if (field.deprecated)
+        this.diagnostics.push(diagnose("DeprecatedField", ref.range, { field: field.name }));
+      return field;
+    }
+    const sameLetters = this.catalog.byLowerName.get(ref.name.toLowerCase());
+    if (sameLetters) {
+      this.diagnostics.push(
+        diagnose(
+          "FieldWrongCase",
+          ref.range,
+          { field: ref.name, correct: sameLetters.name },
+          this.replace(ref, sameLetters.name),
+        ),
+      );
+      return undefined;
+    }
+    const closest = closestMatch(ref.name, this.catalog.fields.keys());
+    const hint = closest ? `; did you mean \`${closest}\`?` : "";
+    this.diagnostics.push(
+      diagnose(
+        "UnknownField",
+        ref.range,
+        { field: ref.name, dataset: this.catalog.dataset, hint },
+        closest ? this.replace(ref, closest) : undefined,
+      ),
+    );
+    return undefined;
+  }
+
+  private resolveOperator(ref: OperatorRef): CanonicalOperator | undefined {
+    if (ref.op) return ref.op;
+    const notBefore = /^not\s+(\S+)$/i.exec(ref.text);
+    if (notBefore) {
+      const word = notBefore[1]!;
+      const replacement = replacementForNotBefore(word);
+      if (replacement) {
+        this.diagnostics.push(
+          diagnose(
+            "NotBeforeOperator",
+            ref.range,
+            { operator: word, replacement },
+            this.replace(ref, replacement),
+          ),
+        );
+        return undefined;
+      }
+    }
+    const suggestion = suggestOperator(ref.text);
+    const hint = suggestion
+      ? `; did you mean \`${suggestion}\`?`
+      : "; operators are eq, !eq, lt, leq, gt, geq, startsWith, endsWith, contains, in and their ! forms";
+    this.diagnostics.push(
+      diagnose(
+        "UnknownOperator",
+        ref.range,
+        { operator: ref.text, hint },
+        suggestion ? this.replace(ref, suggestion) : undefined,
+      ),
+    );
+    return undefined;
+  }
+
+  private checkFilterable(field: FieldInfo, ref: FieldRef): boolean {
+    if (field.filterable) return true;
+    if (field.type === "object" || field.elementType === "object") {
+      this.diagnostics.push(
+        diagnose("ObjectField", ref.range, { field: field.name, docType: field.docType }),
+      );
+    } else {
+      this.diagnostics.push(
+        diagnose("NotFilterable", ref.range, { field: field.name, dataset: this.catalog.dataset }),
+      );
+    }
+    return false;
+  }
+
+  private reportOperatorForType(operator: CanonicalOperator, field: FieldInfo, ref: OperatorRef): void {
+    const allowed = operatorsFor(field.type);
+    const allowedText = allowed.map((op) => `\`${op}\``).join(", ");
+    // On arrays, equality means membership: offer `contains`.
+    const replacement =
+      field.type === "array" && (operator === "eq" || operator === "!eq")
+        ? operator === "eq"
+          ? "contains"
+          : "!contains"
+        : undefined;
+    this.diagnostics.push(
+      diagnose(
+        "OperatorNotForType",
+        ref.range,
+        { operator, field: field.name, type: typeWithArticle(field), allowed: allowedText },
+        replacement ? this.replace(ref, replacement) : undefined,
+      ),
+    );
+  }
+
+  private replace(node: { range: Suggestion["range"] }, replacement: string): Suggestion {
+    return { message: `replace with \`${replacement}\``, range: node.range, replacement };
+  }
+}

@@ -1,0 +1,21 @@
+export { type CheckOptions, type CheckResult, check, resolveCatalog } from "./check.js";
+export { Checker } from "./checker.js";
+export {
+  type Cond,
+  type Group,
+  type Leaf,
+  leafKey,
+  type Negation,
+  type ScalarValue,
+  scalarKey,
+} from "./ir.js";
+export {
+  isListOperator,
+  isNegativeOperator,
+  negateOperator,
+  operatorAccepts,
+  operatorsFor,
+} from "./matrix.js";
+export { toNegationNormalForm } from "./negate.js";
+export { canonicalNumber, compareNumbers, fitsInt64Range } from "./numbers.js";
+export { suggestOperator } from "./operators.js";

@@ -1,0 +1,54 @@
+import type { FieldInfo } from "../catalog/index.js";
+import type { Range } from "../diagnostics/index.js";
+import type { CanonicalOperator } from "../syntax/index.js";
+
+/**
+ * The checked filter: what the source means, with every name resolved and every value typed.
+ * It is the shared currency of the later stages: the emitter writes it as Logpush JSON, the
+ * evaluator turns it into a predicate, and the decompiler builds it from JSON.
+ */
+export type Cond = Leaf | Group | Negation;
+
+/** A number keeps its exact decimal text (`"-12"`, `"0.5"`, 20-digit ids): it is never rounded through a float. */
+export type ScalarValue =
+  | { kind: "string"; value: string }
+  | { kind: "number"; text: string }
+  | { kind: "bool"; value: boolean };
+
+export interface Leaf {
+  kind: "leaf";
+  field: FieldInfo;
+  operator: CanonicalOperator;
+  /** One value for scalar operators (and `contains` on arrays), a non-empty list for `in`/`!in`. */
+  value: ScalarValue | ScalarValue[];
+  range: Range;
+}
+
+export interface Group {
+  kind: "and" | "or";
+  operands: Cond[];
+  range: Range;
+}
+
+export interface Negation {
+  kind: "not";
+  operand: Cond;
+  range: Range;
+}
+
+/** A scalar as one string key: for deduplication and for comparing values of one field. */
+export function scalarKey(value: ScalarValue): string {
+  switch (value.kind) {
+    case "string":
+      return `s${value.value}`;
+    case "number":
+      return `n${value.text}`;
+    case "bool":
+      return value.value ? "b1" : "b0";
+  }
+}
+
+export function leafKey(leaf: Leaf): string {
+  const value = Array.isArray(leaf.value) ? leaf.value.map(scalarKey).join("\u0000") : scalarKey(leaf.value);
+  return `${leaf.field.name}\u0001${leaf.operator}\u0001${value}`;
+}

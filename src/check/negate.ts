@@ -1,0 +1,27 @@
+import type { Cond } from "./ir.js";
+import { negateOperator } from "./matrix.js";
+
+/**
+ * Pushes every `not` down to the comparisons (De Morgan and the operator pairs), flattens nested
+ * groups of one kind and drops one-operand groups. Logpush JSON has no `not`, so this is the
+ * shape the emitter writes, and the shape the never/always-true analysis reads.
+ */
+export function toNegationNormalForm(cond: Cond, negated = false): Cond {
+  switch (cond.kind) {
+    case "leaf":
+      return negated ? { ...cond, operator: negateOperator(cond.operator) } : cond;
+    case "not":
+      return toNegationNormalForm(cond.operand, !negated);
+    case "and":
+    case "or": {
+      const kind = (cond.kind === "and") !== negated ? "and" : "or";
+      const operands: Cond[] = [];
+      for (const operand of cond.operands) {
+        const normal = toNegationNormalForm(operand, negated);
+        if (normal.kind === kind) operands.push(...normal.operands);
+        else operands.push(normal);
+      }
+      return operands.length === 1 ? operands[0]! : { kind, operands, range: cond.range };
+    }
+  }
+}

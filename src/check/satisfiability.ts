@@ -1,0 +1,200 @@
+import { type Diagnostic, diagnose } from "../diagnostics/index.js";
+import type { Cond, Leaf, ScalarValue } from "./ir.js";
+import { negateOperator } from "./matrix.js";
+import { compareNumbers } from "./numbers.js";
+
+/**
+ * Warns about comparisons of one field, side by side in one group, that can never all hold
+ * (`X eq 1 and X eq 2`) or of which one always holds (`X lt 5 or X geq 5`). It reads the
+ * negation normal form and reasons about present fields only; where it cannot be sure it is silent.
+ */
+export function findConstantGroups(cond: Cond, diagnostics: Diagnostic[]): void {
+  if (cond.kind === "leaf") return;
+  if (cond.kind === "not") {
+    findConstantGroups(cond.operand, diagnostics);
+    return;
+  }
+  const byField = new Map<string, Leaf[]>();
+  for (const operand of cond.operands) {
+    if (operand.kind === "leaf") {
+      const leaves = byField.get(operand.field.name);
+      if (leaves) leaves.push(operand);
+      else byField.set(operand.field.name, [operand]);
+    } else {
+      findConstantGroups(operand, diagnostics);
+    }
+  }
+  for (const [field, leaves] of byField) {
+    if (leaves.length < 2) continue;
+    const range = { start: leaves[0]!.range.start, end: leaves[leaves.length - 1]!.range.end };
+    if (cond.kind === "and" && !satisfiable(leaves))
+      diagnostics.push(diagnose("NeverTrue", range, { field }));
+    if (
+      cond.kind === "or" &&
+      !satisfiable(leaves.map((leaf) => ({ ...leaf, operator: negateOperator(leaf.operator) })))
+    ) {
+      diagnostics.push(diagnose("AlwaysTrue", range, { field }));
+    }
+  }
+}
+
+/** Whether some value of the field satisfies every leaf (all on one field). */
+function satisfiable(leaves: Leaf[]): boolean {
+  switch (leaves[0]!.field.type) {
+    case "int":
+    case "float":
+      return numbersSatisfiable(leaves, leaves[0]!.field.type === "int");
+    case "string":
+      return stringsSatisfiable(leaves);
+    case "bool":
+      return [true, false].some((candidate) =>
+        leaves.every((leaf) => holds(leaf, { kind: "bool", value: candidate })),
+      );
+    default:
+      return arraySatisfiable(leaves);
+  }
+}
+
+const listOf = (leaf: Leaf): ScalarValue[] => (Array.isArray(leaf.value) ? leaf.value : [leaf.value]);
+const same = (a: ScalarValue, b: ScalarValue) =>
+  a.kind === b.kind &&
+  (a.kind === "number" ? a.text === (b as typeof a).text : a.value === (b as { value: unknown }).value);
+
+/** The values the `eq`/`in` leaves allow, or undefined when none of them restricts the field to a finite set. */
+function candidatesOf(leaves: Leaf[]): ScalarValue[] | undefined {
+  let candidates: ScalarValue[] | undefined;
+  for (const leaf of leaves) {
+    if (leaf.operator !== "eq" && leaf.operator !== "in") continue;
+    const values = listOf(leaf);
+    candidates = candidates ? candidates.filter((c) => values.some((v) => same(c, v))) : values;
+  }
+  return candidates;
+}
+
+/** Whether one leaf holds for a present value: the semantics the evaluator implements, for scalars. */
+function holds(leaf: Leaf, value: ScalarValue): boolean {
+  const values = listOf(leaf);
+  const first = values[0]!;
+  switch (leaf.operator) {
+    case "eq":
+      return same(value, first);
+    case "!eq":
+      return !same(value, first);
+    case "in":
+      return values.some((v) => same(value, v));
+    case "!in":
+      return !values.some((v) => same(value, v));
+    case "lt":
+    case "leq":
+    case "gt":
+    case "geq": {
+      if (value.kind !== "number" || first.kind !== "number") return true;
+      const order = compareNumbers(value.text, first.text);
+      return leaf.operator === "lt"
+        ? order < 0
+        : leaf.operator === "leq"
+          ? order <= 0
+          : leaf.operator === "gt"
+            ? order > 0
+            : order >= 0;
+    }
+    default: {
+      if (value.kind !== "string" || first.kind !== "string") return true;
+      const text = value.value;
+      const operand = first.value;
+      switch (leaf.operator) {
+        case "startsWith":
+          return text.startsWith(operand);
+        case "!startsWith":
+          return !text.startsWith(operand);
+        case "endsWith":
+          return text.endsWith(operand);
+        case "!endsWith":
+          return !text.endsWith(operand);
+        case "contains":
+          return text.includes(operand);
+        case "!contains":
+          return !text.includes(operand);
+      }
+      return true;
+    }
+  }
+}
+
+function numbersSatisfiable(leaves: Leaf[], integers: boolean): boolean {
+  const candidates = candidatesOf(leaves);
+  if (candidates) return candidates.some((candidate) => leaves.every((leaf) => holds(leaf, candidate)));
+  // No finite set: intersect the bounds, then see whether the exclusions fill what is left.
+  let low: { text: string; inclusive: boolean } | undefined;
+  let high: { text: string; inclusive: boolean } | undefined;
+  const excluded: string[] = [];
+  for (const leaf of leaves) {
+    const values = listOf(leaf).map((v) => (v.kind === "number" ? v.text : ""));
+    const text = values[0]!;
+    switch (leaf.operator) {
+      case "gt":
+      case "geq": {
+        const inclusive = leaf.operator === "geq";
+        const order = low ? compareNumbers(text, low.text) : 1;
+        if (order > 0 || (order === 0 && !inclusive)) low = { text, inclusive };
+        break;
+      }
+      case "lt":
+      case "leq": {
+        const inclusive = leaf.operator === "leq";
+        const order = high ? compareNumbers(text, high.text) : -1;
+        if (order < 0 || (order === 0 && !inclusive)) high = { text, inclusive };
+        break;
+      }
+      case "!eq":
+      case "!in":
+        excluded.push(...values);
+        break;
+    }
+  }
+  if (!low || !high) return true;
+  const order = compareNumbers(low.text, high.text);
+  if (order > 0 || (order === 0 && !(low.inclusive && high.inclusive))) return false;
+  if (!integers) return order < 0 || !excluded.includes(low.text);
+  const first = BigInt(low.text) + (low.inclusive ? 0n : 1n);
+  const last = BigInt(high.text) - (high.inclusive ? 0n : 1n);
+  if (first > last) return false;
+  const size = last - first + 1n;
+  if (size > BigInt(excluded.length)) return true;
+  const excludedInRange = new Set(excluded.filter((text) => BigInt(text) >= first && BigInt(text) <= last));
+  return size > BigInt(excludedInRange.size);
+}
+
+function stringsSatisfiable(leaves: Leaf[]): boolean {
+  const candidates = candidatesOf(leaves);
+  if (candidates) return candidates.some((candidate) => leaves.every((leaf) => holds(leaf, candidate)));
+  const textOf = (leaf: Leaf) => {
+    const value = listOf(leaf)[0]!;
+    return value.kind === "string" ? value.value : "";
+  };
+  const prefixes = leaves.filter((leaf) => leaf.operator === "startsWith").map(textOf);
+  const suffixes = leaves.filter((leaf) => leaf.operator === "endsWith").map(textOf);
+  const infixes = leaves.filter((leaf) => leaf.operator === "contains").map(textOf);
+  const longestPrefix = prefixes.reduce((a, b) => (b.length > a.length ? b : a), "");
+  const longestSuffix = suffixes.reduce((a, b) => (b.length > a.length ? b : a), "");
+  if (!prefixes.every((prefix) => longestPrefix.startsWith(prefix))) return false;
+  if (!suffixes.every((suffix) => longestSuffix.endsWith(suffix))) return false;
+  for (const leaf of leaves) {
+    const text = textOf(leaf);
+    if (leaf.operator === "!startsWith" && longestPrefix.startsWith(text)) return false;
+    if (leaf.operator === "!endsWith" && longestSuffix.endsWith(text)) return false;
+    if (
+      leaf.operator === "!contains" &&
+      [longestPrefix, longestSuffix, ...infixes].some((part) => part.includes(text))
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function arraySatisfiable(leaves: Leaf[]): boolean {
+  const required = leaves.filter((leaf) => leaf.operator === "contains").map((leaf) => listOf(leaf)[0]!);
+  const forbidden = leaves.filter((leaf) => leaf.operator === "!contains").map((leaf) => listOf(leaf)[0]!);
+  return !required.some((value) => forbidden.some((other) => same(value, other)));
+}

@@ -1,0 +1,187 @@
+import type { Catalog, FieldInfo } from "../catalog/index.js";
+import { type Diagnostic, diagnose, type Range } from "../diagnostics/index.js";
+import type { CanonicalOperator, OperatorRef, Scalar, Value } from "../syntax/index.js";
+import { type ScalarValue, scalarKey } from "./ir.js";
+import { isListOperator } from "./matrix.js";
+import { canonicalNumber, fitsInt64Range, isIntegerText, isNumberText } from "./numbers.js";
+
+/** The type one value must have: the field's type, or for arrays the element type. */
+type ValueType = "string" | "int" | "float" | "bool";
+
+export interface ValueContext {
+  field: FieldInfo;
+  operator: CanonicalOperator;
+  operatorRef: OperatorRef;
+  catalog: Catalog;
+  source: string;
+  diagnostics: Diagnostic[];
+}
+
+function valueTypeOf(field: FieldInfo): ValueType {
+  switch (field.type) {
+    case "array":
+      return field.elementType === "int" ? "int" : "string";
+    case "int":
+    case "float":
+    case "string":
+    case "bool":
+      return field.type;
+    case "object":
+      return "string";
+  }
+}
+
+function typeWithArticle(field: FieldInfo): string {
+  if (field.type === "array") return `an ${field.docType}`;
+  return field.type === "int" ? "an int" : `a ${field.type}`;
+}
+
+const textOf = (context: ValueContext, range: Range) =>
+  context.source.slice(range.start.offset, range.end.offset);
+
+/** Checks the value of one comparison against the operator and the field; returns the typed value when it is right. */
+export function checkValue(value: Value, context: ValueContext): ScalarValue | ScalarValue[] | undefined {
+  const { operator, operatorRef, diagnostics } = context;
+  if (value.kind === "error") return undefined;
+  if (isListOperator(operator)) {
+    if (value.kind !== "list") {
+      const replacement = `[${textOf(context, value.range)}]`;
+      diagnostics.push(
+        diagnose(
+          "ListRequired",
+          value.range,
+          { operator },
+          { message: `write ${replacement}`, range: value.range, replacement },
+        ),
+      );
+      return undefined;
+    }
+    if (value.elements.length === 0) {
+      diagnostics.push(diagnose("EmptyList", value.range, { operator }));
+      return undefined;
+    }
+    return checkList(value.elements, context);
+  }
+  if (value.kind === "list") {
+    const listOperator = operator === "eq" ? "in" : operator === "!eq" ? "!in" : undefined;
+    const hint = listOperator ? `; to match any of several values, use \`${listOperator}\`` : "";
+    const suggestion = listOperator
+      ? { message: `use \`${listOperator}\``, range: operatorRef.range, replacement: listOperator }
+      : undefined;
+    diagnostics.push(diagnose("ListNotAllowed", value.range, { operator, hint }, suggestion));
+    return undefined;
+  }
+  return checkScalar(value, context);
+}
+
+function checkList(elements: Scalar[], context: ValueContext): ScalarValue[] | undefined {
+  const values: ScalarValue[] = [];
+  const seen = new Set<string>();
+  let failed = false;
+  elements.forEach((element, index) => {
+    const value = checkScalar(element, context);
+    if (!value) {
+      failed = true;
+      return;
+    }
+    const key = scalarKey(value);
+    if (seen.has(key)) {
+      // The fix removes the element with the comma before it.
+      const previous = elements[index - 1]!;
+      const removal = { start: previous.range.end, end: element.range.end };
+      const text = textOf(context, element.range);
+      context.diagnostics.push(
+        diagnose(
+          "DuplicateListElement",
+          element.range,
+          { element: text },
+          { message: `remove ${text}`, range: removal, replacement: "" },
+        ),
+      );
+      return;
+    }
+    seen.add(key);
+    values.push(value);
+  });
+  return failed ? undefined : values;
+}
+
+function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefined {
+  const { field, diagnostics } = context;
+  const type = valueTypeOf(field);
+  const mismatch = (found: string, replacement?: string) => {
+    const hint = replacement === undefined ? "" : `; write ${replacement}`;
+    const suggestion =
+      replacement === undefined
+        ? undefined
+        : { message: `write ${replacement}`, range: value.range, replacement };
+    diagnostics.push(
+      diagnose(
+        "ValueTypeMismatch",
+        value.range,
+        { field: field.name, type: typeWithArticle(field), found, hint },
+        suggestion,
+      ),
+    );
+    return undefined;
+  };
+  switch (value.kind) {
+    case "error":
+      return undefined;
+    case "word": {
+      if (context.catalog.fields.has(value.name)) {
+        diagnostics.push(diagnose("FieldAsValue", value.range, { word: value.name }));
+        return undefined;
+      }
+      const lower = value.name.toLowerCase();
+      if (type === "bool" && (lower === "true" || lower === "false"))
+        return mismatch(`the word \`${value.name}\``, lower);
+      if (type !== "string") return mismatch(`the word \`${value.name}\``);
+      const replacement = JSON.stringify(value.name);
+      diagnostics.push(
+        diagnose(
+          "UnquotedString",
+          value.range,
+          { word: value.name },
+          { message: `write ${replacement}`, range: value.range, replacement },
+        ),
+      );
+      return undefined;
+    }
+    case "string": {
+      const found = `the string ${textOf(context, value.range)}`;
+      if (type === "string") return { kind: "string", value: value.value };
+      if (type === "int" && isIntegerText(value.value)) return mismatch(found, canonicalNumber(value.value));
+      if (type === "float" && isNumberText(value.value)) return mismatch(found, canonicalNumber(value.value));
+      if (type === "bool" && (value.value === "true" || value.value === "false"))
+        return mismatch(found, value.value);
+      return mismatch(found);
+    }
+    case "int": {
+      if (!fitsInt64Range(value.digits)) {
+        diagnostics.push(diagnose("IntegerOutOfRange", value.range, { text: value.digits }));
+        return undefined;
+      }
+      if (type === "int" || type === "float") return { kind: "number", text: canonicalNumber(value.digits) };
+      if (type === "string") return mismatch(`the integer ${value.digits}`, JSON.stringify(value.digits));
+      return mismatch(`the integer ${value.digits}`);
+    }
+    case "decimal": {
+      if (type === "float") return { kind: "number", text: canonicalNumber(value.text) };
+      if (type === "int") {
+        diagnostics.push(diagnose("DecimalOnIntField", value.range, { field: field.name, text: value.text }));
+        return undefined;
+      }
+      if (type === "string") return mismatch(`the number ${value.text}`, JSON.stringify(value.text));
+      return mismatch(`the number ${value.text}`);
+    }
+    case "bool": {
+      if (type === "bool") return { kind: "bool", value: value.value };
+      const text = String(value.value);
+      if (type === "string") return mismatch(text, JSON.stringify(text));
+      return mismatch(text);
+    }
+  }
+}
+
+export { typeWithArticle };

@@ -1,0 +1,19 @@
+import type { CliIO } from "./io.js";
+
+/** A command module: its usage text and what it does. */
+export interface Command {
+  usage: string;
+  run(argv: string[], io: CliIO): Promise<number>;
+}
+
+/**
+ * Every command, loaded only when called: the bundle splits per command, so `filterc compile`
+ * never loads the LSP server or the HTTP client.
+ */
+export const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  compile: { summary: "compile filter source to Logpush JSON", load: () => import("./commands/compile.js") },
+  check: {
+    summary: "check filter source against the dataset and limits",
+    load: () => import("./commands/check.js"),
+  },
+};

@@ -1,0 +1,59 @@
+import { readFile } from "node:fs/promises";
+import { createCatalog, datasetNames, type FieldSpec, getCatalog } from "../catalog/index.js";
+import type { CompileOptions } from "../compile.js";
+import { parseCount } from "./args.js";
+import { UsageError, UserError } from "./io.js";
+
+/** The flags every compiling command shares. */
+export const compilerFlags = {
+  dataset: { type: "string" },
+  catalog: { type: "string" },
+  "no-optimize": { type: "boolean" },
+  "max-operators": { type: "string" },
+  "max-bytes": { type: "string" },
+} as const;
+
+export interface CompilerFlagValues {
+  dataset?: string | undefined;
+  catalog?: string | undefined;
+  "no-optimize"?: boolean | undefined;
+  "max-operators"?: string | undefined;
+  "max-bytes"?: string | undefined;
+}
+
+export async function compilerOptionsFrom(values: CompilerFlagValues): Promise<CompileOptions> {
+  const options: CompileOptions = {};
+  if (values.dataset !== undefined) {
+    if (!getCatalog(values.dataset) && values.catalog === undefined) {
+      throw new UsageError(
+        `unknown dataset ${JSON.stringify(values.dataset)}; known datasets: ${datasetNames.join(", ")}`,
+      );
+    }
+    options.dataset = values.dataset;
+  }
+  if (values.catalog !== undefined)
+    options.catalog = await readCatalogFile(values.catalog, values.dataset ?? "custom");
+  if (values["no-optimize"]) options.optimize = false;
+  const maxOperators = parseCount(values["max-operators"], "--max-operators");
+  const maxBytes = parseCount(values["max-bytes"], "--max-bytes");
+  if (maxOperators !== undefined) options.maxOperators = maxOperators;
+  if (maxBytes !== undefined) options.maxBytes = maxBytes;
+  return options;
+}
+
+/** A catalog file: a JSON array of {name, type, docType?, deprecated?, filterable?}, as the shipped datasets are written. */
+async function readCatalogFile(path: string, dataset: string) {
+  let specs: unknown;
+  try {
+    specs = JSON.parse(await readFile(path, "utf8"));
+  } catch (error) {
+    throw new UserError(`cannot read catalog ${path}: ${(error as Error).message}`);
+  }
+  const types = new Set(["string", "int", "float", "bool", "array", "object"]);
+  if (!Array.isArray(specs) || !specs.every((s) => typeof s?.name === "string" && types.has(s?.type))) {
+    throw new UserError(
+      `catalog ${path} must be a JSON array of {"name": string, "type": "string"|"int"|"float"|"bool"|"array"|"object"}`,
+    );
+  }
+  return createCatalog(dataset, specs as FieldSpec[]);
+}

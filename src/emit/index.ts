@@ -1,0 +1,17 @@
+export {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_OPERATORS,
+  type EmitOptions,
+  type EmitResult,
+  emit,
+  type FilterStats,
+} from "./emit.js";
+export {
+  type LogpushFilter,
+  type LogpushLeaf,
+  type LogpushNode,
+  toHclStringLiteral,
+  toJsonStringLiteral,
+} from "./json.js";
+export { optimize } from "./optimize.js";
+export { serialize, utf8Length } from "./serialize.js";

@@ -1,0 +1,28 @@
+import type { CanonicalOperator } from "../syntax/index.js";
+
+/** The parsed form of a Logpush filter string. */
+export interface LogpushFilter {
+  where: LogpushNode;
+}
+
+export type LogpushNode = LogpushLeaf | { and: LogpushNode[] } | { or: LogpushNode[] };
+
+export interface LogpushLeaf {
+  key: string;
+  operator: CanonicalOperator;
+  /** A scalar is always a string (`"30"`); `in`/`!in` lists hold numbers for number fields, strings otherwise. */
+  value: string | (string | number)[];
+}
+
+/** The filter as a JSON string literal, ready to paste into a job body. */
+export function toJsonStringLiteral(filter: string): string {
+  return JSON.stringify(filter);
+}
+
+/**
+ * The filter as an HCL (Terraform) string literal: JSON escaping, plus `$${` and `%%{` so that
+ * HCL does not read template sequences in the values.
+ */
+export function toHclStringLiteral(filter: string): string {
+  return JSON.stringify(filter).replace(/\$\{/g, "$${").replace(/%\{/g, "%%{");
+}

@@ -1,0 +1,54 @@
+/**
+ * filterc: the library. Every function here runs in browsers as well as Node (no Node-only API).
+ */
+export {
+  type Catalog,
+  createCatalog,
+  DEFAULT_DATASET,
+  datasetNames,
+  type FieldInfo,
+  type FieldSpec,
+  type FieldType,
+  getCatalog,
+} from "./catalog/index.js";
+export {
+  type CheckOptions,
+  type CheckResult,
+  type Cond,
+  check,
+  type Leaf,
+  operatorAccepts,
+  operatorsFor,
+  type ScalarValue,
+} from "./check/index.js";
+export { type CompileOptions, type CompileResult, compile } from "./compile.js";
+export {
+  type Diagnostic,
+  DiagnosticKind,
+  type Position,
+  type Range,
+  type Severity,
+  type Suggestion,
+} from "./diagnostics/index.js";
+export {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_OPERATORS,
+  type EmitOptions,
+  type EmitResult,
+  emit,
+  type FilterStats,
+  type LogpushFilter,
+  type LogpushLeaf,
+  type LogpushNode,
+  toHclStringLiteral,
+  toJsonStringLiteral,
+} from "./emit/index.js";
+export * from "./syntax/ast.js";
+export {
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_DIAGNOSTICS,
+  DEFAULT_MAX_SOURCE_LENGTH,
+  type ParseOptions,
+  type ParseResult,
+  parse,
+} from "./syntax/index.js";

@@ -1,0 +1,249 @@
+import type { IRecognitionException, IToken } from "chevrotain";
+import {
+  type Diagnostic,
+  diagnose,
+  emptyRangeAt,
+  LineIndex,
+  type Position,
+  type Range,
+  sortDiagnostics,
+} from "../diagnostics/index.js";
+import type { Comment, Expr, FilterSource } from "./ast.js";
+import { scan } from "./lexer.js";
+import { filterParser, tokenRange } from "./parser.js";
+import { findInvalidEscapes, isTerminated } from "./strings.js";
+
+export interface ParseOptions {
+  /** Longest source accepted, in UTF-16 code units (default 100,000). */
+  maxSourceLength?: number;
+  /** Deepest nesting of parentheses and `not`s accepted (default 100). */
+  maxDepth?: number;
+  /** Most diagnostics reported for one source (default 100). */
+  maxDiagnostics?: number;
+}
+
+export const DEFAULT_MAX_SOURCE_LENGTH = 100_000;
+export const DEFAULT_MAX_DEPTH = 100;
+export const DEFAULT_MAX_DIAGNOSTICS = 100;
+
+export interface ParseResult {
+  filter: FilterSource;
+  diagnostics: Diagnostic[];
+}
+
+const characterHints: Record<string, string> = {
+  "=": "; compare with `eq` or `==`",
+  "&": "; join comparisons with `and` or `&&`",
+  "|": "; join comparisons with `or` or `||`",
+  "{": "; this is the filter language; to read Logpush JSON, use decompile",
+};
+
+/** Parses a filter source into its AST and every syntax error in it. Never throws. */
+export function parse(source: string, options: ParseOptions = {}): ParseResult {
+  const maxSourceLength = options.maxSourceLength ?? DEFAULT_MAX_SOURCE_LENGTH;
+  const lines = new LineIndex(source);
+  const whole = lines.rangeOf(0, source.length);
+  const empty: FilterSource = { kind: "filter", expr: null, comments: [], range: whole };
+
+  if (source.length > maxSourceLength) {
+    const crossing = lines.rangeOf(maxSourceLength, source.length);
+    return {
+      filter: empty,
+      diagnostics: [diagnose("SourceTooLong", crossing, { length: source.length, limit: maxSourceLength })],
+    };
+  }
+
+  const diagnostics: Diagnostic[] = [];
+  const lexed = scan(source);
+  for (const error of lexed.errors) diagnostics.push(lexingDiagnostic(error, source, lines));
+  for (const token of lexed.tokens) tokenDiagnostics(token, diagnostics);
+
+  const comments: Comment[] = lexed.comments.map((token) => ({
+    kind: "comment",
+    text: token.image.slice(1),
+    range: tokenRange(token),
+  }));
+
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const tooDeep = findDepthOverflow(lexed.tokens, maxDepth);
+  if (tooDeep) {
+    diagnostics.push(diagnose("NestingTooDeep", tokenRange(tooDeep), { limit: maxDepth }));
+    return finish({ ...empty, comments }, diagnostics, options);
+  }
+
+  filterParser().lexingErrorOffsets = lexed.errors.map((error) => error.offset);
+  const expr = parseFragments(lexed.tokens, lines, diagnostics);
+  return finish({ kind: "filter", expr, comments, range: whole }, diagnostics, options);
+}
+
+const startsExpression = new Set(["Identifier", "Not", "Bang", "LParen"]);
+
+/**
+ * Parses the tokens; where input is left over after a complete expression, reports it once,
+ * skips to the next token that can start a comparison and parses again, so that the errors of
+ * the whole source come out in one pass. Fragments are joined under one `and` for the checker;
+ * the source has a syntax error, so nothing is ever emitted from that join.
+ */
+function parseFragments(tokens: IToken[], lines: LineIndex, diagnostics: Diagnostic[]): Expr | null {
+  const parser = filterParser();
+  parser.endOfInput = lines.positionAt(lines.text.length);
+  const endOfTokens = lastTokenEnd(tokens, lines);
+  const fragments: Expr[] = [];
+  let start = 0;
+  while (start < tokens.length) {
+    parser.problems = [];
+    parser.input = start === 0 ? tokens : tokens.slice(start);
+    const expr = parser.filter() as Expr | null | undefined;
+    if (expr) fragments.push(expr);
+    diagnostics.push(...parser.problems);
+    const reported = new Set(parser.problems.map((d) => d.range.start.offset));
+    let leftover: IToken | undefined;
+    for (const error of parser.errors) {
+      if (error.name === "NotAllInputParsedException") leftover = error.token;
+      const diagnostic = parsingDiagnostic(error, endOfTokens);
+      if (!reported.has(diagnostic.range.start.offset)) diagnostics.push(diagnostic);
+    }
+    if (!leftover) break;
+    let next = tokens.indexOf(leftover, start) + 1;
+    while (next < tokens.length && !startsExpression.has(tokens[next]!.tokenType.name)) next++;
+    start = next;
+  }
+  if (fragments.length <= 1) return fragments[0] ?? null;
+  const first = fragments[0]!;
+  const last = fragments[fragments.length - 1]!;
+  return { kind: "and", operands: fragments, range: { start: first.range.start, end: last.range.end } };
+}
+
+function finish(filter: FilterSource, diagnostics: Diagnostic[], options: ParseOptions): ParseResult {
+  return { filter, diagnostics: capDiagnostics(sortDiagnostics(diagnostics), options.maxDiagnostics) };
+}
+
+/** Keeps the first `limit` diagnostics and says that more were dropped. */
+export function capDiagnostics(diagnostics: Diagnostic[], limit = DEFAULT_MAX_DIAGNOSTICS): Diagnostic[] {
+  if (diagnostics.length <= limit) return diagnostics;
+  const kept = diagnostics.slice(0, limit);
+  const last = kept[kept.length - 1]!;
+  kept.push(diagnose("TooManyDiagnostics", last.range, { limit }));
+  return kept;
+}
+
+function lexingDiagnostic(
+  error: { offset: number; length: number },
+  source: string,
+  lines: LineIndex,
+): Diagnostic {
+  const text = source.slice(error.offset, error.offset + error.length);
+  const range = lines.rangeOf(error.offset, error.offset + error.length);
+  const hint = characterHints[text[0] ?? ""] ?? "";
+  if (text === "=") {
+    return diagnose(
+      "UnexpectedCharacter",
+      range,
+      { text, hint },
+      { message: "use `==`", range, replacement: "==" },
+    );
+  }
+  return diagnose("UnexpectedCharacter", range, {
+    text: text.length > 20 ? `${text.slice(0, 20)}…` : text,
+    hint,
+  });
+}
+
+function tokenDiagnostics(token: IToken, diagnostics: Diagnostic[]): void {
+  const name = token.tokenType.name;
+  if (name === "UnterminatedString" || name === "DoubleQuoted" || name === "SingleQuoted") {
+    const range = tokenRange(token);
+    if (name === "UnterminatedString" && !isTerminated(token.image)) {
+      const quote = token.image[0]!;
+      const fixed = token.image.endsWith("\\") ? `${token.image}\\${quote}` : `${token.image}${quote}`;
+      diagnostics.push(
+        diagnose(
+          "UnterminatedString",
+          range,
+          {},
+          { message: `close the string with ${quote}`, range, replacement: fixed },
+        ),
+      );
+    }
+    if (token.image.includes("\\")) {
+      for (const invalid of findInvalidEscapes(token.image)) {
+        const start = shift(range.start, invalid.offset);
+        diagnostics.push(
+          diagnose(
+            "InvalidEscape",
+            { start, end: shift(range.start, invalid.offset + invalid.length) },
+            { escape: invalid.text },
+          ),
+        );
+      }
+    }
+  } else if (name === "Integer" || name === "Decimal") {
+    const match = /^(-?)0+(?=[0-9])/.exec(token.image);
+    if (match) {
+      const fixed = match[1] + token.image.slice(match[0].length);
+      const range = tokenRange(token);
+      diagnostics.push(
+        diagnose(
+          "LeadingZero",
+          range,
+          { text: token.image, fixed },
+          { message: `write ${fixed}`, range, replacement: fixed },
+        ),
+      );
+    }
+  }
+}
+
+/** A position `by` code units further along the same line. */
+function shift(position: Position, by: number): Position {
+  return { offset: position.offset + by, line: position.line, column: position.column + by };
+}
+
+/**
+ * The token at which nesting first exceeds `maxDepth`. Nesting counts open parentheses plus the
+ * prefix `not`s still waiting for their operand, which is how deep the parser will recurse.
+ */
+function findDepthOverflow(tokens: IToken[], maxDepth: number): IToken | undefined {
+  const pendingNotsPerParen: number[] = [];
+  let pendingNots = 0;
+  let notRun = 0;
+  for (const token of tokens) {
+    const name = token.tokenType.name;
+    if (name === "Not" || name === "Bang") {
+      notRun++;
+    } else if (name === "LParen") {
+      pendingNotsPerParen.push(notRun);
+      pendingNots += notRun;
+      notRun = 0;
+    } else if (name === "RParen") {
+      pendingNots -= pendingNotsPerParen.pop() ?? 0;
+      notRun = 0;
+    } else {
+      notRun = 0;
+    }
+    if (pendingNotsPerParen.length + pendingNots + notRun > maxDepth) return token;
+  }
+  return undefined;
+}
+
+function lastTokenEnd(tokens: IToken[], lines: LineIndex): Position {
+  const last = tokens[tokens.length - 1];
+  return last ? tokenRange(last).end : lines.positionAt(0);
+}
+
+function parsingDiagnostic(error: IRecognitionException, endOfTokens: Position): Diagnostic {
+  const token = error.token;
+  const atEnd = token.tokenType.name === "EOF" || !Number.isFinite(token.startOffset);
+  const range: Range = atEnd ? emptyRangeAt(endOfTokens) : tokenRange(token);
+  if (error.name === "NotAllInputParsedException") {
+    return diagnose("UnexpectedAfterEnd", range, { found: `\`${token.image}\`` });
+  }
+  const [expected, found] = splitMessage(error.message);
+  return diagnose("Expected", range, { expected, found: atEnd ? "the end of the filter" : found });
+}
+
+/** The error message provider (see messages.ts) writes "expected|found"; split it back. */
+function splitMessage(message: string): [string, string] {
+  const bar = message.indexOf("|");
+  return bar < 0 ? [message, "something else"] : [message.slice(0, bar), message.slice(bar + 1)];
+}

@@ -1,0 +1,451 @@
+import "./compat.js";
+import { EmbeddedActionsParser, EOF, type IRecognitionException, type IToken } from "chevrotain";
+import { type Diagnostic, diagnose, type Position, type Range } from "../diagnostics/index.js";
+import type {
+  CanonicalOperator,
+  Comparison,
+  ErrorNode,
+  Expr,
+  FieldRef,
+  ListValue,
+  OperatorRef,
+  Scalar,
+  Value,
+} from "./ast.js";
+import { errorMessages } from "./messages.js";
+import { decodeStringToken } from "./strings.js";
+import {
+  AndOperator,
+  allTokens,
+  Bang,
+  Comma,
+  ComparisonOperator,
+  canonicalOfToken,
+  Decimal,
+  False,
+  Identifier,
+  Integer,
+  LBracket,
+  LParen,
+  Negatable,
+  Not,
+  OrOperator,
+  RBracket,
+  RParen,
+  StringLiteral,
+  True,
+} from "./tokens.js";
+
+/** Where a token starts and ends; tokens the parser inserts while recovering have no offsets. */
+function tokenStart(token: IToken): Position {
+  return { offset: token.startOffset, line: token.startLine ?? 1, column: token.startColumn ?? 1 };
+}
+
+function tokenEnd(token: IToken): Position {
+  const length = token.image.length;
+  return {
+    offset: token.startOffset + length,
+    line: token.startLine ?? 1,
+    column: (token.startColumn ?? 1) + length,
+  };
+}
+
+function tokenRange(token: IToken): Range {
+  return { start: tokenStart(token), end: tokenEnd(token) };
+}
+
+function isRealToken(token: IToken): boolean {
+  return !token.isInsertedInRecovery && Number.isFinite(token.startOffset);
+}
+
+/**
+ * The filter grammar as a chevrotain parser that builds the AST directly (embedded actions).
+ * One instance is built per process and reused: building one costs far more than a parse.
+ *
+ *   filter     := orExpr?
+ *   orExpr     := andExpr (("or" | "||") andExpr)*
+ *   andExpr    := notExpr (("and" | "&&") notExpr)*
+ *   notExpr    := ("not" | "!") notExpr | primary
+ *   primary    := "(" orExpr ")" | comparison
+ *   comparison := Identifier operator value
+ *   operator   := ComparisonOperator | "not" ComparisonOperator | Identifier | "!" Identifier
+ *   value      := scalar | "[" (scalar ("," scalar)* ","?)? "]"
+ */
+class FilterParser extends EmbeddedActionsParser {
+  /** Set before each parse: where recovered nodes point when no token is at hand. */
+  endOfInput: Position = { offset: 0, line: 1, column: 1 };
+
+  /** Grammar validations cost start-up time on every run; the test suite builds one parser with them on. */
+  constructor(validate = false) {
+    super(allTokens, {
+      recoveryEnabled: true,
+      maxLookahead: 1,
+      errorMessageProvider: errorMessages,
+      skipValidations: !validate,
+    });
+    this.performSelfAnalysis();
+  }
+
+  private errorAt(exception: IRecognitionException): ErrorNode {
+    const token = exception.token;
+    if (isRealToken(token) && token.tokenType.name !== "EOF")
+      return { kind: "error" as const, range: tokenRange(token) };
+    return { kind: "error" as const, range: { start: this.endOfInput, end: this.endOfInput } };
+  }
+
+  private readonly recovery = { recoveryValueFunc: (e: IRecognitionException) => this.errorAt(e) };
+
+  /** Syntax errors found by the grammar's own checks (missing operand, value or bracket), as opposed to chevrotain's. */
+  problems: Diagnostic[] = [];
+
+  /** Where the lexer rejected characters, set before each parse. */
+  lexingErrorOffsets: number[] = [];
+
+  /**
+   * Records "expected …" at the next token (or right after the previous one at the end of input)
+   * and returns an error node there, so the rest of the comparison or group still gets built.
+   */
+  private missing(expected: string): ErrorNode {
+    const next = this.LA(1);
+    const previous = this.LA(0);
+    const atEnd = next.tokenType === EOF;
+    const previousEnd = isRealToken(previous) ? tokenEnd(previous) : this.endOfInput;
+    const range: Range = atEnd ? { start: previousEnd, end: previousEnd } : tokenRange(next);
+    const after = isRealToken(previous) ? ` after \`${previous.image}\`` : "";
+    const found = atEnd ? "the end of the filter" : `\`${next.image}\``;
+    // A character the lexer already rejected stands in this gap: that error says it all.
+    const gapEnd = atEnd ? this.endOfInput.offset : next.startOffset;
+    const explained = this.lexingErrorOffsets.some(
+      (offset) => offset >= previousEnd.offset && offset < gapEnd,
+    );
+    if (!explained)
+      this.problems.push(
+        diagnose("Expected", range, { expected: expected.replace("{after}", after), found }),
+      );
+    return { kind: "error", range: atEnd ? range : { start: previousEnd, end: previousEnd } };
+  }
+
+  public filter = this.RULE("filter", (): Expr | null => {
+    let expr: Expr | null = null;
+    this.OPTION(() => {
+      expr = this.SUBRULE(this.orExpr);
+    });
+    return expr;
+  });
+
+  private orExpr = this.RULE(
+    "orExpr",
+    (): Expr => {
+      const first = this.SUBRULE(this.andExpr);
+      let operands: Expr[] | undefined;
+      this.MANY(() => {
+        this.CONSUME(OrOperator);
+        let next: Expr | undefined;
+        this.OPTION(() => {
+          next = this.SUBRULE2(this.andExpr);
+        });
+        this.ACTION(() => {
+          operands ??= spliceGroup("or", [], first);
+          spliceGroup("or", operands, next ?? this.missing("a comparison{after}"));
+        });
+      });
+      return this.ACTION(() => (operands ? logical("or", operands) : first));
+    },
+    this.recovery,
+  );
+
+  private andExpr = this.RULE(
+    "andExpr",
+    (): Expr => {
+      const first = this.SUBRULE(this.notExpr);
+      let operands: Expr[] | undefined;
+      this.MANY(() => {
+        this.CONSUME(AndOperator);
+        let next: Expr | undefined;
+        this.OPTION(() => {
+          next = this.SUBRULE2(this.notExpr);
+        });
+        this.ACTION(() => {
+          operands ??= spliceGroup("and", [], first);
+          spliceGroup("and", operands, next ?? this.missing("a comparison{after}"));
+        });
+      });
+      return this.ACTION(() => (operands ? logical("and", operands) : first));
+    },
+    this.recovery,
+  );
+
+  private notExpr = this.RULE(
+    "notExpr",
+    (): Expr =>
+      this.OR([
+        {
+          ALT: () => {
+            const keyword = this.OR2([{ ALT: () => this.CONSUME(Not) }, { ALT: () => this.CONSUME(Bang) }]);
+            let found: Expr | undefined;
+            this.OPTION(() => {
+              found = this.SUBRULE(this.notExpr);
+            });
+            return this.ACTION(() => {
+              const operand = found ?? this.missing("a comparison{after}");
+              return {
+                kind: "not" as const,
+                operand,
+                range: { start: tokenStart(keyword), end: operand.range.end },
+              };
+            });
+          },
+        },
+        { ALT: () => this.SUBRULE(this.primary) },
+      ]),
+    this.recovery,
+  );
+
+  private primary = this.RULE(
+    "primary",
+    (): Expr =>
+      this.OR([
+        {
+          ALT: () => {
+            const open = this.CONSUME(LParen);
+            let found: Expr | undefined;
+            this.OPTION(() => {
+              found = this.SUBRULE(this.orExpr);
+            });
+            const inner = this.ACTION(() => found ?? this.missing("a comparison{after}"));
+            let close: IToken | undefined;
+            this.OPTION2(() => {
+              close = this.CONSUME(RParen);
+            });
+            // Parentheses only group; the range of the group includes them so spans read naturally.
+            return this.ACTION(() => {
+              if (!close) this.missing("`)` to close the `(` at " + `${open.startLine}:${open.startColumn}`);
+              if (inner.kind === "error") return inner;
+              const end = close ? tokenEnd(close) : inner.range.end;
+              return { ...inner, range: { start: tokenStart(open), end } };
+            });
+          },
+        },
+        { ALT: () => this.SUBRULE(this.comparison) },
+      ]),
+    this.recovery,
+  );
+
+  private comparison = this.RULE(
+    "comparison",
+    (): Comparison | ErrorNode => {
+      const name = this.CONSUME(Identifier);
+      let foundOperator: OperatorRef | ErrorNode | undefined;
+      let foundValue: Value | undefined;
+      this.OPTION(() => {
+        foundOperator = this.SUBRULE(this.operator);
+      });
+      const operator = this.ACTION(
+        () => foundOperator ?? this.missing("an operator{after}, such as `eq`, `in` or `startsWith`"),
+      );
+      this.OPTION2(() => {
+        foundValue = this.SUBRULE(this.value);
+      });
+      return this.ACTION(() => {
+        // Only one error per comparison: a missing operator already explains the missing value.
+        const value =
+          foundValue ??
+          (foundOperator
+            ? this.missing('a value{after}: a "string", a number, true, false or a [list]')
+            : { kind: "error" as const, range: operator.range });
+        const field: FieldRef = { kind: "field" as const, name: name.image, range: tokenRange(name) };
+        return {
+          kind: "comparison" as const,
+          field,
+          operator,
+          value,
+          range: { start: field.range.start, end: value.range.end },
+        };
+      });
+    },
+    this.recovery,
+  );
+
+  private operator = this.RULE(
+    "operator",
+    (): OperatorRef | ErrorNode =>
+      this.OR([
+        {
+          ALT: () => {
+            const token = this.CONSUME(ComparisonOperator);
+            return this.ACTION(() => ({
+              kind: "operator" as const,
+              op: canonicalOfToken[token.tokenType.name] ?? null,
+              text: token.image,
+              range: tokenRange(token),
+            }));
+          },
+        },
+        {
+          ALT: () => {
+            const not = this.CONSUME(Not);
+            const token = this.CONSUME2(ComparisonOperator);
+            return this.ACTION(() => {
+              const canonical = canonicalOfToken[token.tokenType.name];
+              const negatable = token.tokenType.CATEGORIES?.includes(Negatable) === true;
+              return {
+                kind: "operator" as const,
+                op: negatable && canonical ? (`!${canonical}` as CanonicalOperator) : null,
+                text: `${not.image} ${token.image}`,
+                range: { start: tokenStart(not), end: tokenEnd(token) },
+              };
+            });
+          },
+        },
+        {
+          ALT: () => {
+            const token = this.CONSUME(Identifier);
+            return this.ACTION(() => ({
+              kind: "operator" as const,
+              op: null,
+              text: token.image,
+              range: tokenRange(token),
+            }));
+          },
+        },
+        {
+          ALT: () => {
+            const bang = this.CONSUME(Bang);
+            const token = this.CONSUME2(Identifier);
+            return this.ACTION(() => ({
+              kind: "operator" as const,
+              op: null,
+              text: `!${token.image}`,
+              range: { start: tokenStart(bang), end: tokenEnd(token) },
+            }));
+          },
+        },
+      ]),
+    this.recovery,
+  );
+
+  private value = this.RULE(
+    "value",
+    (): Value => this.OR([{ ALT: () => this.SUBRULE(this.list) }, { ALT: () => this.SUBRULE(this.scalar) }]),
+    this.recovery,
+  );
+
+  private list = this.RULE(
+    "list",
+    (): ListValue | ErrorNode => {
+      const open = this.CONSUME(LBracket);
+      const elements: Scalar[] = [];
+      this.OPTION(() => {
+        elements.push(this.SUBRULE(this.scalar));
+        this.MANY({
+          GATE: () => this.LA(2).tokenType !== RBracket,
+          DEF: () => {
+            this.CONSUME(Comma);
+            elements.push(this.SUBRULE2(this.scalar));
+          },
+        });
+        this.OPTION2(() => this.CONSUME2(Comma));
+      });
+      let close: IToken | undefined;
+      this.OPTION3(() => {
+        close = this.CONSUME(RBracket);
+      });
+      return this.ACTION(() => {
+        if (!close) this.missing("`]` to close the list");
+        const last = elements[elements.length - 1];
+        const end = close ? tokenEnd(close) : last ? last.range.end : tokenEnd(open);
+        return { kind: "list" as const, elements, range: { start: tokenStart(open), end } };
+      });
+    },
+    this.recovery,
+  );
+
+  private scalar = this.RULE(
+    "scalar",
+    (): Scalar =>
+      this.OR([
+        {
+          ALT: () => {
+            const token = this.CONSUME(StringLiteral);
+            return this.ACTION(() => ({
+              kind: "string" as const,
+              value: decodeStringToken(token.image),
+              range: tokenRange(token),
+            }));
+          },
+        },
+        {
+          ALT: () => {
+            const token = this.CONSUME(Integer);
+            return this.ACTION(() => ({
+              kind: "int" as const,
+              digits: token.image,
+              range: tokenRange(token),
+            }));
+          },
+        },
+        {
+          ALT: () => {
+            const token = this.CONSUME(Decimal);
+            return this.ACTION(() => ({
+              kind: "decimal" as const,
+              text: token.image,
+              range: tokenRange(token),
+            }));
+          },
+        },
+        {
+          ALT: () => {
+            const token = this.CONSUME(True);
+            return this.ACTION(() => ({ kind: "bool" as const, value: true, range: tokenRange(token) }));
+          },
+        },
+        {
+          ALT: () => {
+            const token = this.CONSUME(False);
+            return this.ACTION(() => ({ kind: "bool" as const, value: false, range: tokenRange(token) }));
+          },
+        },
+        {
+          ALT: () => {
+            const token = this.CONSUME(Identifier);
+            return this.ACTION(() => ({
+              kind: "word" as const,
+              name: token.image,
+              range: tokenRange(token),
+            }));
+          },
+        },
+      ]),
+    this.recovery,
+  );
+}
+
+/** Adds `operand` to a group of `kind`, merging it in when it is itself a group of that kind. */
+function spliceGroup(kind: "and" | "or", operands: Expr[], operand: Expr): Expr[] {
+  if (operand.kind === kind) operands.push(...operand.operands);
+  else operands.push(operand);
+  return operands;
+}
+
+function logical(kind: "and" | "or", operands: Expr[]): Expr {
+  const first = operands[0]!;
+  const last = operands[operands.length - 1]!;
+  return { kind, operands, range: { start: first.range.start, end: last.range.end } };
+}
+
+let instance: FilterParser | undefined;
+
+/** The one parser of the process, built on first use. */
+export function filterParser(): FilterParser {
+  instance ??= new FilterParser();
+  return instance;
+}
+
+/** Builds a parser with chevrotain's grammar validations (ambiguities, left recursion) on; throws if any fails. */
+export function validatedParser(): FilterParser {
+  return new FilterParser(true);
+}
+
+export type { FilterParser };
+export { tokenRange };

@@ -1,0 +1,93 @@
+/**
+ * String literals take JSON escapes in either quote style (plus `\'`). The lexer has already
+ * matched the literal; this decodes it, and `findInvalidEscapes` reports what JSON would reject.
+ */
+const simpleEscapes: Record<string, string> = {
+  '"': '"',
+  "'": "'",
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
+/** The text between the quotes; an unterminated literal (no closing quote) is decoded up to its end. */
+function body(image: string): string {
+  const quote = image[0];
+  const closed =
+    image.length >= 2 &&
+    image[image.length - 1] === quote &&
+    !endsWithOddBackslashes(image, image.length - 1);
+  return image.slice(1, closed ? -1 : undefined);
+}
+
+function endsWithOddBackslashes(text: string, end: number): boolean {
+  let count = 0;
+  for (let i = end - 1; i >= 0 && text[i] === "\\"; i--) count++;
+  return count % 2 === 1;
+}
+
+export function isTerminated(image: string): boolean {
+  const quote = image[0];
+  return (
+    image.length >= 2 && image[image.length - 1] === quote && !endsWithOddBackslashes(image, image.length - 1)
+  );
+}
+
+export function decodeStringToken(image: string): string {
+  const text = body(image);
+  if (!text.includes("\\")) return text;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c !== "\\") {
+      out += c;
+      continue;
+    }
+    const next = text[i + 1];
+    if (next === undefined) break;
+    if (next === "u") {
+      const hex = text.slice(i + 2, i + 6);
+      if (/^[0-9a-fA-F]{4}$/.test(hex)) {
+        out += String.fromCharCode(Number.parseInt(hex, 16));
+        i += 5;
+        continue;
+      }
+    }
+    const simple = simpleEscapes[next];
+    out += simple ?? next;
+    i += 1;
+  }
+  return out;
+}
+
+/** Offsets (within the literal) and lengths of escapes that are not JSON escapes. */
+export function findInvalidEscapes(image: string): { offset: number; length: number; text: string }[] {
+  const found: { offset: number; length: number; text: string }[] = [];
+  const end = isTerminated(image) ? image.length - 1 : image.length;
+  for (let i = 1; i < end; i++) {
+    if (image[i] !== "\\") continue;
+    const next = image[i + 1];
+    if (next === undefined || i + 1 >= end) {
+      found.push({ offset: i, length: 1, text: "\\" });
+      break;
+    }
+    if (next === "u") {
+      const hex = image.slice(i + 2, i + 6);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+        const length = 2 + (hex.match(/^[0-9a-fA-F]*/)?.[0].length ?? 0);
+        found.push({ offset: i, length, text: image.slice(i, i + length) });
+        i += length - 1;
+        continue;
+      }
+      i += 5;
+      continue;
+    }
+    if (!(next in simpleEscapes)) found.push({ offset: i, length: 2, text: `\\${next}` });
+    i += 1;
+  }
+  return found;
+}

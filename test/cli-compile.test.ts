@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { spawnCli } from "./helpers/cli.js";
+
+describe("filterc compile (the built bundle)", () => {
+  it("prints the compact JSON and a newline, exit 0", async () => {
+    const run = await spawnCli(["compile"], 'EdgeResponseStatus geq 500 and not ClientRequestPath startsWith "/health"');
+    expect(run).toEqual({
+      code: 0,
+      stdout:
+        '{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":"500"},{"key":"ClientRequestPath","operator":"!startsWith","value":"/health"}]}}\n',
+      stderr: "",
+    });
+  });
+
+  it("renders every error with its place and caret on stderr, exit 1", async () => {
+    const run = await spawnCli(["compile", "-"], 'ClientIp eq "1.2.3.4"\n  and EdgeResponseStatus neq 5');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(
+      [
+        "error[E0202]: unknown field `ClientIp`; field names are case-sensitive: did you mean `ClientIP`?",
+        " --> <stdin>:1:1",
+        "  |",
+        '1 | ClientIp eq "1.2.3.4"',
+        "  | ^^^^^^^^",
+        "  = help: replace with `ClientIP`: ClientIP",
+        "",
+        "error[E0205]: unknown operator `neq`; did you mean `!eq`?",
+        " --> <stdin>:2:26",
+        "  |",
+        "2 |   and EdgeResponseStatus neq 5",
+        "  |                          ^^^",
+        "  = help: replace with `!eq`: !eq",
+        "2 errors",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("exits 2 with the usage on an unknown flag", async () => {
+    const run = await spawnCli(["compile", "--bogus"], "");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("filterc compile [FILE|-] [options]");
+  });
+});

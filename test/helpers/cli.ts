@@ -1,0 +1,50 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { CliIO } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export const cliPath = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+
+/** Runs the CLI in-process against the source tree, with the given standard input. */
+export async function runCli(args: string[], stdin = "", env: Record<string, string | undefined> = {}): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIO = {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    readStdin: async () => stdin,
+    env,
+    stderrIsTTY: false,
+    cwd: process.cwd(),
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+/** Runs the built `filterc` as a separate process, as a user's shell would. */
+export function spawnCli(args: string[], stdin = "", env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, NO_COLOR: "1", ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
