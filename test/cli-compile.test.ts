@@ -3,7 +3,10 @@ import { spawnCli } from "./helpers/cli.js";
 
 describe("filterc compile (the built bundle)", () => {
   it("prints the compact JSON and a newline, exit 0", async () => {
-    const run = await spawnCli(["compile"], 'EdgeResponseStatus geq 500 and not ClientRequestPath startsWith "/health"');
+    const run = await spawnCli(
+      ["compile"],
+      'EdgeResponseStatus geq 500 and not ClientRequestPath startsWith "/health"',
+    );
     expect(run).toEqual({
       code: 0,
       stdout:

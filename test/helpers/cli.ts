@@ -12,7 +12,11 @@ export interface CliRun {
 export const cliPath = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 
 /** Runs the CLI in-process against the source tree, with the given standard input. */
-export async function runCli(args: string[], stdin = "", env: Record<string, string | undefined> = {}): Promise<CliRun> {
+export async function runCli(
+  args: string[],
+  stdin = "",
+  env: Record<string, string | undefined> = {},
+): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
   const io: CliIO = {
@@ -34,7 +38,9 @@ export async function runCli(args: string[], stdin = "", env: Record<string, str
 /** Runs the built `filterc` as a separate process, as a user's shell would. */
 export function spawnCli(args: string[], stdin = "", env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, NO_COLOR: "1", ...env } });
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      env: { ...process.env, NO_COLOR: "1", ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
