@@ -1,0 +1,1 @@
+export { compilePredicate, type Predicate } from "./predicate.js";
