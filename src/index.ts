@@ -52,3 +52,4 @@ export {
   type ParseResult,
   parse,
 } from "./syntax/index.js";
+export { compilePredicate, type Predicate } from "./eval/index.js";
