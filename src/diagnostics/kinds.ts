@@ -1,7 +1,8 @@
 /**
  * Every diagnostic filterc reports, with its stable code and its message beside it.
  * Codes never change meaning: E00xx input limits and options, E01xx syntax, E02xx names,
- * E03xx types and values, E04xx emitted-filter limits, E05xx decompiler input; W01xx warnings.
+ * E03xx types and values, E04xx emitted-filter limits, E05xx decompiler input,
+ * E06xx custom-field and job settings (API module); W01xx warnings.
  */
 export type Severity = "error" | "warning";
 
@@ -38,6 +39,12 @@ export const DiagnosticKind = {
     "E0003",
     "error",
     (a) => `too many problems; only the first ${a.limit} are reported (option maxDiagnostics)`,
+  ),
+  NestingExhaustsStack: kind<{ limit: number }>(
+    "E0005",
+    "error",
+    (a) =>
+      `the filter nests too deeply for the parser before reaching the ${a.limit} levels of option maxDepth; flatten the parentheses or \`not\`s, or lower maxDepth`,
   ),
   UnknownDataset: kind<{ dataset: string; known: string }>(
     "E0004",
@@ -170,6 +177,162 @@ export const DiagnosticKind = {
     "error",
     (a) =>
       `the filter JSON is ${a.bytes} bytes; Logpush accepts at most ${a.limit} (option maxBytes); this comparison crosses the limit`,
+  ),
+
+  // Custom log fields and job settings, checked before an API call (no source range: `path` names the setting).
+  NoCustomFields: kind(
+    "E0601",
+    "error",
+    () =>
+      "no custom fields given; set at least one request header, response header or cookie (the rule needs one list)",
+  ),
+  InvalidHeaderName: kind<{ name: string }>(
+    "E0602",
+    "error",
+    (a) =>
+      `${JSON.stringify(a.name)} is not a valid header name; use letters, digits and !#$%&'*+-.^_\`|~ only`,
+  ),
+  InvalidCookieName: kind<{ name: string }>(
+    "E0603",
+    "error",
+    (a) =>
+      `${JSON.stringify(a.name)} is not a valid cookie name; use letters, digits and !#$%&'*+-.^_\`|~ only`,
+  ),
+  UnsupportedHeader: kind<{ name: string }>(
+    "E0604",
+    "error",
+    (a) => `the ${quote(a.name)} request header cannot be logged as a custom field`,
+  ),
+  DuplicateCustomField: kind<{ name: string; list: string }>(
+    "E0605",
+    "error",
+    (a) => `${JSON.stringify(a.name)} is listed more than once in ${a.list}`,
+  ),
+  RawAndTransformed: kind<{ name: string; raw: string; transformed: string }>(
+    "E0606",
+    "error",
+    (a) =>
+      `the header ${JSON.stringify(a.name)} is in both ${a.raw} and ${a.transformed}; a header is logged raw or transformed, not both`,
+  ),
+  TooManyCustomFields: kind<{ count: number; limit: number }>(
+    "E0607",
+    "error",
+    (a) => `${a.count} custom fields given; a zone takes at most ${a.limit} across all lists`,
+  ),
+  InvalidDestination: kind<{ destination: string; reason: string }>(
+    "E0610",
+    "error",
+    (a) => `invalid destination ${JSON.stringify(a.destination)}: ${a.reason}`,
+  ),
+  NoJobFields: kind(
+    "E0611",
+    "error",
+    () =>
+      "no fields given; a job selects at least one field of its dataset (e.g. ClientIP,EdgeStartTimestamp)",
+  ),
+  UnknownJobField: kind<{ field: string; dataset: string; hint: string }>(
+    "E0612",
+    "error",
+    (a) => `unknown field ${quote(a.field)} in dataset ${quote(a.dataset)}${a.hint}`,
+  ),
+  DuplicateJobField: kind<{ field: string }>(
+    "E0613",
+    "error",
+    (a) => `the field ${quote(a.field)} is selected more than once`,
+  ),
+  InvalidTimestamps: kind<{ value: string; known: string }>(
+    "E0614",
+    "error",
+    (a) => `unknown timestamp format ${JSON.stringify(a.value)}; use one of ${a.known}`,
+  ),
+  UnknownJobDataset: kind<{ dataset: string; known: string }>(
+    "E0615",
+    "error",
+    (a) => `unknown dataset ${quote(a.dataset)}; filterc checks jobs for ${a.known}`,
+  ),
+  InvalidFilter: kind<{ errors: number }>(
+    "E0616",
+    "error",
+    (a) =>
+      `the filter has ${a.errors} error${a.errors === 1 ? "" : "s"}; fix ${a.errors === 1 ? "it" : "them"} before sending the job`,
+  ),
+  InvalidIdentifier: kind<{ what: string; value: string; expected: string }>(
+    "E0617",
+    "error",
+    (a) => `invalid ${a.what} ${JSON.stringify(a.value)}; expected ${a.expected}`,
+  ),
+
+  // Decompiler input: Logpush JSON read back. `at` is the JSON pointer with ": " after it, or "" at the top.
+  InputTooLong: kind<{ length: number; limit: number }>(
+    "E0501",
+    "error",
+    (a) => `the input is ${a.length} characters long; the limit is ${a.limit} (option maxInputLength)`,
+  ),
+  InvalidJson: kind<{ problem: string }>("E0502", "error", (a) => `invalid JSON: ${a.problem}`),
+  NotAFilter: kind<{ at: string; found: string }>(
+    "E0503",
+    "error",
+    (a) =>
+      `${a.at}expected a filter {"where": …}, a job record with "filter", or the string a job stores; found ${a.found}`,
+  ),
+  MissingWhere: kind<{ at: string }>(
+    "E0504",
+    "error",
+    (a) => `${a.at}the filter has no "where"; a filter is {"where": <comparison or group>}`,
+  ),
+  UnknownKey: kind<{ at: string; key: string; hint: string }>(
+    "E0505",
+    "error",
+    (a) => `${a.at}unknown key ${JSON.stringify(a.key)}${a.hint}`,
+  ),
+  NotNode: kind<{ at: string; key: string }>(
+    "E0506",
+    "error",
+    (a) =>
+      `${a.at}Logpush JSON has no ${JSON.stringify(a.key)}; negate the operators instead (eq → !eq, in → !in, lt → geq, …) and swap "and" with "or"`,
+  ),
+  MixedNode: kind<{ at: string; keys: string }>(
+    "E0507",
+    "error",
+    (a) =>
+      `${a.at}a node is either a comparison {"key", "operator", "value"} or one group {"and": […]} or {"or": […]}; this one has ${a.keys}`,
+  ),
+  MissingMember: kind<{ at: string; member: string }>(
+    "E0508",
+    "error",
+    (a) =>
+      `${a.at}the comparison has no ${JSON.stringify(a.member)}; a comparison is {"key", "operator", "value"}`,
+  ),
+  EmptyGroup: kind<{ at: string; group: string }>(
+    "E0509",
+    "error",
+    (a) => `${a.at}${JSON.stringify(a.group)} needs at least one condition`,
+  ),
+  WrongJsonType: kind<{ at: string; what: string; expected: string; found: string }>(
+    "E0510",
+    "error",
+    (a) => `${a.at}${a.what} must be ${a.expected}, found ${a.found}`,
+  ),
+  UnknownJsonOperator: kind<{ at: string; operator: string; hint: string }>(
+    "E0511",
+    "error",
+    (a) => `${a.at}unknown operator ${JSON.stringify(a.operator)}${a.hint}`,
+  ),
+  CommaJoinedList: kind<{ at: string; operator: string; replacement: string }>(
+    "E0512",
+    "error",
+    (a) =>
+      `${a.at}${JSON.stringify(a.operator)} takes a JSON array, not a comma-joined string (Logpush rejects it); write ${a.replacement}`,
+  ),
+  NumberNotPlain: kind<{ at: string; text: string }>(
+    "E0513",
+    "error",
+    (a) => `${a.at}the number ${a.text} has an exponent; write it with plain digits`,
+  ),
+  DuplicateKey: kind<{ at: string; key: string }>(
+    "E0514",
+    "error",
+    (a) => `${a.at}${JSON.stringify(a.key)} appears more than once in this object`,
   ),
 
   // Warnings.
