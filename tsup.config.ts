@@ -10,6 +10,16 @@ export default defineConfig([
     sourcemap: true,
     target: "node20",
   },
+  // filterc/codemirror: browser ESM; the editor packages are the page's own (peer dependencies).
+  {
+    entry: { codemirror: "src/codemirror/index.ts" },
+    format: ["esm"],
+    dts: true,
+    sourcemap: true,
+    target: "es2022",
+    platform: "browser",
+    external: [/^@codemirror\//, /^@lezer\//],
+  },
   {
     entry: { cli: "src/cli/bin.ts" },
     format: ["esm"],

@@ -1,0 +1,21 @@
+import type { Extension } from "@codemirror/state";
+import { filterHighlighting } from "./highlight.js";
+import { filterLint } from "./lint.js";
+import { filterOptions, type LogpushFilterOptions } from "./options.js";
+import { compiledFilter } from "./result.js";
+import { filterTheme } from "./theme.js";
+
+export interface LogpushFilterExtensionOptions extends LogpushFilterOptions {
+  /** Milliseconds of quiet typing before diagnostics refresh (default 200). */
+  lintDelay?: number;
+}
+
+/**
+ * Everything a CodeMirror 6 editor needs to edit Logpush filters: colouring, diagnostics with their
+ * fixes, completion, hover and the format command. Put it in a Compartment to change the dataset
+ * or the limits later.
+ */
+export function logpushFilter(options: LogpushFilterExtensionOptions = {}): Extension[] {
+  const { lintDelay = 200, ...filter } = options;
+  return [filterOptions.of(filter), compiledFilter, filterHighlighting, filterTheme, filterLint(lintDelay)];
+}
