@@ -61,8 +61,8 @@ function negateOperatorWord(operator: CanonicalOperator): CanonicalOperator | un
 
 /** `not eq` → `!eq`, `not lt` → `geq`: the operator that says what `not OP` was meant to. */
 export function replacementForNotBefore(word: string): CanonicalOperator | undefined {
-  const operator = (CANONICAL_OPERATORS as readonly string[]).includes(word)
-    ? (word as CanonicalOperator)
-    : (aliasesOf[word] ?? symbolsOf[word]);
+  // Operators are case-sensitive, but `NOT In` plainly means `!in`.
+  const canonical = CANONICAL_OPERATORS.find((operator) => operator.toLowerCase() === word.toLowerCase());
+  const operator = canonical ?? aliasesOf[word.toLowerCase()] ?? symbolsOf[word];
   return operator ? negateOperator(operator) : undefined;
 }

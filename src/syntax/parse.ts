@@ -72,8 +72,16 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
   }
 
   filterParser().lexingErrorOffsets = lexed.errors.map((error) => error.offset);
-  const expr = parseFragments(lexed.tokens, lines, diagnostics);
-  return finish({ kind: "filter", expr, comments, range: whole }, diagnostics, options);
+  try {
+    const expr = parseFragments(lexed.tokens, lines, diagnostics);
+    return finish({ kind: "filter", expr, comments, range: whole }, diagnostics, options);
+  } catch (error) {
+    // A maxDepth raised past what the call stack holds: still a diagnostic, never a crash.
+    if (!(error instanceof RangeError)) throw error;
+    const deepest = findDepthOverflow(lexed.tokens, 0, true)!;
+    diagnostics.push(diagnose("NestingExhaustsStack", tokenRange(deepest), { limit: maxDepth }));
+    return finish({ ...empty, comments }, diagnostics, options);
+  }
 }
 
 const startsExpression = new Set(["Identifier", "Not", "Bang", "LParen"]);
@@ -99,9 +107,29 @@ function parseFragments(tokens: IToken[], lines: LineIndex, diagnostics: Diagnos
     const reported = new Set(parser.problems.map((d) => d.range.start.offset));
     let leftover: IToken | undefined;
     for (const error of parser.errors) {
-      if (error.name === "NotAllInputParsedException") leftover = error.token;
-      const diagnostic = parsingDiagnostic(error, endOfTokens);
-      if (!reported.has(diagnostic.range.start.offset)) diagnostics.push(diagnostic);
+      if (error.name !== "NotAllInputParsedException") {
+        const diagnostic = parsingDiagnostic(error, endOfTokens);
+        if (!reported.has(diagnostic.range.start.offset)) diagnostics.push(diagnostic);
+        continue;
+      }
+      const token = error.token;
+      leftover = token;
+      const index = tokens.indexOf(token, start);
+      // A character the lexer rejected just before (`a eq 1 & b eq 2`) already explains the leftover.
+      const gapStart = index > 0 ? tokenRange(tokens[index - 1]!).end.offset : 0;
+      const explained = parser.lexingErrorOffsets.some(
+        (offset) => offset >= gapStart && offset < token.startOffset,
+      );
+      if (explained) continue;
+      const found = `\`${token.image}\``;
+      diagnostics.push(
+        expr
+          ? diagnose("UnexpectedAfterEnd", tokenRange(token), { found })
+          : diagnose("Expected", tokenRange(token), {
+              expected: "a comparison such as `EdgeResponseStatus eq 200`",
+              found,
+            }),
+      );
     }
     if (!leftover) break;
     let next = tokens.indexOf(leftover, start) + 1;
@@ -200,13 +228,15 @@ function shift(position: Position, by: number): Position {
 }
 
 /**
- * The token at which nesting first exceeds `maxDepth`. Nesting counts open parentheses plus the
- * prefix `not`s still waiting for their operand, which is how deep the parser will recurse.
+ * The token at which nesting first exceeds `maxDepth` (or with `deepest`, the most deeply nested
+ * token). Nesting counts open parentheses plus the prefix `not`s still waiting for their operand,
+ * which is how deep the parser will recurse.
  */
-function findDepthOverflow(tokens: IToken[], maxDepth: number): IToken | undefined {
+function findDepthOverflow(tokens: IToken[], maxDepth: number, deepest = false): IToken | undefined {
   const pendingNotsPerParen: number[] = [];
   let pendingNots = 0;
   let notRun = 0;
+  let found: IToken | undefined;
   for (const token of tokens) {
     const name = token.tokenType.name;
     if (name === "Not" || name === "Bang") {
@@ -221,9 +251,14 @@ function findDepthOverflow(tokens: IToken[], maxDepth: number): IToken | undefin
     } else {
       notRun = 0;
     }
-    if (pendingNotsPerParen.length + pendingNots + notRun > maxDepth) return token;
+    const depth = pendingNotsPerParen.length + pendingNots + notRun;
+    if (depth > maxDepth) {
+      found = token;
+      if (!deepest) return found;
+      maxDepth = depth;
+    }
   }
-  return undefined;
+  return found;
 }
 
 function lastTokenEnd(tokens: IToken[], lines: LineIndex): Position {
@@ -235,9 +270,6 @@ function parsingDiagnostic(error: IRecognitionException, endOfTokens: Position):
   const token = error.token;
   const atEnd = token.tokenType.name === "EOF" || !Number.isFinite(token.startOffset);
   const range: Range = atEnd ? emptyRangeAt(endOfTokens) : tokenRange(token);
-  if (error.name === "NotAllInputParsedException") {
-    return diagnose("UnexpectedAfterEnd", range, { found: `\`${token.image}\`` });
-  }
   const [expected, found] = splitMessage(error.message);
   return diagnose("Expected", range, { expected, found: atEnd ? "the end of the filter" : found });
 }

@@ -68,7 +68,7 @@ function isRealToken(token: IToken): boolean {
  *   notExpr    := ("not" | "!") notExpr | primary
  *   primary    := "(" orExpr ")" | comparison
  *   comparison := Identifier operator value
- *   operator   := ComparisonOperator | "not" ComparisonOperator | Identifier | "!" Identifier
+ *   operator   := ComparisonOperator | "not" (ComparisonOperator | Identifier) | Identifier | "!" Identifier
  *   value      := scalar | "[" (scalar ("," scalar)* ","?)? "]"
  */
 class FilterParser extends EmbeddedActionsParser {
@@ -284,7 +284,11 @@ class FilterParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const not = this.CONSUME(Not);
-            const token = this.CONSUME2(ComparisonOperator);
+            // A word after `not` (`NOT In`) is kept too, so the checker can name the operator meant.
+            const token = this.OR2([
+              { ALT: () => this.CONSUME2(ComparisonOperator) },
+              { ALT: () => this.CONSUME3(Identifier) },
+            ]);
             return this.ACTION(() => {
               const canonical = canonicalOfToken[token.tokenType.name];
               const negatable = token.tokenType.CATEGORIES?.includes(Negatable) === true;

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { compile, DiagnosticKind } from "../src/index.js";
+import { runCli } from "./helpers/cli.js";
+import {
+  type ConformanceCase,
+  catalogFixturePath,
+  compileOptionsOf,
+  formatDiagnostic,
+  loadConformance,
+  sourceOf,
+} from "./helpers/conformance.js";
+
+const files = loadConformance();
+const allCases = files.flatMap((file) => file.cases);
+
+describe("conformance (library)", () => {
+  for (const { file, cases } of files) {
+    describe(file, () => {
+      it.each(cases.map((c) => [c.name, c] as const))("%s", (_name, testCase) => {
+        const result = compile(sourceOf(testCase), compileOptionsOf(testCase));
+        expect({ filter: result.filter, diagnostics: result.diagnostics.map(formatDiagnostic) }).toEqual({
+          filter: testCase.filter,
+          diagnostics: testCase.diagnostics,
+        });
+        expect(result.ok).toBe(!result.diagnostics.some((d) => d.severity === "error"));
+      });
+    });
+  }
+});
+
+/** The CLI flags that stand for the options; cases using options without a flag run only in the library. */
+function cliArgs(testCase: ConformanceCase): string[] | undefined {
+  const args: string[] = [];
+  for (const [name, value] of Object.entries(testCase.options ?? {})) {
+    if (name === "dataset") args.push("--dataset", String(value));
+    else if (name === "catalog") args.push("--catalog", catalogFixturePath(String(value)), "--dataset", "x");
+    else if (name === "optimize" && value === false) args.push("--no-optimize");
+    else if (name === "maxOperators") args.push("--max-operators", String(value));
+    else if (name === "maxBytes") args.push("--max-bytes", String(value));
+    else return undefined;
+  }
+  return args;
+}
+
+describe("conformance (CLI compile --json)", () => {
+  const runnable = allCases.flatMap((c) => {
+    const args = cliArgs(c);
+    return args && !c.diagnostics.some((d) => d.startsWith("E0004")) ? [[c.name, c, args] as const] : [];
+  });
+
+  it("runs most cases", () => {
+    expect(runnable.length).toBeGreaterThan(allCases.length - 20);
+  });
+
+  it.each(runnable)("%s", async (_name, testCase, args) => {
+    const run = await runCli(["compile", "--json", ...args, "-"], sourceOf(testCase));
+    const output = JSON.parse(run.stdout) as {
+      ok: boolean;
+      filter: string | null;
+      diagnostics: Parameters<typeof formatDiagnostic>[0][];
+    };
+    const ok = !testCase.diagnostics.some((d) => d.startsWith("E"));
+    expect({
+      code: run.code,
+      stderr: run.stderr,
+      ok: output.ok,
+      filter: output.filter,
+      diagnostics: output.diagnostics.map(formatDiagnostic),
+    }).toEqual({
+      code: ok ? 0 : 1,
+      stderr: "",
+      ok,
+      filter: testCase.filter,
+      diagnostics: testCase.diagnostics,
+    });
+  });
+
+  it("an unknown --dataset is a usage error (exit 2)", async () => {
+    const run = await runCli(["compile", "--dataset", "http_request", "-"], "BotScore lt 30");
+    expect(run.code).toBe(2);
+    expect(run.stderr.split("\n")[0]).toBe(
+      'filterc compile: unknown dataset "http_request"; known datasets: dns_logs, firewall_events, gateway_http, http_requests, nel_reports, page_shield_events, spectrum_events, workers_trace_events',
+    );
+  });
+});
+
+describe("conformance coverage", () => {
+  it("has at least 200 cases, with unique names", () => {
+    expect(allCases.length).toBeGreaterThanOrEqual(200);
+    expect(new Set(allCases.map((c) => c.name)).size).toBe(allCases.length);
+  });
+
+  it("has a case for every diagnostic code of the compiler (E00xx–E04xx, W01xx)", () => {
+    const compilerCodes = Object.values(DiagnosticKind)
+      .map((kind) => kind.code)
+      .filter((code) => /^(E0[0-4]|W01)\d\d$/.test(code));
+    const covered = new Set(allCases.flatMap((c) => c.diagnostics.map((d) => d.split(" ")[0])));
+    expect(compilerCodes.filter((code) => !covered.has(code))).toEqual([]);
+  });
+
+  it("accepts and rejects every operator on every type", () => {
+    const matrix = files.find((f) => f.file === "operator-type-matrix.json")!.cases;
+    expect(matrix).toHaveLength(14 * 7);
+    // From the spec's table, with float under int and arrays split by element type:
+    // eq/!eq 2×4, lt…geq 4×2, startsWith… 4×1, contains/!contains 2×3, in/!in 2×5.
+    expect(matrix.filter((c) => c.filter !== null)).toHaveLength(36);
+  });
+});
