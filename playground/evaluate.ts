@@ -1,5 +1,4 @@
-import { compilePredicate } from "../src/eval/index.js";
-import { type CompileOptions, check } from "../src/index.js";
+import { type CompileOptions, check, compilePredicate } from "../src/index.js";
 import { element } from "./dom.js";
 
 type LineOutcome = { line: number; text: string } & (

@@ -41,7 +41,6 @@ const initialLines = [
 const datasetPicker = element<HTMLSelectElement>("dataset");
 const maxOperatorsInput = element<HTMLInputElement>("max-operators");
 const maxBytesInput = element<HTMLInputElement>("max-bytes");
-const optimizeInput = element<HTMLInputElement>("optimize");
 const evaluateInput = element<HTMLTextAreaElement>("evaluate-input");
 
 for (const name of datasetNames) datasetPicker.add(new Option(name, name, false, name === DEFAULT_DATASET));
@@ -58,7 +57,6 @@ function currentOptions(): LogpushFilterExtensionOptions {
     dataset: datasetPicker.value,
     maxOperators: limitFrom(maxOperatorsInput),
     maxBytes: limitFrom(maxBytesInput),
-    optimize: optimizeInput.checked,
   };
 }
 
@@ -94,7 +92,7 @@ function reconfigure(): void {
   view.dispatch({ effects: filterSettings.reconfigure(logpushFilter(currentOptions())) });
 }
 
-for (const control of [datasetPicker, maxOperatorsInput, maxBytesInput, optimizeInput])
+for (const control of [datasetPicker, maxOperatorsInput, maxBytesInput])
   control.addEventListener("change", reconfigure);
 evaluateInput.addEventListener("input", () => renderEvaluation(view.state.doc.toString(), currentOptions()));
 

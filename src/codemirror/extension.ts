@@ -1,8 +1,11 @@
 import type { Extension } from "@codemirror/state";
+import { filterCompletion } from "./completion.js";
 import { filterHighlighting } from "./highlight.js";
+import { filterHover } from "./hover.js";
 import { filterLint } from "./lint.js";
 import { filterOptions, type LogpushFilterOptions } from "./options.js";
 import { compiledFilter } from "./result.js";
+import { filterService } from "./service.js";
 import { filterTheme } from "./theme.js";
 
 export interface LogpushFilterExtensionOptions extends LogpushFilterOptions {
@@ -11,11 +14,20 @@ export interface LogpushFilterExtensionOptions extends LogpushFilterOptions {
 }
 
 /**
- * Everything a CodeMirror 6 editor needs to edit Logpush filters: colouring, diagnostics with their
- * fixes, completion, hover and the format command. Put it in a Compartment to change the dataset
- * or the limits later.
+ * Everything a CodeMirror 6 editor needs to edit Logpush filters, built on the language service:
+ * colouring, diagnostics with their fixes, completion, hover and the format command. Put it in a
+ * Compartment to change the dataset or the limits later.
  */
 export function logpushFilter(options: LogpushFilterExtensionOptions = {}): Extension[] {
   const { lintDelay = 200, ...filter } = options;
-  return [filterOptions.of(filter), compiledFilter, filterHighlighting, filterTheme, filterLint(lintDelay)];
+  return [
+    filterOptions.of(filter),
+    filterService,
+    compiledFilter,
+    filterHighlighting,
+    filterTheme,
+    filterLint(lintDelay),
+    filterCompletion,
+    filterHover,
+  ];
 }

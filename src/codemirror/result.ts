@@ -1,17 +1,17 @@
 import { type EditorState, StateField } from "@codemirror/state";
-import { type CompileResult, compile } from "../compile.js";
-import { filterOptions } from "./options.js";
+import type { CompileResult } from "../compile.js";
+import { filterService } from "./service.js";
 
 /**
  * The compiled document, kept in the editor state so the lint, the page around the editor and any
- * other reader share one compile per change of text or options.
+ * other reader share the service's one compile per change of text or options.
  */
 export const compiledFilter = StateField.define<CompileResult>({
-  create: (state) => compile(state.doc.toString(), state.facet(filterOptions)),
+  create: (state) => state.field(filterService).analyze(state.doc.toString()).compiled,
   update(value, transaction) {
-    const options = transaction.state.facet(filterOptions);
-    if (!transaction.docChanged && options === transaction.startState.facet(filterOptions)) return value;
-    return compile(transaction.state.doc.toString(), options);
+    const service = transaction.state.field(filterService);
+    if (!transaction.docChanged && service === transaction.startState.field(filterService)) return value;
+    return service.analyze(transaction.state.doc.toString()).compiled;
   },
 });
 

@@ -19,4 +19,7 @@ export const filterTheme = EditorView.baseTheme({
   "&dark .cm-lpf-comment": { color: "#9aa0a6", fontStyle: "italic" },
   "&dark .cm-lpf-punctuation": { color: "#bdc1c6" },
   ".cm-lpf-invalid": { textDecoration: "underline wavy #d93025" },
+  ".cm-lpf-doc": { maxWidth: "440px", padding: "2px 8px", fontSize: "13px", lineHeight: "1.45" },
+  ".cm-lpf-doc p": { margin: "4px 0" },
+  ".cm-lpf-doc pre": { margin: "4px 0", whiteSpace: "pre-wrap", wordBreak: "break-all", fontSize: "12px" },
 });

@@ -1,0 +1,67 @@
+import {
+  autocompletion,
+  type Completion,
+  type CompletionContext,
+  type CompletionResult,
+  insertCompletionText,
+} from "@codemirror/autocomplete";
+import type { EditorView } from "@codemirror/view";
+import type { CompletionItem, CompletionKind } from "../service/index.js";
+import { renderMarkdown } from "./markdown.js";
+import { filterService } from "./service.js";
+
+/** CodeMirror's icon for each kind of item. */
+const typeOfKind: Record<CompletionKind, string> = {
+  field: "property",
+  operator: "keyword",
+  keyword: "keyword",
+  value: "constant",
+  punctuation: "text",
+};
+
+/** The span the result replaces; an item whose own edit starts or ends elsewhere keeps that distance. */
+interface ResultSpan {
+  from: number;
+  to: number;
+}
+
+function toCompletion(item: CompletionItem, span: ResultSpan, index: number, count: number): Completion {
+  const completion: Completion = {
+    label: item.filterText,
+    displayLabel: item.label,
+    detail: item.detail,
+    type: typeOfKind[item.kind],
+    // The service ranks by sortText; CodeMirror keeps that order among equally good matches.
+    boost: Math.round(99 - (198 * index) / Math.max(1, count - 1)),
+    apply: (view: EditorView, _completion: Completion, from: number, to: number) => {
+      const start = from + item.edit.range.start - span.from;
+      const end = to + item.edit.range.end - span.to;
+      view.dispatch(insertCompletionText(view.state, item.edit.newText, start, end));
+    },
+  };
+  if (item.documentation) {
+    const documentation = item.documentation;
+    completion.info = () => renderMarkdown(documentation);
+  }
+  return completion;
+}
+
+/** Completion from the language service: fields, the operators their type allows, values, keywords. */
+export function filterCompletionSource(context: CompletionContext): CompletionResult | null {
+  const service = context.state.field(filterService);
+  const items = service.completions(context.state.doc.toString(), context.pos);
+  if (!items.length) return null;
+  const sorted = [...items].sort((a, b) => (a.sortText < b.sortText ? -1 : a.sortText > b.sortText ? 1 : 0));
+  const from = Math.min(...sorted.map((item) => item.edit.range.start));
+  const to = Math.max(...sorted.map((item) => item.edit.range.end));
+  if (!context.explicit && from === to && !/[\w!=<>]$/.test(context.state.sliceDoc(from - 1, from)))
+    return null;
+  return {
+    from,
+    to,
+    options: sorted.map((item, index) => toCompletion(item, { from, to }, index, sorted.length)),
+    validFor: /^[\w.!]*$/,
+  };
+}
+
+export const filterCompletion = autocompletion({ override: [filterCompletionSource] });
