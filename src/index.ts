@@ -53,3 +53,4 @@ export {
   parse,
 } from "./syntax/index.js";
 export { compilePredicate, type Predicate } from "./eval/index.js";
+export * from "./api/index.js";
