@@ -18,5 +18,6 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "check filter source against the dataset and limits",
     load: () => import("./commands/check.js"),
   },
+  eval: { summary: "apply a filter to log lines (NDJSON, gzip)", load: () => import("./commands/eval.js") },
   playground: { summary: "serve the playground page on 127.0.0.1", load: () => import("./commands/playground.js") },
 };

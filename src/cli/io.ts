@@ -9,6 +9,10 @@ export interface CliIO {
   /** Whether stderr is a terminal (colours, progress bars). */
   stderrIsTTY: boolean;
   cwd: string;
+  /** Standard input as bytes, streamed (commands that read large inputs); absent in tests that pass a string. */
+  stdinBytes?: () => AsyncIterable<Uint8Array>;
+  /** Writes bytes to standard output, resolving when the stream can take more (backpressure). */
+  writeStdout?: (bytes: Uint8Array) => Promise<void>;
 }
 
 /** A mistake in how the command was called: printed with the usage, exit code 2. */
@@ -32,6 +36,12 @@ export function processIO(): CliIO {
     env: process.env,
     stderrIsTTY: process.stderr.isTTY === true,
     cwd: process.cwd(),
+    stdinBytes: () => process.stdin,
+    writeStdout: (bytes) =>
+      new Promise((resolve, reject) => {
+        if (process.stdout.write(bytes, (error) => error && reject(error))) resolve();
+        else process.stdout.once("drain", resolve);
+      }),
   };
 }
 

@@ -1,0 +1,109 @@
+import { compileLineFilter } from "../../eval/index.js";
+import { parseCommandArgs } from "../args.js";
+import { loadEvalFilter } from "../eval-filter.js";
+import { type EvalCounts, evalLines } from "../eval-lines.js";
+import { type CliIO, UsageError } from "../io.js";
+import { fileInput, type LogInput, streamInput } from "../log-input.js";
+import { Progress } from "../progress.js";
+
+export const usage = `filterc eval (--filter FILE | --expr SOURCE) [LOG...|-] [options]
+
+Applies a filter to Logpush output (NDJSON, gzip-compressed or not: detected by content) read
+from files or standard input, and writes the matching lines to stdout exactly as they were read.
+A summary (lines read, matched, malformed, with the first malformed line numbers) goes to stderr.
+
+Options:
+  --filter FILE         the filter: source, or Logpush filter JSON (or a job record holding it)
+  --expr SOURCE         the filter source, inline
+  --dataset NAME        field catalog to check the filter against (default http_requests)
+  --catalog FILE        a JSON field catalog for a dataset filterc does not ship
+  --count               print the number of selected lines instead of the lines
+  --invert              select the lines that do not match (malformed lines never are)
+  --strict              stop with status 1 at the first malformed line
+  --no-prefilter        parse every line (no quick rejection on the raw text)
+Exit status: 0 ran (also when nothing matched), 1 errors in the filter, an unreadable input or
+a malformed line with --strict, 2 usage.`;
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals: files } = parseCommandArgs(argv, {
+    filter: { type: "string" },
+    expr: { type: "string" },
+    dataset: { type: "string" },
+    catalog: { type: "string" },
+    count: { type: "boolean" },
+    invert: { type: "boolean" },
+    strict: { type: "boolean" },
+    "no-prefilter": { type: "boolean" },
+  });
+  const positionals: string[] = files;
+  if ((values.filter === undefined) === (values.expr === undefined))
+    throw new UsageError("give the filter with exactly one of --filter FILE and --expr SOURCE");
+  if (values.filter === "-" && (positionals.length === 0 || positionals.includes("-")))
+    throw new UsageError("standard input cannot hold both the filter and the logs");
+  const condition = await loadEvalFilter(values, io);
+  if (condition === undefined) return 1;
+
+  const inputs = await openInputs(positionals, io);
+  const filter = compileLineFilter(condition, { prefilter: !values["no-prefilter"] });
+  const counts: EvalCounts = { lines: 0, matched: 0, selected: 0, malformed: 0, firstMalformed: [] };
+  const totalBytes = inputs.every((input) => input.size !== undefined)
+    ? inputs.reduce((sum, input) => sum + input.size!, 0)
+    : undefined;
+  const progress = io.stderrIsTTY ? new Progress(io.stderr, totalBytes) : undefined;
+  const write = values.count ? undefined : stdoutWriter(io);
+  let completed = true;
+  for (const input of inputs) {
+    completed = await evalLines(input, {
+      filter,
+      invert: values.invert === true,
+      strict: values.strict === true,
+      write,
+      counts,
+      onRead: (bytes) => {
+        progress?.read(bytes);
+        progress?.update(counts.lines);
+      },
+    });
+    if (!completed) break;
+  }
+  progress?.clear();
+  if (values.count) io.stdout(`${counts.selected}\n`);
+  io.stderr(`${summary(counts, inputs.length > 1)}\n`);
+  if (!completed) {
+    const first = counts.firstMalformed[counts.firstMalformed.length - 1]!;
+    io.stderr(`filterc eval: stopped at malformed line ${first.line} of ${first.input} (--strict)\n`);
+    return 1;
+  }
+  return 0;
+}
+
+async function openInputs(positionals: string[], io: CliIO): Promise<LogInput[]> {
+  const names = positionals.length === 0 ? ["-"] : positionals;
+  if (names.filter((name) => name === "-").length > 1)
+    throw new UsageError("standard input (-) can be read only once");
+  const stdin =
+    io.stdinBytes ??
+    async function* () {
+      yield new TextEncoder().encode(await io.readStdin());
+    };
+  return Promise.all(names.map((name) => (name === "-" ? streamInput("<stdin>", stdin) : fileInput(name))));
+}
+
+function stdoutWriter(io: CliIO): (bytes: Buffer) => Promise<void> {
+  if (io.writeStdout) return io.writeStdout;
+  const decoder = new TextDecoder();
+  return async (bytes) => io.stdout(decoder.decode(bytes, { stream: true }));
+}
+
+function summary(counts: EvalCounts, manyInputs: boolean): string {
+  const plural = counts.lines === 1 ? "line" : "lines";
+  let text = `read ${counts.lines} ${plural}, matched ${counts.matched}, malformed ${counts.malformed}`;
+  if (counts.malformed > 0) {
+    const places = counts.firstMalformed.map((place) =>
+      manyInputs ? `${place.input}:${place.line}` : String(place.line),
+    );
+    const more = counts.malformed > places.length ? ", …" : "";
+    text += ` (first at line${places.length === 1 ? "" : "s"} ${places.join(", ")}${more})`;
+  }
+  return text;
+}

@@ -1,0 +1,27 @@
+import type { Cond } from "../check/index.js";
+import { check } from "../check/index.js";
+import { hasErrors } from "../diagnostics/index.js";
+import { compilerOptionsFrom } from "./compiler-options.js";
+import { reportDiagnostics } from "./diagnostics-output.js";
+import { type CliIO, readSource } from "./io.js";
+
+export interface EvalFilterFlags {
+  filter?: string | undefined;
+  expr?: string | undefined;
+  dataset?: string | undefined;
+  catalog?: string | undefined;
+}
+
+/**
+ * The filter of `eval` as a checked condition: null for the empty filter (every record passes),
+ * undefined when it has errors (reported on stderr). A file whose first non-blank character is
+ * `{` or `"` holds Logpush filter JSON (or a job record); anything else is filter source.
+ */
+export async function loadEvalFilter(flags: EvalFilterFlags, io: CliIO): Promise<Cond | null | undefined> {
+  const options = await compilerOptionsFrom({ dataset: flags.dataset, catalog: flags.catalog });
+  const input =
+    flags.expr !== undefined ? { text: flags.expr, name: "<expr>" } : await readSource(io, flags.filter);
+  const checked = check(input.text, options);
+  reportDiagnostics(io, checked.diagnostics, input.text, input.name);
+  return hasErrors(checked.diagnostics) ? undefined : checked.condition;
+}

@@ -1,0 +1,82 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { createGunzip } from "node:zlib";
+import { UserError } from "./io.js";
+
+/** One log input: a file or standard input, read as a stream of decompressed byte chunks. */
+export interface LogInput {
+  name: string;
+  /** The size on disk, for the progress bar (undefined for standard input). */
+  size: number | undefined;
+  /** Byte chunks as stored; `onRead` counts the stored (possibly compressed) bytes. */
+  open(onRead: (bytes: number) => void): AsyncIterable<Buffer>;
+}
+
+const CHUNK_BYTES = 1 << 20;
+
+export async function fileInput(path: string): Promise<LogInput> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new UserError(`cannot read ${path}: is a directory`);
+    size = info.size;
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code;
+    throw new UserError(`cannot read ${path}: ${reason}`);
+  }
+  return {
+    name: path,
+    size,
+    open: (onRead) =>
+      decompressed(counted(createReadStream(path, { highWaterMark: CHUNK_BYTES }), onRead), path),
+  };
+}
+
+export function streamInput(name: string, source: () => AsyncIterable<Uint8Array>): LogInput {
+  return { name, size: undefined, open: (onRead) => decompressed(counted(source(), onRead), name) };
+}
+
+async function* counted(source: AsyncIterable<Uint8Array>, onRead: (bytes: number) => void) {
+  for await (const chunk of source) {
+    const bytes = Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    onRead(bytes.length);
+    yield bytes;
+  }
+}
+
+/** Gunzips the stream when it starts with the gzip magic bytes (1f 8b), whatever the input is called. */
+async function* decompressed(source: AsyncIterable<Buffer>, name: string): AsyncGenerator<Buffer> {
+  const iterator = source[Symbol.asyncIterator]();
+  let head: Buffer = Buffer.alloc(0);
+  while (head.length < 2) {
+    const next = await iterator.next();
+    if (next.done) break;
+    head = head.length === 0 ? next.value : (Buffer.concat([head, next.value]) as Buffer);
+  }
+  if (head.length === 0) return;
+  async function* rest() {
+    yield head;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  if (head[0] !== 0x1f || head[1] !== 0x8b) {
+    yield* rest();
+    return;
+  }
+  const compressed = Readable.from(rest());
+  const gunzip = createGunzip({ chunkSize: CHUNK_BYTES });
+  compressed.on("error", (error) => gunzip.destroy(error));
+  compressed.pipe(gunzip);
+  try {
+    for await (const chunk of gunzip) yield chunk as Buffer;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === "string" && code.startsWith("Z_"))
+      throw new UserError(`cannot decompress ${name}: ${(error as Error).message}`);
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+import type { Cond } from "../check/index.js";
+import { isExactAsDouble } from "./numbers.js";
+import { compilePredicate } from "./predicate.js";
+import { compileLineRejecter } from "./prefilter.js";
+import { parseRecord } from "./records.js";
+
+/** What one log line is to a filter. */
+export const LineVerdict = { miss: 0, match: 1, malformed: 2 } as const;
+export type LineVerdict = (typeof LineVerdict)[keyof typeof LineVerdict];
+
+export interface LineFilterOptions {
+  /**
+   * Reject lines by their raw text before parsing where the filter allows it (default true).
+   * A line rejected this way is checked for malformation only by its outer braces.
+   */
+  prefilter?: boolean;
+}
+
+/** A compiled filter over raw NDJSON lines (without their line terminator). */
+export type LineFilter = (line: string) => LineVerdict;
+
+/**
+ * Compiles a filter (null: the empty filter, which keeps every record) into a test of raw log
+ * lines. Integer literals of 16 digits or more are read exactly when the filter compares with a
+ * number a double cannot hold.
+ */
+export function compileLineFilter(condition: Cond | null, options: LineFilterOptions = {}): LineFilter {
+  const predicate = condition ? compilePredicate(condition) : () => true;
+  const exact = condition !== null && hasLongNumber(condition);
+  const reject = condition && options.prefilter !== false ? compileLineRejecter(condition) : undefined;
+  const full: LineFilter = (line) => {
+    const record = parseRecord(line, exact);
+    if (record === undefined) return LineVerdict.malformed;
+    return predicate(record) ? LineVerdict.match : LineVerdict.miss;
+  };
+  if (!reject) return full;
+  return (line) => {
+    if (reject(line) && looksLikeObject(line)) return LineVerdict.miss;
+    return full(line);
+  };
+}
+
+/** Whether the line, without surrounding JSON whitespace, starts with `{` and ends with `}`. */
+function looksLikeObject(line: string): boolean {
+  const end = line.length > 0 && line.charCodeAt(line.length - 1) <= 0x20;
+  const start = line.length > 0 && line.charCodeAt(0) <= 0x20;
+  const trimmed = start || end ? line.trim() : line;
+  return trimmed.charCodeAt(0) === 0x7b && trimmed.charCodeAt(trimmed.length - 1) === 0x7d;
+}
+
+function hasLongNumber(cond: Cond): boolean {
+  switch (cond.kind) {
+    case "leaf": {
+      const values = Array.isArray(cond.value) ? cond.value : [cond.value];
+      return values.some((value) => value.kind === "number" && !isExactAsDouble(value.text));
+    }
+    case "not":
+      return hasLongNumber(cond.operand);
+    case "and":
+    case "or":
+      return cond.operands.some(hasLongNumber);
+  }
+}

@@ -1,0 +1,87 @@
+import type { Cond, Leaf, ScalarValue } from "../check/index.js";
+
+/**
+ * A test on the raw text of a log line that rejects lines which cannot match, before any JSON
+ * parsing. A filter that needs `ClientCountry eq "us"` cannot match a line without the text
+ * `"us"`. This is certain only when the line has no backslash: then every JSON string in it is
+ * written literally, so a value the record holds appears verbatim in the line.
+ *
+ * The requirement is a conjunction of clauses; a clause is a list of texts of which at least
+ * one must appear. Numbers get no clause (500 can be written "500", 500 or 5e2).
+ */
+type Clause = string[];
+
+/** Returns a function that is true for lines that certainly do not match, or undefined when the filter gives no clue. */
+export function compileLineRejecter(condition: Cond): ((line: string) => boolean) | undefined {
+  const clauses = requiredTexts(condition, false);
+  if (clauses.length === 0) return undefined;
+  if (clauses.length === 1 && clauses[0]!.length === 1) {
+    const needle = clauses[0]![0]!;
+    return (line) => !line.includes(needle) && !line.includes("\\");
+  }
+  return (line) => {
+    for (let c = 0; c < clauses.length; c++) {
+      const clause = clauses[c]!;
+      let found = false;
+      for (let n = 0; n < clause.length; n++) {
+        if (line.includes(clause[n]!)) {
+          found = true;
+          break;
+        }
+      }
+      if (!found) return !line.includes("\\");
+    }
+    return false;
+  };
+}
+
+/** The clauses every matching line satisfies; `negated` is the parity of the `not`s above. */
+function requiredTexts(cond: Cond, negated: boolean): Clause[] {
+  switch (cond.kind) {
+    case "leaf": {
+      // A `!` operator is exactly the negation of its positive one, so `not X !eq v` needs `X eq v`.
+      const positive = cond.operator.startsWith("!") === negated;
+      const clause = positive ? leafClause(cond) : undefined;
+      return clause ? [clause] : [];
+    }
+    case "not":
+      return requiredTexts(cond.operand, !negated);
+    case "and":
+    case "or": {
+      const children = cond.operands.map((operand) => requiredTexts(operand, negated));
+      // `and` (or a negated `or`) needs every child's clauses; `or` needs one of them: the union of one clause each.
+      if ((cond.kind === "and") !== negated) return children.flat();
+      if (children.some((clauses) => clauses.length === 0)) return [];
+      return [children.flatMap((clauses) => clauses[0]!)];
+    }
+  }
+}
+
+/** Characters a JSON string must escape: a value holding one never appears verbatim. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+
+function leafClause(leaf: Leaf): Clause | undefined {
+  const positive = leaf.operator.replace(/^!/, "");
+  const values = Array.isArray(leaf.value) ? leaf.value : [leaf.value];
+  if (leaf.field.type === "bool") return [boolText(values[0]!)];
+  const stringElements = leaf.field.type === "string" || leaf.field.elementType === "string";
+  if (!stringElements) return undefined;
+  const texts = values.map((value) => (value.kind === "string" ? value.value : ""));
+  if (texts.some((text) => NEEDS_ESCAPE.test(text))) return undefined;
+  if (leaf.field.type === "array") return texts.map((text) => `"${text}"`);
+  switch (positive) {
+    case "eq":
+    case "in":
+      return texts.map((text) => `"${text}"`);
+    case "startsWith":
+      return [`"${texts[0]}`];
+    case "endsWith":
+      return [`${texts[0]}"`];
+    case "contains":
+      return texts[0] === "" ? undefined : [texts[0]!];
+    default:
+      return undefined;
+  }
+}
+
+const boolText = (value: ScalarValue) => (value.kind === "bool" && value.value ? "true" : "false");

@@ -1,0 +1,166 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cliPath, runCli } from "../helpers/cli.js";
+
+const out = fileURLToPath(new URL("../out/eval-cli/", import.meta.url));
+
+interface ByteRun {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** Runs the built CLI with binary standard input; stdout is kept as bytes. */
+function spawnBytes(args: string[], stdin: Buffer | string = "", nodeArgs: string[] = []): Promise<ByteRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, cliPath, "eval", ...args], {
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    const chunks: Buffer[] = [];
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(chunks), stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+const lines = [
+  '{"ClientCountry":"us","EdgeResponseStatus":500,"ClientRequestPath":"/caf\u00e9"}',
+  '{"ClientCountry":"ca","EdgeResponseStatus":200}',
+  '{"ClientCountry":"us","EdgeResponseStatus":"503"}',
+  "not json",
+  '{"ClientCountry":"fr","EdgeResponseStatus":404}',
+  "[1,2]",
+  '{"ClientCountry":"us","EdgeResponseStatus":200}',
+];
+const ndjson = `${lines.join("\n")}\n`;
+const expr = ["--expr", 'EdgeResponseStatus geq 500 and ClientCountry eq "us"'];
+
+beforeAll(() => {
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, "logs.ndjson"), ndjson);
+  // Compressed, with a name that does not say so: detected by the magic bytes.
+  writeFileSync(join(out, "logs.txt"), gzipSync(ndjson));
+  writeFileSync(join(out, "more.log.gz"), gzipSync('{"ClientCountry":"us","EdgeResponseStatus":502}\n'));
+  writeFileSync(join(out, "truncated.gz"), gzipSync(ndjson).subarray(0, 30));
+  writeFileSync(
+    join(out, "errors.lpf"),
+    '# 5xx from the US\nEdgeResponseStatus geq 500 and ClientCountry eq "us"\n',
+  );
+});
+
+describe("filterc eval", () => {
+  it("writes the matching lines and a summary with the malformed line numbers", async () => {
+    const run = await runCli(["eval", ...expr], ndjson);
+    expect(run).toEqual({
+      code: 0,
+      stdout: `${lines[0]}\n${lines[2]}\n`,
+      stderr: "read 7 lines, matched 2, malformed 2 (first at lines 4, 6)\n",
+    });
+  });
+
+  it("reads a gzip file by its content, whatever its name, and several inputs in order", async () => {
+    const run = await runCli(["eval", ...expr, join(out, "logs.txt"), join(out, "more.log.gz")]);
+    expect(run.stdout).toBe(`${lines[0]}\n${lines[2]}\n{"ClientCountry":"us","EdgeResponseStatus":502}\n`);
+    expect(run.stderr).toBe(
+      `read 8 lines, matched 3, malformed 2 (first at lines ${join(out, "logs.txt")}:4, ${join(out, "logs.txt")}:6)\n`,
+    );
+    expect(run.code).toBe(0);
+  });
+
+  it("reads gzip from standard input and keeps the bytes of every line (CRLF, unicode, no final newline)", async () => {
+    const raw = Buffer.from(
+      '{"ClientCountry":"us","EdgeResponseStatus":500,"ClientRequestPath":"/\\u00e9t\u00e9"}\r\n' +
+        '{"ClientCountry":"ca","EdgeResponseStatus":500}\n' +
+        '{ "ClientCountry" : "us" , "EdgeResponseStatus" : 599 }',
+    );
+    const run = await spawnBytes([...expr], gzipSync(raw));
+    expect(run.stdout.toString("hex")).toBe(
+      Buffer.from(
+        '{"ClientCountry":"us","EdgeResponseStatus":500,"ClientRequestPath":"/\\u00e9t\u00e9"}\r\n' +
+          '{ "ClientCountry" : "us" , "EdgeResponseStatus" : 599 }\n',
+      ).toString("hex"),
+    );
+    expect(run.stderr).toBe("read 3 lines, matched 2, malformed 0\n");
+    expect(run.code).toBe(0);
+  });
+
+  it("writes invalid UTF-8 back unchanged", async () => {
+    const raw = Buffer.concat([
+      Buffer.from('{"ClientCountry":"us","EdgeResponseStatus":500,"ClientRequestPath":"/'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}\n'),
+    ]);
+    const run = await spawnBytes([...expr], raw);
+    expect(run.stdout.equals(raw)).toBe(true);
+  });
+
+  it("counts with --count, and selects the other lines with --invert", async () => {
+    expect(await runCli(["eval", ...expr, "--count"], ndjson)).toEqual({
+      code: 0,
+      stdout: "2\n",
+      stderr: "read 7 lines, matched 2, malformed 2 (first at lines 4, 6)\n",
+    });
+    const inverted = await runCli(["eval", ...expr, "--invert"], ndjson);
+    expect(inverted.stdout).toBe(`${lines[1]}\n${lines[4]}\n${lines[6]}\n`);
+    expect((await runCli(["eval", ...expr, "--invert", "--count"], ndjson)).stdout).toBe("3\n");
+  });
+
+  it("stops at the first malformed line with --strict", async () => {
+    expect(await runCli(["eval", ...expr, "--strict"], ndjson)).toEqual({
+      code: 1,
+      stdout: `${lines[0]}\n${lines[2]}\n`,
+      stderr:
+        "read 4 lines, matched 2, malformed 1 (first at line 4)\nfilterc eval: stopped at malformed line 4 of <stdin> (--strict)\n",
+    });
+  });
+
+  it("reads filter source from a file, and keeps every line with the empty filter", async () => {
+    const run = await runCli(["eval", "--filter", join(out, "errors.lpf"), join(out, "logs.ndjson")]);
+    expect(run.stdout).toBe(`${lines[0]}\n${lines[2]}\n`);
+    const all = await runCli(["eval", "--expr", "# nothing", "--count"], ndjson);
+    expect(all.stdout).toBe("5\n");
+  });
+
+  it("reports filter errors with exit 1 and usage mistakes with exit 2", async () => {
+    const bad = await runCli(["eval", "--expr", "ClientCountri eq 1"], ndjson);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toContain("E0");
+    expect(bad.stderr).toContain("ClientCountry");
+    const neither = await runCli(["eval"], ndjson);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toMatch(
+      /^filterc eval: give the filter with exactly one of --filter FILE and --expr SOURCE\n/,
+    );
+    expect((await runCli(["eval", ...expr, "--filter", "x"], ndjson)).code).toBe(2);
+    expect((await runCli(["eval", ...expr, "--bogus"], ndjson)).code).toBe(2);
+  });
+
+  it("reports unreadable inputs without a stack trace", async () => {
+    expect(await runCli(["eval", ...expr, join(out, "missing.ndjson")])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `filterc eval: cannot read ${join(out, "missing.ndjson")}: no such file\n`,
+    });
+    const truncated = await runCli(["eval", ...expr, join(out, "truncated.gz")]);
+    expect(truncated.code).toBe(1);
+    expect(truncated.stderr).toBe(
+      `filterc eval: cannot decompress ${join(out, "truncated.gz")}: unexpected end of file\n`,
+    );
+  });
+
+  it("compares integers beyond 2^53 exactly, also when the log writes them as JSON numbers", async () => {
+    const logs = '{"EdgeStartTimestamp":1700000000000000001}\n{"EdgeStartTimestamp":1700000000000000000}\n';
+    const run = await runCli(["eval", "--expr", "EdgeStartTimestamp eq 1700000000000000001"], logs);
+    expect(run.stdout).toBe('{"EdgeStartTimestamp":1700000000000000001}\n');
+  });
+});
