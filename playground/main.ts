@@ -5,6 +5,7 @@ import { Compartment, EditorState } from "@codemirror/state";
 import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers } from "@codemirror/view";
 import { filterResult, type LogpushFilterExtensionOptions, logpushFilter } from "../src/codemirror/index.js";
 import { DEFAULT_DATASET, datasetNames } from "../src/index.js";
+import { setUpDecompilePane } from "./decompile.js";
 import { element } from "./dom.js";
 import { renderEvaluation } from "./evaluate.js";
 import { renderResult } from "./output.js";
@@ -88,8 +89,11 @@ const view = new EditorView({
   }),
 });
 
+const renderDecompiled = setUpDecompilePane(view, () => datasetPicker.value);
+
 function reconfigure(): void {
   view.dispatch({ effects: filterSettings.reconfigure(logpushFilter(currentOptions())) });
+  renderDecompiled();
 }
 
 for (const control of [datasetPicker, maxOperatorsInput, maxBytesInput])
