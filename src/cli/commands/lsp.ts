@@ -1,0 +1,35 @@
+import { parseCommandArgs } from "../args.js";
+import { compilerFlags, compilerOptionsFrom } from "../compiler-options.js";
+import { type CliIO, UsageError } from "../io.js";
+
+export const usage = `filterc lsp --stdio [options]
+
+Runs the filterc language server over standard input and output (LSP): diagnostics,
+completion, hover, formatting, quick fixes and semantic tokens for filter documents
+(language id logpush-filter or lpf, or a file ending in .lpf).
+
+Options:
+  --stdio               talk LSP over stdin/stdout (the only transport)
+  --dataset NAME, --catalog FILE, --max-operators N, --max-bytes N
+                        defaults until the client's settings (filterc.dataset,
+                        filterc.maxOperators, filterc.maxBytes) say otherwise
+Exit status: 0 after an LSP shutdown and exit, 1 when the client exits without shutdown, 2 usage.`;
+
+export async function run(argv: string[], _io: CliIO): Promise<number> {
+  const { values } = parseCommandArgs(argv, { ...compilerFlags, stdio: { type: "boolean" } }, false);
+  if (!values.stdio) throw new UsageError("the language server talks over --stdio; pass --stdio");
+  const options = await compilerOptionsFrom(values);
+  // The server and vscode-languageserver load only for this command: other commands stay light.
+  const [
+    { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter },
+    { startLanguageServer },
+  ] = await Promise.all([import("vscode-languageserver/node"), import("../../lsp/server.js")]);
+  const connection = createConnection(
+    ProposedFeatures.all,
+    new StreamMessageReader(process.stdin),
+    new StreamMessageWriter(process.stdout),
+  );
+  startLanguageServer(connection, options);
+  // The connection ends the process on the client's `exit` notification (or when the client dies).
+  return new Promise<number>(() => {});
+}

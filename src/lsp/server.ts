@@ -1,0 +1,134 @@
+import {
+  CodeActionKind,
+  type Connection,
+  DidChangeConfigurationNotification,
+  type InitializeParams,
+  type InitializeResult,
+  TextDocumentSyncKind,
+  TextDocuments,
+} from "vscode-languageserver/node";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { LanguageService, type ServiceOptions, semanticTokenLegend } from "../service/index.js";
+import {
+  toLspCodeAction,
+  toLspCompletion,
+  toLspDiagnostic,
+  toLspHover,
+  toLspSemanticTokens,
+  toOffsets,
+} from "./convert.js";
+import { applySettings, SETTINGS_SECTION } from "./settings.js";
+
+/** Language ids editors give filter documents; any document whose URI ends in `.lpf` counts too. */
+export const LANGUAGE_IDS: readonly string[] = ["logpush-filter", "lpf"];
+
+export function isFilterDocument(document: TextDocument): boolean {
+  return LANGUAGE_IDS.includes(document.languageId) || /\.lpf$/i.test(document.uri);
+}
+
+/**
+ * Serves the language service over an LSP connection: diagnostics pushed on every change,
+ * completion, hover, formatting, quick fixes and semantic tokens on request. Settings come from
+ * `defaults` (the command line), then initializationOptions, then the client's `filterc` section.
+ */
+export function startLanguageServer(connection: Connection, defaults: ServiceOptions = {}): void {
+  const service = new LanguageService(defaults);
+  const documents = new TextDocuments(TextDocument);
+  let initialOptions = defaults;
+  let pullsConfiguration = false;
+  let registersConfiguration = false;
+
+  const filterDocument = (uri: string): TextDocument | undefined => {
+    const document = documents.get(uri);
+    return document && isFilterDocument(document) ? document : undefined;
+  };
+
+  const publish = (document: TextDocument) => {
+    if (!isFilterDocument(document)) return;
+    const diagnostics = service.diagnostics(document.getText()).map((d) => toLspDiagnostic(document, d));
+    void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+  };
+
+  const configure = (raw: unknown, base: ServiceOptions) => {
+    const { options, ignored } = applySettings(base, raw);
+    for (const name of ignored) connection.console.warn(`filterc: ignoring setting ${name}: wrong type`);
+    service.configure(options);
+    for (const document of documents.all()) publish(document);
+  };
+
+  const pullConfiguration = async () => {
+    try {
+      const section = await connection.workspace.getConfiguration(SETTINGS_SECTION);
+      configure(section, initialOptions);
+    } catch (error) {
+      connection.console.error(`filterc: cannot read settings: ${(error as Error).message}`);
+    }
+  };
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    initialOptions = applySettings(defaults, params.initializationOptions).options;
+    service.configure(initialOptions);
+    const workspace = params.capabilities.workspace;
+    pullsConfiguration = workspace?.configuration === true;
+    registersConfiguration = workspace?.didChangeConfiguration?.dynamicRegistration === true;
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        completionProvider: { triggerCharacters: [" ", "(", "[", ",", '"', "'", "!"] },
+        hoverProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        semanticTokensProvider: { legend: semanticTokenLegend, full: true },
+      },
+      serverInfo: { name: "filterc" },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (!pullsConfiguration) return;
+    if (registersConfiguration)
+      void connection.client.register(DidChangeConfigurationNotification.type, undefined);
+    void pullConfiguration();
+  });
+
+  connection.onDidChangeConfiguration((change) => {
+    // Clients that answer workspace/configuration are asked again; others push the settings.
+    if (pullsConfiguration) void pullConfiguration();
+    else configure(change.settings, initialOptions);
+  });
+
+  documents.onDidChangeContent((change) => publish(change.document));
+  documents.onDidClose((event) => {
+    if (isFilterDocument(event.document))
+      void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+  });
+
+  connection.onCompletion((params) => {
+    const document = filterDocument(params.textDocument.uri);
+    if (!document) return null;
+    const items = service.completions(document.getText(), document.offsetAt(params.position));
+    return { isIncomplete: false, items: items.map((item) => toLspCompletion(document, item)) };
+  });
+
+  connection.onHover((params) => {
+    const document = filterDocument(params.textDocument.uri);
+    if (!document) return null;
+    const found = service.hover(document.getText(), document.offsetAt(params.position));
+    return found && toLspHover(document, found);
+  });
+
+  connection.onCodeAction((params) => {
+    const document = filterDocument(params.textDocument.uri);
+    if (!document) return null;
+    const actions = service.codeActions(document.getText(), toOffsets(document, params.range));
+    return actions.map((action) => toLspCodeAction(document, action));
+  });
+
+  connection.languages.semanticTokens.on((params) => {
+    const document = filterDocument(params.textDocument.uri);
+    if (!document) return { data: [] };
+    return toLspSemanticTokens(document, service.semanticTokens(document.getText()));
+  });
+
+  documents.listen(connection);
+  connection.listen();
+}

@@ -1,0 +1,43 @@
+import type { ServiceOptions } from "../service/index.js";
+
+/** The client settings filterc reads, under the section `filterc`. */
+export interface FiltercSettings {
+  dataset?: string;
+  maxOperators?: number;
+  maxBytes?: number;
+}
+
+export const SETTINGS_SECTION = "filterc";
+
+const isCount = (value: unknown): value is number =>
+  typeof value === "number" && Number.isInteger(value) && value >= 0;
+
+/**
+ * Reads settings as clients send them: the section's object itself (workspace/configuration),
+ * or an object holding it under `filterc` (didChangeConfiguration, initializationOptions).
+ * Returns the service options with the settings applied over `base`, and the names of
+ * settings that had the wrong type (they are ignored).
+ */
+export function applySettings(
+  base: ServiceOptions,
+  raw: unknown,
+): { options: ServiceOptions; ignored: string[] } {
+  const options: ServiceOptions = { ...base };
+  const ignored: string[] = [];
+  if (typeof raw !== "object" || raw === null) return { options, ignored };
+  const nested = (raw as Record<string, unknown>)[SETTINGS_SECTION];
+  const settings = (typeof nested === "object" && nested !== null ? nested : raw) as Record<string, unknown>;
+  const { dataset, maxOperators, maxBytes } = settings;
+  if (typeof dataset === "string" && dataset !== "") {
+    options.dataset = dataset;
+    // A dataset named in settings replaces a catalog given on the command line.
+    delete options.catalog;
+  } else if (dataset !== undefined && dataset !== null && dataset !== "")
+    ignored.push(`${SETTINGS_SECTION}.dataset`);
+  if (isCount(maxOperators)) options.maxOperators = maxOperators;
+  else if (maxOperators !== undefined && maxOperators !== null)
+    ignored.push(`${SETTINGS_SECTION}.maxOperators`);
+  if (isCount(maxBytes)) options.maxBytes = maxBytes;
+  else if (maxBytes !== undefined && maxBytes !== null) ignored.push(`${SETTINGS_SECTION}.maxBytes`);
+  return { options, ignored };
+}

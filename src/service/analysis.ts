@@ -1,0 +1,34 @@
+import { type Catalog, DEFAULT_DATASET, getCatalog } from "../catalog/index.js";
+import { type CompileResult, compile } from "../compile.js";
+import { type ScanResult, scan } from "../syntax/lexer.js";
+import type { ServiceOptions } from "./types.js";
+
+/**
+ * Everything the providers learn about one text, each part computed on first use: completion
+ * needs only the tokens, diagnostics the whole compile. A burst of requests on one version of a
+ * document shares one analysis, so the text is scanned once and compiled once.
+ */
+export class Analysis {
+  private scanResult: ScanResult | undefined;
+  private compileResult: CompileResult | undefined;
+
+  constructor(
+    readonly text: string,
+    readonly options: ServiceOptions,
+  ) {}
+
+  get scanned(): ScanResult {
+    this.scanResult ??= scan(this.text);
+    return this.scanResult;
+  }
+
+  get compiled(): CompileResult {
+    this.compileResult ??= compile(this.text, this.options);
+    return this.compileResult;
+  }
+
+  /** The catalog in use; undefined when the dataset is unknown (diagnostics say so). */
+  get catalog(): Catalog | undefined {
+    return this.options.catalog ?? getCatalog(this.options.dataset ?? DEFAULT_DATASET);
+  }
+}

@@ -1,0 +1,23 @@
+import type { FieldInfo } from "../catalog/index.js";
+import table from "./enumerations.json";
+
+interface Enumeration {
+  field: string;
+  /** The datasets where the field has these values; every dataset with the field when absent. */
+  datasets?: string[];
+  values: string[];
+  /** Where the values come from (kept in the data, shown nowhere). */
+  source: string;
+}
+
+const enumerations = table as Enumeration[];
+
+/** The values a string field is known to take in `dataset`, or none when the catalog does not say. */
+export function knownValues(dataset: string, field: FieldInfo): readonly string[] {
+  const takesStrings = field.type === "string" || (field.type === "array" && field.elementType === "string");
+  if (!takesStrings) return [];
+  const entry = enumerations.find(
+    (e) => e.field === field.name && (!e.datasets || e.datasets.includes(dataset)),
+  );
+  return entry?.values ?? [];
+}

@@ -1,0 +1,106 @@
+import type { FieldInfo } from "../catalog/index.js";
+import { compile } from "../compile.js";
+import type { Range } from "../diagnostics/index.js";
+import type { Comparison, Expr } from "../syntax/index.js";
+import type { Analysis } from "./analysis.js";
+import { operatorMeanings } from "./operator-meanings.js";
+import type { Hover, OffsetRange } from "./types.js";
+
+const keywordMeanings: Record<string, string> = {
+  And: "**and**: both sides must hold. Binds tighter than `or`.",
+  AmpAmp: "**&&**: `and`; both sides must hold. Binds tighter than `or`.",
+  Or: "**or**: either side must hold.",
+  PipePipe: "**||**: `or`; either side must hold.",
+  Not: "**not**: negates what follows. Logpush JSON has no `not`: the negation is pushed down to the comparisons (De Morgan), `eq` becoming `!eq` and so on.",
+  Bang: "**!**: `not`; negates what follows. Logpush JSON has no `not`: the negation is pushed down to the comparisons (De Morgan), `eq` becoming `!eq` and so on.",
+};
+
+/** What the thing under the cursor is: a field's type and description, an operator's meaning, and the JSON a comparison emits. */
+export function hover(analysis: Analysis, offset: number): Hover | null {
+  const expr = analysis.compiled.ast.expr;
+  const found = expr ? comparisonAt(expr, offset, false) : null;
+  if (found) {
+    const { comparison, negated } = found;
+    const field = analysis.catalog?.fields.get(comparison.field.name);
+    const emitted = emittedLeaf(analysis, comparison, negated);
+    if (contains(comparison.field.range, offset)) {
+      if (!field) return null;
+      return { contents: join(fieldText(field), emitted), range: offsets(comparison.field.range) };
+    }
+    const operator = comparison.operator;
+    if (operator.kind === "operator" && contains(operator.range, offset)) {
+      if (!operator.op) return null;
+      const alias =
+        operator.text === operator.op
+          ? ""
+          : `\`${operator.text}\` is written \`${operator.op}\` in Logpush JSON.`;
+      return {
+        contents: join(`**${operator.op}**: ${operatorMeanings[operator.op]}.`, alias, emitted),
+        range: offsets(operator.range),
+      };
+    }
+    if (contains(comparison.value.range, offset) && emitted) {
+      return {
+        contents: join(field ? fieldText(field) : "", emitted),
+        range: offsets(comparison.value.range),
+      };
+    }
+  }
+  for (const token of analysis.scanned.tokens) {
+    if (token.startOffset > offset) break;
+    const meaning = keywordMeanings[token.tokenType.name];
+    const end = token.startOffset + token.image.length;
+    if (meaning && offset < end) return { contents: meaning, range: { start: token.startOffset, end } };
+  }
+  return null;
+}
+
+function fieldText(field: FieldInfo): string {
+  const deprecated = field.deprecated ? "\n\n*Deprecated.*" : "";
+  const description = field.description ? `\n\n${field.description}` : "";
+  return `**${field.name}**: \`${field.docType}\`${description}${deprecated}`;
+}
+
+function join(...parts: string[]): string {
+  return parts.filter((part) => part !== "").join("\n\n");
+}
+
+/** The comparison's leaf in the emitted JSON, negated when an odd number of `not`s encloses it. */
+function emittedLeaf(analysis: Analysis, comparison: Comparison, negated: boolean): string {
+  const written = analysis.text.slice(comparison.range.start.offset, comparison.range.end.offset);
+  const alone = compile(negated ? `not (${written})` : written, analysis.options);
+  if (!alone.ok || alone.filter === null) return "";
+  const leaf = alone.filter.slice('{"where":'.length, -1);
+  return `Emits${negated ? " (negated by the enclosing `not`)" : ""}:\n\`\`\`json\n${leaf}\n\`\`\``;
+}
+
+function comparisonAt(
+  expr: Expr,
+  offset: number,
+  negated: boolean,
+): { comparison: Comparison; negated: boolean } | null {
+  if (!contains(expr.range, offset)) return null;
+  switch (expr.kind) {
+    case "comparison":
+      return { comparison: expr, negated };
+    case "not":
+      return comparisonAt(expr.operand, offset, !negated);
+    case "and":
+    case "or":
+      for (const operand of expr.operands) {
+        const found = comparisonAt(operand, offset, negated);
+        if (found) return found;
+      }
+      return null;
+    case "error":
+      return null;
+  }
+}
+
+function contains(range: Range, offset: number): boolean {
+  return range.start.offset <= offset && offset < range.end.offset;
+}
+
+function offsets(range: Range): OffsetRange {
+  return { start: range.start.offset, end: range.end.offset };
+}

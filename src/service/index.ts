@@ -1,0 +1,21 @@
+export { Analysis } from "./analysis.js";
+export { type CompletionContext, completionContext, type GrammarState } from "./completion-context.js";
+export { knownValues } from "./enumerations.js";
+export { operatorMeanings } from "./operator-meanings.js";
+export { createLanguageService, LanguageService } from "./service.js";
+export {
+  type CodeAction,
+  type CompletionItem,
+  type CompletionKind,
+  type FormattingOptions,
+  type Hover,
+  type OffsetRange,
+  type SemanticToken,
+  type SemanticTokenModifier,
+  type SemanticTokenType,
+  type ServiceOptions,
+  semanticTokenLegend,
+  semanticTokenModifiers,
+  semanticTokenTypes,
+  type TextEdit,
+} from "./types.js";

@@ -1,0 +1,80 @@
+import type { Diagnostic } from "../diagnostics/index.js";
+import { Analysis } from "./analysis.js";
+import { codeActions } from "./code-actions.js";
+import { complete } from "./completion.js";
+import { hover } from "./hover.js";
+import { semanticTokens } from "./semantic-tokens.js";
+import type {
+  CodeAction,
+  CompletionItem,
+  Hover,
+  OffsetRange,
+  SemanticToken,
+  ServiceOptions,
+} from "./types.js";
+
+/** Analyses kept: one per open document is enough for a burst of requests; a few documents share the service. */
+const CACHED_ANALYSES = 8;
+
+/**
+ * The language service: every editor feature over plain text and UTF-16 offsets, for any text,
+ * half-typed included. It keeps the analyses of the latest texts, so the requests an editor sends
+ * for one version of a document (diagnostics, semantic tokens, completion, hover) parse it once.
+ */
+export class LanguageService {
+  private options: ServiceOptions;
+  private readonly analyses = new Map<string, Analysis>();
+
+  constructor(options: ServiceOptions = {}) {
+    this.options = { ...options };
+  }
+
+  /** Changes the settings (dataset, catalog, limits); later requests use them. */
+  configure(options: ServiceOptions): void {
+    this.options = { ...options };
+    this.analyses.clear();
+  }
+
+  get settings(): Readonly<ServiceOptions> {
+    return this.options;
+  }
+
+  /** The analysis of `text`, from the cache when the text was seen lately. */
+  analyze(text: string): Analysis {
+    const cached = this.analyses.get(text);
+    if (cached) {
+      // Refresh its place: the map keeps insertion order, the oldest entry is evicted first.
+      this.analyses.delete(text);
+      this.analyses.set(text, cached);
+      return cached;
+    }
+    const analysis = new Analysis(text, this.options);
+    this.analyses.set(text, analysis);
+    if (this.analyses.size > CACHED_ANALYSES) this.analyses.delete(this.analyses.keys().next().value!);
+    return analysis;
+  }
+
+  diagnostics(text: string): Diagnostic[] {
+    return this.analyze(text).compiled.diagnostics;
+  }
+
+  completions(text: string, offset: number): CompletionItem[] {
+    return complete(this.analyze(text), offset);
+  }
+
+  hover(text: string, offset: number): Hover | null {
+    return hover(this.analyze(text), offset);
+  }
+
+  codeActions(text: string, range: OffsetRange): CodeAction[] {
+    return codeActions(this.analyze(text), range);
+  }
+
+  semanticTokens(text: string): SemanticToken[] {
+    return semanticTokens(this.analyze(text));
+  }
+}
+
+export function createLanguageService(options: ServiceOptions = {}): LanguageService {
+  return new LanguageService(options);
+}
