@@ -1,0 +1,71 @@
+import { resolve } from "node:path";
+import { API_PREFIX, DEFAULT_PORT, startSandbox } from "../../sandbox/index.js";
+import { parseCommandArgs, parseCount } from "../args.js";
+import { type CliIO, UsageError, UserError } from "../io.js";
+
+export const usage = `filterc sandbox [options]
+
+Serves a local Logpush and rulesets API on 127.0.0.1 under ${API_PREFIX}, with its state in a data
+directory, and plays the push: POST NDJSON log records to
+${API_PREFIX}/zones/ZONE_ID/sandbox/ingest and every enabled job of the zone writes gzip NDJSON
+files to its s3://bucket/path destination, mapped to DATA_DIR/bucket/path.
+
+Options:
+  --port N              port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
+  --data-dir DIR        state and pushed files (default .filterc-sandbox)
+  --api-token T         accept Authorization: Bearer T (or CLOUDFLARE_API_TOKEN)
+  --email E --api-key K accept X-Auth-Email E with X-Auth-Key K (or CLOUDFLARE_EMAIL, CLOUDFLARE_API_KEY)
+With no credentials, a random API token is made and printed. Stops on SIGINT or SIGTERM.
+Exit status: 0 stopped, 1 could not start, 2 usage.`;
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parseCommandArgs(
+    argv,
+    {
+      port: { type: "string" },
+      "data-dir": { type: "string" },
+      "api-token": { type: "string" },
+      email: { type: "string" },
+      "api-key": { type: "string" },
+    },
+    false,
+  );
+  const port = parseCount(values.port, "--port") ?? DEFAULT_PORT;
+  if (port > 65535) throw new UsageError(`--port takes a port number up to 65535, not ${port}`);
+  const apiToken = values["api-token"] ?? io.env["CLOUDFLARE_API_TOKEN"];
+  const apiEmail = values.email ?? io.env["CLOUDFLARE_EMAIL"];
+  const apiKey = values["api-key"] ?? io.env["CLOUDFLARE_API_KEY"];
+  if ((values.email === undefined) !== (values["api-key"] === undefined))
+    throw new UsageError("--email and --api-key go together");
+  const dataDir = values["data-dir"] ?? ".filterc-sandbox";
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({
+      port,
+      dataDir: resolve(io.cwd, dataDir),
+      ...(apiToken ? { apiToken } : {}),
+      ...(apiEmail && apiKey ? { apiEmail, apiKey } : {}),
+      log: (line) => io.stderr(`${line}\n`),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UserError(
+      code === "EADDRINUSE" ? `port ${port} is in use; choose another with --port` : (error as Error).message,
+    );
+  }
+  io.stdout(`filterc sandbox listening on ${sandbox.url}${API_PREFIX}\n`);
+  io.stdout(`data directory: ${dataDir}\n`);
+  if (sandbox.token !== undefined) io.stdout(`API token (generated): ${sandbox.token}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  await sandbox.close();
+  io.stdout("filterc sandbox stopped\n");
+  return 0;
+}

@@ -1,0 +1,38 @@
+import { join } from "node:path";
+import { invalidJob } from "./errors.js";
+
+/** An `s3://bucket/path?region=…` destination, mapped to the folder `<data dir>/<bucket>/<path>`. */
+export interface Destination {
+  bucket: string;
+  /** Path segments under the bucket; `{DATE}` is kept and filled in at push time. */
+  segments: string[];
+  /** bucket/path without the query: the key of the ownership challenge. */
+  key: string;
+}
+
+/** S3's bucket naming rules: 3 to 63 lower-case letters, digits, dots and hyphens, starting and ending alphanumeric. */
+const bucketName = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const segmentName = /^[A-Za-z0-9!_.*'()={}-]+$/;
+
+export function parseDestination(destination: string): Destination {
+  const match = /^s3:\/\/([^/?]+)((?:\/[^?]*)?)(?:\?(.*))?$/.exec(destination);
+  if (!match)
+    throw invalidJob(
+      `destination_conf ${JSON.stringify(destination)} is not supported by the sandbox: it delivers to s3://bucket/path?region=REGION`,
+    );
+  const [, bucket = "", path = "", query = ""] = match;
+  if (!bucketName.test(bucket))
+    throw invalidJob(`destination_conf: ${JSON.stringify(bucket)} is not a valid S3 bucket name`);
+  const segments = path.split("/").filter((segment) => segment !== "");
+  for (const segment of segments)
+    if (!segmentName.test(segment) || segment === "." || segment === "..")
+      throw invalidJob(`destination_conf: the path segment ${JSON.stringify(segment)} is not allowed`);
+  if (!new URLSearchParams(query).get("region"))
+    throw invalidJob("destination_conf: an s3 destination needs ?region=REGION");
+  return { bucket, segments, key: [bucket, ...segments].join("/") };
+}
+
+/** The folder a push writes to for `date` (YYYYMMDD), inside the data directory. */
+export function destinationFolder(dataDir: string, destination: Destination, date: string): string {
+  return join(dataDir, destination.bucket, ...destination.segments.map((s) => s.replaceAll("{DATE}", date)));
+}

@@ -1,0 +1,54 @@
+/** One entry of the envelope's `errors`: Cloudflare's `{code, message}`, with `source.pointer` where a body member is at fault. */
+export interface ErrorEntry {
+  code: number;
+  message: string;
+  source?: { pointer: string };
+}
+
+/** A failure answered in Cloudflare's envelope with an HTTP status; never a crash of the server. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly pointer?: string,
+  ) {
+    super(message);
+  }
+
+  entry(): ErrorEntry {
+    return this.pointer === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, source: { pointer: this.pointer } };
+  }
+}
+
+/**
+ * The codes the sandbox answers with. Where public material shows Cloudflare's own code and
+ * wording (7000, 7003, 6007, 10000, 20217, 1004) they are used; the others are the sandbox's choice.
+ */
+export const ErrorCode = {
+  noRoute: 7000,
+  methodNotAllowed: 7001,
+  invalidIdentifier: 7003,
+  malformedJson: 6007,
+  bodyTooLarge: 6008,
+  authentication: 10000,
+  invalidJob: 1002,
+  ownershipChallenge: 1003,
+  badFilter: 1004,
+  jobNotFound: 1005,
+  rulesetNotFound: 20001,
+  invalidRuleset: 20021,
+  phaseRulesetExists: 20217,
+  internal: 10001,
+} as const;
+
+/** A ruleset body member with a bad value, in the rulesets API's wording ("'x' is not a valid value for kind because …"). */
+export function invalidRulesetValue(pointer: string, reason: string): ApiError {
+  return new ApiError(400, ErrorCode.invalidRuleset, reason, pointer);
+}
+
+export function invalidJob(message: string): ApiError {
+  return new ApiError(400, ErrorCode.invalidJob, message);
+}

@@ -1,0 +1,62 @@
+import { getCatalog } from "../catalog/index.js";
+import type { Cond } from "../check/index.js";
+import { decompile } from "../decompile/index.js";
+import type { Diagnostic } from "../diagnostics/index.js";
+import { emit } from "../emit/index.js";
+import { ApiError, ErrorCode } from "./errors.js";
+
+const badPredicate = (detail: string) => new ApiError(400, ErrorCode.badFilter, `bad predicate: ${detail}`);
+
+const firstError = (diagnostics: readonly Diagnostic[]) =>
+  diagnostics.find((d) => d.severity === "error")?.message ?? "invalid filter";
+
+/**
+ * Checks a job's `filter` (a string of JSON; "" or null for none) as the service would: its shape,
+ * field names, operator × type matrix and values (through the decompiler), then the limits on
+ * comparisons and bytes (through the emitter). Returns the condition, for the push.
+ */
+export function checkJobFilter(filter: unknown, dataset: string): Cond | null {
+  if (filter === undefined || filter === null || filter === "") return null;
+  if (typeof filter !== "string")
+    throw new ApiError(400, ErrorCode.invalidJob, "filter must be a string holding the filter's JSON");
+  rejectJoinedLists(filter, dataset);
+  const decompiled = decompile(filter, { dataset });
+  if (!decompiled.ok || !decompiled.condition) throw badPredicate(firstError(decompiled.diagnostics));
+  const emitted = emit(decompiled.condition);
+  if (emitted.diagnostics.some((d) => d.severity === "error"))
+    throw badPredicate(firstError(emitted.diagnostics));
+  return decompiled.condition;
+}
+
+/**
+ * The service decodes an `in` list on a number field as a list of numbers: a comma-joined string
+ * (the docs' own `"200,201"`) fails with its own wording, reproduced here.
+ */
+function rejectJoinedLists(filter: string, dataset: string): void {
+  let json: unknown;
+  try {
+    json = JSON.parse(filter);
+  } catch {
+    return; // the decompiler reports where the JSON breaks
+  }
+  const catalog = getCatalog(dataset);
+  const visit = (node: unknown): void => {
+    if (typeof node !== "object" || node === null) return;
+    const record = node as Record<string, unknown>;
+    for (const group of [record["where"], record["and"], record["or"]]) {
+      if (Array.isArray(group)) group.forEach(visit);
+      else visit(group);
+    }
+    const { key, operator, value } = record;
+    if ((operator !== "in" && operator !== "!in") || typeof value !== "string" || typeof key !== "string")
+      return;
+    const field = catalog?.fields.get(key);
+    const numeric = field?.type === "int" || field?.type === "float" || field?.elementType === "int";
+    if (!numeric) return;
+    const kind = field?.type === "float" ? "[]float64" : "[]uint64";
+    throw badPredicate(
+      `failed to decode value ${JSON.stringify(JSON.stringify(value))}, supported kinds: ${kind}`,
+    );
+  };
+  visit(json);
+}

@@ -1,0 +1,71 @@
+import { randomBytes } from "node:crypto";
+
+/** A ruleset rule as the rulesets API returns it. */
+export interface Rule {
+  id: string;
+  version: string;
+  action: string;
+  expression: string;
+  action_parameters?: Record<string, unknown>;
+  description?: string;
+  last_updated: string;
+  ref: string;
+  enabled: boolean;
+}
+
+export interface Ruleset {
+  id: string;
+  name: string;
+  description: string;
+  kind: string;
+  phase: string;
+  version: string;
+  last_updated: string;
+  rules: Rule[];
+}
+
+/** A Logpush job as the jobs API returns it. */
+export interface Job {
+  id: number;
+  dataset: string;
+  enabled: boolean;
+  name: string | null;
+  kind: string;
+  destination_conf: string;
+  filter: string;
+  logpull_options: string | null;
+  output_options: Record<string, unknown> | null;
+  frequency: string | null;
+  max_upload_bytes: number | null;
+  max_upload_interval_seconds: number | null;
+  max_upload_records: number | null;
+  error_message: string | null;
+  last_complete: string | null;
+  last_error: string | null;
+}
+
+/** Everything the sandbox keeps for one zone: one file in the data directory. */
+export interface ZoneState {
+  rulesets: Ruleset[];
+  jobs: Job[];
+  /** The highest job id this zone was ever given, so ids are not reused after deletes and restarts. */
+  lastJobId: number;
+  /** Ownership challenge tokens issued, by destination (without its query). */
+  challenges: Record<string, string>;
+}
+
+export function emptyZone(): ZoneState {
+  return { rulesets: [], jobs: [], lastJobId: 0, challenges: {} };
+}
+
+/** A 32-hex identifier, the form of Cloudflare's ruleset and rule ids. */
+export function newId(): string {
+  return randomBytes(16).toString("hex");
+}
+
+/** Now, in Cloudflare's `last_updated` form: ISO 8601 UTC with microseconds ("2023-10-21T21:25:21.883756Z"). */
+export function timestamp(): string {
+  const micros = Math.floor((performance.timeOrigin + performance.now()) * 1000);
+  const seconds = new Date(Math.floor(micros / 1000)).toISOString().slice(0, 19);
+  return `${seconds}.${String(micros % 1_000_000).padStart(6, "0")}Z`;
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { join, relative } from "node:path";
+import type { Reply, RequestContext } from "./context.js";
+import { destinationFolder, parseDestination } from "./destination.js";
+import { invalidJob } from "./errors.js";
+import { writeFileAtomically } from "./store.js";
+
+/** YYYYMMDD in UTC: what `{DATE}` in a destination path stands for. */
+export function utcDate(at: Date): string {
+  return at.toISOString().slice(0, 10).replaceAll("-", "");
+}
+
+function destinationOf(body: Record<string, unknown>) {
+  const destination = body["destination_conf"];
+  if (typeof destination !== "string" || destination === "") throw invalidJob("destination_conf is required");
+  return parseDestination(destination);
+}
+
+/**
+ * Like the service, writes a file holding a challenge token to the destination; the token must
+ * come back as the job's `ownership_challenge`. The file's path is relative to the data directory.
+ */
+export async function createChallenge(context: RequestContext): Promise<Reply> {
+  const destination = destinationOf(context.body);
+  const token = randomBytes(32).toString("hex");
+  const folder = destinationFolder(context.dataDir, destination, utcDate(new Date()));
+  const file = join(folder, `ownership-challenge-${randomBytes(4).toString("hex")}.txt`);
+  await mkdir(folder, { recursive: true });
+  await writeFileAtomically(file, token);
+  await context.store.update(context.zoneId, (zone) => {
+    zone.challenges[destination.key] = token;
+  });
+  return {
+    status: 200,
+    result: { filename: relative(context.dataDir, file).split("\\").join("/"), message: "", valid: true },
+  };
+}
+
+export async function validateChallenge(context: RequestContext): Promise<Reply> {
+  const destination = destinationOf(context.body);
+  const token = context.body["ownership_challenge"];
+  const valid =
+    typeof token === "string" && context.store.zone(context.zoneId).challenges[destination.key] === token;
+  return { status: 200, result: { valid } };
+}

@@ -1,0 +1,87 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import Cloudflare from "cloudflare";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
+
+export const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
+export const OTHER_ZONE = "9a7806061c88ada191ed06f989cc3dac";
+export const TOKEN = "sandbox-test-token";
+
+/** Cloudflare's forms: 32-hex ids, digit-string versions, ISO timestamps with microseconds. */
+export const HEX_ID = /^[0-9a-f]{32}$/;
+export const MICRO_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+
+export async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), "filterc-sandbox-"));
+}
+
+export interface Running {
+  sandbox: Sandbox;
+  dataDir: string;
+  api: string;
+  stop(): Promise<void>;
+}
+
+/** A sandbox on a free port with a fresh data directory (or the one given, to test restarts). */
+export async function runSandbox(options: Partial<SandboxOptions> = {}): Promise<Running> {
+  const dataDir = options.dataDir ?? (await tempDir());
+  const sandbox = await startSandbox({ apiToken: TOKEN, ...options, dataDir, port: 0 });
+  return {
+    sandbox,
+    dataDir,
+    api: `${sandbox.url}/client/v4`,
+    stop: async () => {
+      await sandbox.close();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The official SDK pointed at the sandbox; no retries, so every failure shows as it is. */
+export function sdk(running: Running, auth: { apiToken?: string; apiEmail?: string; apiKey?: string } = {}) {
+  const credentials = Object.keys(auth).length ? auth : { apiToken: TOKEN };
+  return new Cloudflare({ ...credentials, baseURL: running.api, maxRetries: 0 });
+}
+
+/** A raw request, for what the SDK would refuse to send. */
+export async function call(
+  running: Running,
+  method: string,
+  path: string,
+  body?: string | object,
+  headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` },
+): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(`${running.api}${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...headers },
+    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text === "" ? null : JSON.parse(text) };
+}
+
+export function failure(code: number, message: string, pointer?: string) {
+  const error = pointer === undefined ? { code, message } : { code, message, source: { pointer } };
+  return { result: null, success: false, errors: [error], messages: [] };
+}
+
+/** Every file under `dir`, as paths relative to it, sorted. */
+export async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+/** The ownership challenge dance: ask for a challenge, read the token from the file it wrote. */
+export async function ownershipToken(
+  client: Cloudflare,
+  running: Running,
+  destination: string,
+): Promise<string> {
+  const { readFile } = await import("node:fs/promises");
+  const challenge = await client.logpush.ownership.create({ zone_id: ZONE, destination_conf: destination });
+  return readFile(join(running.dataDir, challenge!.filename!), "utf8");
+}
