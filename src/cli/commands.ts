@@ -14,6 +14,7 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
   compile: { summary: "compile filter source to Logpush JSON", load: () => import("./commands/compile.js") },
   fields: { summary: "get or set the zone's custom log fields", load: () => import("./commands/fields.js") },
   jobs: { summary: "list, get, create, update, delete Logpush jobs", load: () => import("./commands/jobs.js") },
+  lsp: { summary: "run the language server over stdio (LSP)", load: () => import("./commands/lsp.js") },
   sandbox: { summary: "serve a local Logpush and rulesets API and play the push", load: () => import("./commands/sandbox.js") },
   check: {
     summary: "check filter source against the dataset and limits",
