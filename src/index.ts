@@ -54,3 +54,4 @@ export {
 } from "./syntax/index.js";
 export { compilePredicate, type Predicate } from "./eval/index.js";
 export * from "./api/index.js";
+export * from "./service/index.js";
