@@ -53,5 +53,12 @@ export {
   parse,
 } from "./syntax/index.js";
 export { compilePredicate, type Predicate } from "./eval/index.js";
+export { conditionToExpr, DEFAULT_LINE_WIDTH, type PrintOptions, print } from "./print/index.js";
+export {
+  DEFAULT_MAX_INPUT_LENGTH,
+  type DecompileOptions,
+  type DecompileResult,
+  decompile,
+} from "./decompile/index.js";
 export * from "./api/index.js";
 export * from "./service/index.js";

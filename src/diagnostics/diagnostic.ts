@@ -14,6 +14,8 @@ export interface Diagnostic {
   message: string;
   range: Range;
   suggestion?: Suggestion;
+  /** For problems in Logpush JSON (decompiling): the JSON pointer of the offending member, like `/where/and/2/operator`. */
+  pointer?: string;
 }
 
 export function diagnose<K extends DiagnosticKindName>(

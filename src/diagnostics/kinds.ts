@@ -335,6 +335,79 @@ export const DiagnosticKind = {
     (a) => `${a.at}${JSON.stringify(a.key)} appears more than once in this object`,
   ),
 
+  // Decompiler input: Logpush JSON read back. `at` is the JSON pointer with ": " after it, or "" at the top.
+  InputTooLong: kind<{ length: number; limit: number }>(
+    "E0501",
+    "error",
+    (a) => `the input is ${a.length} characters long; the limit is ${a.limit} (option maxInputLength)`,
+  ),
+  InvalidJson: kind<{ problem: string }>("E0502", "error", (a) => `invalid JSON: ${a.problem}`),
+  NotAFilter: kind<{ at: string; found: string }>(
+    "E0503",
+    "error",
+    (a) =>
+      `${a.at}expected a filter {"where": …}, a job record with "filter", or the string a job stores; found ${a.found}`,
+  ),
+  MissingWhere: kind<{ at: string }>(
+    "E0504",
+    "error",
+    (a) => `${a.at}the filter has no "where"; a filter is {"where": <comparison or group>}`,
+  ),
+  UnknownKey: kind<{ at: string; key: string; hint: string }>(
+    "E0505",
+    "error",
+    (a) => `${a.at}unknown key ${JSON.stringify(a.key)}${a.hint}`,
+  ),
+  NotNode: kind<{ at: string; key: string }>(
+    "E0506",
+    "error",
+    (a) =>
+      `${a.at}Logpush JSON has no ${JSON.stringify(a.key)}; negate the operators instead (eq → !eq, in → !in, lt → geq, …) and swap "and" with "or"`,
+  ),
+  MixedNode: kind<{ at: string; keys: string }>(
+    "E0507",
+    "error",
+    (a) =>
+      `${a.at}a node is either a comparison {"key", "operator", "value"} or one group {"and": […]} or {"or": […]}; this one has ${a.keys}`,
+  ),
+  MissingMember: kind<{ at: string; member: string }>(
+    "E0508",
+    "error",
+    (a) =>
+      `${a.at}the comparison has no ${JSON.stringify(a.member)}; a comparison is {"key", "operator", "value"}`,
+  ),
+  EmptyGroup: kind<{ at: string; group: string }>(
+    "E0509",
+    "error",
+    (a) => `${a.at}${JSON.stringify(a.group)} needs at least one condition`,
+  ),
+  WrongJsonType: kind<{ at: string; what: string; expected: string; found: string }>(
+    "E0510",
+    "error",
+    (a) => `${a.at}${a.what} must be ${a.expected}, found ${a.found}`,
+  ),
+  UnknownJsonOperator: kind<{ at: string; operator: string; hint: string }>(
+    "E0511",
+    "error",
+    (a) => `${a.at}unknown operator ${JSON.stringify(a.operator)}${a.hint}`,
+  ),
+  CommaJoinedList: kind<{ at: string; operator: string; replacement: string }>(
+    "E0512",
+    "error",
+    (a) =>
+      `${a.at}${JSON.stringify(a.operator)} takes a JSON array, not a comma-joined string (Logpush rejects it); write ${a.replacement}`,
+  ),
+  NumberNotPlain: kind<{ at: string; text: string }>(
+    "E0513",
+    "error",
+    (a) => `${a.at}the number ${a.text} has an exponent; write it with plain digits`,
+  ),
+  DuplicateKey: kind<{ at: string; key: string }>(
+    "E0514",
+    "error",
+    (a) => `${a.at}${JSON.stringify(a.key)} appears more than once in this object`,
+  ),
+
   // Warnings.
   DeprecatedField: kind<{ field: string }>("W0101", "warning", (a) => `${quote(a.field)} is deprecated`),
   DuplicateListElement: kind<{ element: string }>(

@@ -1,0 +1,268 @@
+import type { Node } from "jsonc-parser";
+import type { Catalog } from "../catalog/index.js";
+import { Checker, type Cond, resolveCatalog, toNegationNormalForm } from "../check/index.js";
+import { findConstantGroups } from "../check/satisfiability.js";
+import {
+  type Diagnostic,
+  diagnose,
+  hasErrors,
+  LineIndex,
+  type Range,
+  sortDiagnostics,
+} from "../diagnostics/index.js";
+import { conditionToExpr, print } from "../print/index.js";
+import { capDiagnostics, DEFAULT_MAX_DEPTH, type FilterSource } from "../syntax/index.js";
+import { JsonDocument, jsonTypeName, membersOf, parseDocument } from "./document.js";
+import { at, type Place, ShapeReader } from "./shape.js";
+
+export interface DecompileOptions {
+  /** The dataset whose catalog types the comparisons (default: the job record's `dataset`, else `http_requests`). */
+  dataset?: string;
+  /** A catalog to use instead of a shipped dataset's. */
+  catalog?: Catalog;
+  /** Longest input text accepted, in UTF-16 code units (default 100,000). */
+  maxInputLength?: number;
+  /** Deepest nesting of `and`/`or` groups accepted (default 100). */
+  maxDepth?: number;
+  /** Most diagnostics reported (default 100). */
+  maxDiagnostics?: number;
+}
+
+export interface DecompileResult {
+  /** True when there is no error (warnings allowed). */
+  ok: boolean;
+  /** What the filter means; null for no filter or when there are errors. */
+  condition: Cond | null;
+  /** The filter in the language, canonically printed; "" for no filter; null when there are errors. */
+  source: string | null;
+  /** Ranges are in the input text (for an object input: in its JSON with two-space indentation). */
+  diagnostics: Diagnostic[];
+}
+
+export const DEFAULT_MAX_INPUT_LENGTH = 100_000;
+
+const noFilter: DecompileResult = { ok: true, condition: null, source: "", diagnostics: [] };
+
+/**
+ * Reads Logpush filter JSON back into the language. The input is a filter object, a job record
+ * (its `filter`), the string a job stores (JSON inside a JSON string), the text of any of these, or
+ * `""`/`null` for no filter. Never throws: every problem is a diagnostic with its JSON pointer.
+ */
+export function decompile(input: unknown, options: DecompileOptions = {}): DecompileResult {
+  if (input === null || input === undefined) return { ...noFilter, diagnostics: [] };
+  let text: string;
+  if (typeof input === "string") {
+    text = input;
+  } else if (typeof input === "object") {
+    try {
+      text = JSON.stringify(input, null, 2);
+    } catch {
+      return failed([
+        diagnose("InvalidJson", startRange, { problem: "the input object cannot be written as JSON" }),
+      ]);
+    }
+  } else {
+    return failed([diagnose("NotAFilter", startRange, { at: "", found: `a ${typeof input}` })]);
+  }
+  const maxInputLength = options.maxInputLength ?? DEFAULT_MAX_INPUT_LENGTH;
+  const inputLines = new LineIndex(text);
+  if (text.length > maxInputLength) {
+    const range = inputLines.rangeOf(maxInputLength, text.length);
+    return failed([diagnose("InputTooLong", range, { length: text.length, limit: maxInputLength })]);
+  }
+  if (text.trim() === "") return { ...noFilter, diagnostics: [] };
+  try {
+    return new Decompilation(text, inputLines, options).run();
+  } catch (error) {
+    // The depth check keeps recursion bounded; a stack still exhausted is reported, never thrown.
+    if (!(error instanceof RangeError)) throw error;
+    const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    return failed([diagnose("NestingTooDeep", startRange, { limit: maxDepth })]);
+  }
+}
+
+const startRange: Range = new LineIndex("").rangeOf(0, 0);
+
+function failed(diagnostics: Diagnostic[]): DecompileResult {
+  return { ok: false, condition: null, source: null, diagnostics };
+}
+
+class Decompilation {
+  private readonly maxDepth: number;
+  private dataset: string | undefined;
+
+  constructor(
+    private readonly text: string,
+    private readonly inputLines: LineIndex,
+    private readonly options: DecompileOptions,
+  ) {
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.dataset = options.dataset;
+  }
+
+  run(): DecompileResult {
+    const document = JsonDocument.ofInput(this.text);
+    const parsed = this.parse(document);
+    if (!parsed.root) return this.finish(document, parsed.diagnostics);
+    return this.fromRoot(document, parsed.root);
+  }
+
+  /** JSON depth allowed: two levels per group (object and array) plus the job and filter around them. */
+  private parse(document: JsonDocument) {
+    return parseDocument(document, 2 * this.maxDepth + 6, this.maxDepth);
+  }
+
+  private fromRoot(document: JsonDocument, root: Node): DecompileResult {
+    switch (root.type) {
+      case "null":
+        return { ...noFilter, diagnostics: [] };
+      case "string":
+        return this.fromString(document, root);
+      case "object":
+        return this.fromObject(document, root);
+      default:
+        return this.finish(document, [
+          diagnose("NotAFilter", document.rangeOf(root), { at: "", found: jsonTypeName(root) }),
+        ]);
+    }
+  }
+
+  /** The string a job stores: the filter JSON inside a JSON string; "" is no filter. */
+  private fromString(document: JsonDocument, node: Node): DecompileResult {
+    if (String(node.value).trim() === "") return { ...noFilter, diagnostics: [] };
+    const inner = document.embedded(node);
+    const parsed = this.parse(inner);
+    if (!parsed.root) return this.finish(inner, parsed.diagnostics);
+    if (parsed.root.type !== "object") {
+      const found = jsonTypeName(parsed.root);
+      return this.finish(inner, [diagnose("NotAFilter", inner.rangeOf(parsed.root), { at: "", found })]);
+    }
+    return this.fromFilter(inner, parsed.root);
+  }
+
+  private fromObject(document: JsonDocument, node: Node): DecompileResult {
+    const members = membersOf(node);
+    const member = (name: string) => members.find((entry) => entry.name === name)?.value;
+    const isFilter = members.some((entry) =>
+      ["where", "key", "operator", "value", "and", "or"].includes(entry.name),
+    );
+    if (isFilter) return this.fromFilter(document, node);
+    // An API envelope around a job: {"result": {…job…}}.
+    const result = member("result");
+    if (result?.type === "object" && membersOf(result).some((entry) => entry.name === "filter"))
+      return this.fromObject(document, result);
+    const filter = member("filter");
+    if (!members.some((entry) => entry.name === "filter")) return this.fromFilter(document, node);
+    const dataset = member("dataset");
+    if (this.dataset === undefined && dataset?.type === "string") this.dataset = String(dataset.value);
+    switch (filter?.type) {
+      case "null":
+        return { ...noFilter, diagnostics: [] };
+      case "string":
+        return this.fromString(document, filter);
+      case "object":
+        return this.fromFilter(document, filter);
+      default: {
+        const range = filter ? document.rangeOf(filter) : document.rangeOf(node);
+        const diagnostic = diagnose("WrongJsonType", range, {
+          at: at("/filter"),
+          what: '"filter"',
+          expected: "a string holding the filter JSON, or null",
+          found: jsonTypeName(filter),
+        });
+        diagnostic.pointer = "/filter";
+        return this.finish(document, [diagnostic]);
+      }
+    }
+  }
+
+  private fromFilter(document: JsonDocument, node: Node): DecompileResult {
+    const stub: FilterSource = { kind: "filter", expr: null, comments: [], range: document.rangeOf(node) };
+    const catalog = resolveCatalog({ dataset: this.dataset, catalog: this.options.catalog }, stub);
+    const reader = new ShapeReader(document, "fields" in catalog ? catalog : undefined);
+    const expr = reader.filter(node);
+    const diagnostics = [...reader.diagnostics];
+    if (!("fields" in catalog)) {
+      diagnostics.push(catalog);
+      return this.finish(document, diagnostics);
+    }
+    let condition: Cond | null = null;
+    if (expr) {
+      const checker = new Checker(catalog, document.text);
+      const checked = checker.checkExpr(expr);
+      for (const diagnostic of checker.diagnostics) diagnostics.push(withPointer(diagnostic, reader.places));
+      if (checked && !hasErrors(diagnostics)) {
+        condition = checked;
+        const warnings: Diagnostic[] = [];
+        findConstantGroups(toNegationNormalForm(checked), warnings);
+        for (const warning of warnings) diagnostics.push(withPointer(warning, reader.places));
+      }
+    }
+    return this.finish(document, diagnostics, condition);
+  }
+
+  /** Maps every range to the input text and escapes suggested replacements for where they go. */
+  private finish(
+    document: JsonDocument,
+    diagnostics: Diagnostic[],
+    condition: Cond | null = null,
+  ): DecompileResult {
+    const mapRange = (range: Range): Range =>
+      this.inputLines.rangeOf(
+        document.inputOffset(range.start.offset),
+        document.inputOffset(range.end.offset),
+      );
+    const mapped = diagnostics.map((diagnostic) => {
+      const result: Diagnostic = { ...diagnostic, range: mapRange(diagnostic.range) };
+      if (diagnostic.suggestion) {
+        result.suggestion = {
+          message: diagnostic.suggestion.message,
+          range: mapRange(diagnostic.suggestion.range),
+          replacement: document.escape(diagnostic.suggestion.replacement),
+        };
+      }
+      return result;
+    });
+    const sorted = capDiagnostics(sortDiagnostics(mapped), this.options.maxDiagnostics);
+    const ok = !hasErrors(sorted);
+    if (!ok || !condition) return { ok, condition: null, source: ok ? "" : null, diagnostics: sorted };
+    const inputCondition = mapCondition(condition, mapRange);
+    return {
+      ok,
+      condition: inputCondition,
+      source: print(conditionToExpr(inputCondition)),
+      diagnostics: sorted,
+    };
+  }
+}
+
+/**
+ * A checker diagnostic names the JSON member it is about; its suggestion, written for the language,
+ * becomes JSON: a field or operator name is a JSON string there.
+ */
+function withPointer(diagnostic: Diagnostic, places: Map<Range, Place>): Diagnostic {
+  const place = places.get(diagnostic.range);
+  if (!place) return diagnostic;
+  const result = { ...diagnostic, message: at(place.pointer) + diagnostic.message, pointer: place.pointer };
+  const suggestion = diagnostic.suggestion;
+  const role = suggestion && places.get(suggestion.range)?.role;
+  if (suggestion && (role === "key" || role === "operator"))
+    result.suggestion = { ...suggestion, replacement: JSON.stringify(suggestion.replacement) };
+  return result;
+}
+
+function mapCondition(cond: Cond, mapRange: (range: Range) => Range): Cond {
+  switch (cond.kind) {
+    case "leaf":
+      return { ...cond, range: mapRange(cond.range) };
+    case "not":
+      return { kind: "not", operand: mapCondition(cond.operand, mapRange), range: mapRange(cond.range) };
+    case "and":
+    case "or":
+      return {
+        kind: cond.kind,
+        operands: cond.operands.map((operand) => mapCondition(operand, mapRange)),
+        range: mapRange(cond.range),
+      };
+  }
+}

@@ -1,0 +1,6 @@
+export {
+  DEFAULT_MAX_INPUT_LENGTH,
+  type DecompileOptions,
+  type DecompileResult,
+  decompile,
+} from "./decompile.js";
