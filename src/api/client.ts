@@ -47,8 +47,10 @@ export interface SetCustomFieldsResult extends CustomFieldsState {
 export interface JobResult {
   job: LogpushJob;
   notices: string[];
-  /** The filter's warnings. */
+  /** The filter's warnings, with ranges in `filterSource`. */
   diagnostics: Diagnostic[];
+  /** The filter's source (decompiled when it was given as JSON); undefined without a filter. */
+  filterSource: string | undefined;
 }
 
 /** The requests a call would send, shown with credentials masked; nothing is sent. */
@@ -56,6 +58,7 @@ export interface Plan {
   requests: Array<ShownRequest & { note?: string }>;
   notices: string[];
   diagnostics: Diagnostic[];
+  filterSource?: string | undefined;
 }
 
 const RULESET_FOR_CUSTOM_FIELDS = {
@@ -172,7 +175,7 @@ export class LogpushClient {
     if (options.checkCustomFields !== false)
       notices.push(...(await this.customFieldsNotices(zone, dataset, settings.fields ?? [])));
     const job = await this.call<LogpushJob>(requests.createJob(zone, built.body));
-    return { job, notices, diagnostics: built.diagnostics };
+    return { job, notices, diagnostics: built.diagnostics, filterSource: built.filterSource };
   }
 
   /**
@@ -191,7 +194,7 @@ export class LogpushClient {
     if (settings.fields !== undefined)
       notices.push(...(await this.customFieldsNotices(zone, dataset ?? DEFAULT_DATASET, settings.fields)));
     const job = await this.call<LogpushJob>(requests.updateJob(zone, numericId, built.body));
-    return { job, notices, diagnostics: built.diagnostics };
+    return { job, notices, diagnostics: built.diagnostics, filterSource: built.filterSource };
   }
 
   async deleteJob(zone: string, id: number | string): Promise<{ id: number }> {
@@ -305,7 +308,10 @@ export class PlanBuilder {
       !selectsCustomFields(settings.fields ?? [])
     )
       notices.push(customFieldsNotSelected(false));
-    return this.plan([{ request: requests.createJob(zone, built.body) }], notices, built.diagnostics);
+    return {
+      ...this.plan([{ request: requests.createJob(zone, built.body) }], notices, built.diagnostics),
+      filterSource: built.filterSource,
+    };
   }
 
   updateJob(zone: string, id: number | string, settings: JobSettings): Plan {
@@ -319,13 +325,14 @@ export class PlanBuilder {
         `checked against ${DEFAULT_DATASET}; the real update checks against the job's own dataset`,
       );
     const entries = [{ request: requests.updateJob(zone, numericId, built.body) }];
-    return this.plan(
+    const planned = this.plan(
       settings.dataset === undefined && checksDataset
         ? [{ request: requests.getJob(zone, numericId), note: "reads the job's dataset" }, ...entries]
         : entries,
       notices,
       built.diagnostics,
     );
+    return { ...planned, filterSource: built.filterSource };
   }
 }
 

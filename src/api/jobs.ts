@@ -1,12 +1,16 @@
 import { type Catalog, DEFAULT_DATASET, datasetNames, getCatalog } from "../catalog/index.js";
 import { type CompileOptions, type CompileResult, compile } from "../compile.js";
+import { decompile } from "../decompile/index.js";
 import { closestMatch, type Diagnostic } from "../diagnostics/index.js";
 import { checkDestination } from "./destination.js";
 import { type Problem, ValidationError } from "./errors.js";
 import { problem } from "./problems.js";
 
-/** A job's filter: source in the filterc language, or nothing (`null` removes the filter on update). */
-export type JobFilter = { source: string } | null;
+/**
+ * A job's filter: source in the filterc language, or Logpush filter JSON (an object, the string a job
+ * stores, or a job record) read back with the decompiler; `null` is no filter (removes it on update).
+ */
+export type JobFilter = { source: string } | { json: unknown } | null;
 
 /** What a job is built from. For create, `destination` and `fields` are required; for update, every setting is optional. */
 export interface JobSettings {
@@ -49,7 +53,7 @@ export interface LogpushJob {
 export interface JobBody {
   body: Record<string, unknown>;
   notices: string[];
-  /** The filter's diagnostics (warnings only: errors throw). */
+  /** The filter's diagnostics (warnings only: errors throw), with ranges in `filterSource`. */
   diagnostics: Diagnostic[];
   filterSource: string | undefined;
 }
@@ -101,9 +105,18 @@ export function buildJobBody(
   let diagnostics: Diagnostic[] = [];
   let filterSource: string | undefined;
   if (settings.filter !== undefined && catalog) {
-    const compiled =
-      settings.filter === null ? null : compileFilter(settings.filter.source, catalog, settings);
-    filterSource = settings.filter?.source;
+    if (settings.filter !== null && "json" in settings.filter) {
+      const read = decompile(settings.filter.json, { catalog });
+      if (!read.ok || read.source === null) {
+        const errors = read.diagnostics.filter((d) => d.severity === "error");
+        problems.push(problem("InvalidFilter", "filter", { errors: errors.length }));
+        throw new ValidationError(operation, problems, read.diagnostics, jsonText(settings.filter.json));
+      }
+      filterSource = read.source;
+    } else if (settings.filter !== null) {
+      filterSource = settings.filter.source;
+    }
+    const compiled = filterSource === undefined ? null : compileFilter(filterSource, catalog, settings);
     if (compiled && !compiled.ok) {
       const errors = compiled.diagnostics.filter((d) => d.severity === "error");
       problems.push(problem("InvalidFilter", "filter", { errors: errors.length }));
@@ -118,6 +131,11 @@ export function buildJobBody(
   if (settings.ownershipChallenge !== undefined) body["ownership_challenge"] = settings.ownershipChallenge;
   if (problems.length > 0) throw new ValidationError(operation, problems);
   return { body, notices, diagnostics, filterSource };
+}
+
+/** The text decompiler ranges refer to: a string as given, an object as two-space-indented JSON. */
+function jsonText(json: unknown): string {
+  return typeof json === "string" ? json : JSON.stringify(json, null, 2);
 }
 
 function compileFilter(source: string, catalog: Catalog, settings: JobSettings): CompileResult {

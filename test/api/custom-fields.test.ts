@@ -156,8 +156,8 @@ describe("setCustomFields", () => {
     api.on(CREATE, failure(409, 20217, "A similar configuration with rules already exists"));
     const error = await client()
       .setCustomFields(ZONE, config)
-      .catch((e: Error) => e);
-    expect(error.message).toBe(
+      .catch((e: unknown) => e as Error);
+    expect((error as Error).message).toBe(
       "create custom fields ruleset: HTTP 409: [20217] A similar configuration with rules already exists",
     );
     expect(api.calls()).toEqual([LIST, CREATE]);

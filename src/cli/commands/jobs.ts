@@ -31,7 +31,8 @@ Job options:
   --timestamps F               rfc3339 (default), unix or unixnano
   --ownership-challenge T      the token from the destination's challenge file
   --enabled, --disabled        whether the job pushes (create: enabled by default)
-  --filter FILE                the filter source from a file (- for standard input)
+  --filter FILE                the filter from a file (- for standard input): source, or
+                               Logpush filter JSON (checked by decompiling it)
   --expr SRC                   the filter source given inline
   --no-filter                  no filter (update: removes the job's filter)
   --catalog FILE, --no-optimize, --max-operators N, --max-bytes N   as for compile
@@ -113,7 +114,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
               sub === "create"
                 ? client.plan.createJob(zone, settings)
                 : client.plan.updateJob(zone, id!, settings);
-            if (!json) printFilterDiagnostics(io, planned.diagnostics, sourceOf(settings.filter), filterName);
+            if (!json) printFilterDiagnostics(io, planned.diagnostics, planned.filterSource, filterName);
             return plan(io, planned, json);
           }
           const result =
@@ -124,7 +125,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
             io.stdout(`${JSON.stringify(result)}\n`);
             return 0;
           }
-          printFilterDiagnostics(io, result.diagnostics, sourceOf(settings.filter), filterName);
+          printFilterDiagnostics(io, result.diagnostics, result.filterSource, filterName);
           printNotices(io, result.notices);
           io.stdout(`${sub === "create" ? "created" : "updated"} job ${describeJob(result.job)}\n`);
           return 0;
@@ -189,7 +190,9 @@ async function jobSettingsFrom(
     filterName = "<--expr>";
   } else if (values.filter !== undefined) {
     const input = await readSource(io, values.filter);
-    filter = { source: input.text };
+    // Filter JSON (an object, or the string a job stores) starts with { or "; the language never does.
+    const isJson = /^\s*[{"]/.test(input.text);
+    filter = isJson ? { json: input.text } : { source: input.text };
     filterName = input.name;
   } else if (values["no-filter"]) {
     filter = null;
@@ -200,10 +203,6 @@ async function jobSettingsFrom(
       "jobs update needs something to change (--name, --destination, --fields, --filter…)",
     );
   return { settings, filterName };
-}
-
-function sourceOf(filter: JobFilter | undefined): string | undefined {
-  return filter ? filter.source : undefined;
 }
 
 function describeJob(job: LogpushJob): string {
