@@ -227,12 +227,12 @@ export async function createJob(context: RequestContext): Promise<Reply> {
 }
 
 export async function getJob(context: RequestContext): Promise<Reply> {
-  return { status: 200, result: findJob(context.store.zone(context.zoneId), context.params["id"]!) };
+  return { status: 200, result: findJob(context.store.zone(context.zoneId), context.params["job"]!) };
 }
 
 export async function updateJob(context: RequestContext): Promise<Reply> {
   const job = await context.store.update(context.zoneId, (zone) => {
-    const job = findJob(zone, context.params["id"]!);
+    const job = findJob(zone, context.params["job"]!);
     applyBody(zone, job, context.body, false);
     return job;
   });
@@ -241,7 +241,7 @@ export async function updateJob(context: RequestContext): Promise<Reply> {
 
 export async function deleteJob(context: RequestContext): Promise<Reply> {
   const id = await context.store.update(context.zoneId, (zone) => {
-    const job = findJob(zone, context.params["id"]!);
+    const job = findJob(zone, context.params["job"]!);
     zone.jobs = zone.jobs.filter((j) => j !== job);
     return job.id;
   });

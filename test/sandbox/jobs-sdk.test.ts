@@ -1,0 +1,206 @@
+import Cloudflare from "cloudflare";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Job } from "../../src/sandbox/model.js";
+import { ownershipToken, type Running, runSandbox, sdk, ZONE } from "./helpers.js";
+
+const DESTINATION = "s3://logs-bucket/http/{DATE}?region=us-west-2";
+const FILTER =
+  '{"where":{"and":[{"key":"ClientRequestPath","operator":"contains","value":"/static"},{"key":"ClientRequestHost","operator":"eq","value":"example.com"}]}}';
+const OUTPUT_OPTIONS = {
+  field_names: ["RayID", "ClientIP", "EdgeStartTimestamp"],
+  output_type: "ndjson" as const,
+  timestamp_format: "unixnano" as const,
+};
+
+let running: Running;
+let client: Cloudflare;
+let challenge: string;
+beforeEach(async () => {
+  running = await runSandbox();
+  client = sdk(running);
+  challenge = await ownershipToken(client, running, DESTINATION);
+});
+afterEach(() => running.stop());
+
+async function rejection(promise: Promise<unknown>): Promise<{ status: number; errors: unknown }> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(Cloudflare.APIError);
+  const apiError = error as InstanceType<typeof Cloudflare.APIError>;
+  return { status: apiError.status as number, errors: apiError.errors };
+}
+
+const create = (body: Record<string, unknown>) =>
+  client.logpush.jobs.create({
+    zone_id: ZONE,
+    destination_conf: DESTINATION,
+    ownership_challenge: challenge,
+    ...body,
+  } as never) as unknown as Promise<Job>;
+
+describe("Logpush jobs through the official SDK", () => {
+  it("issues an ownership challenge as a file in the destination folder", async () => {
+    const issued = await client.logpush.ownership.create({ zone_id: ZONE, destination_conf: DESTINATION });
+    expect(issued).toEqual({
+      filename: expect.stringMatching(/^logs-bucket\/http\/\d{8}\/ownership-challenge-[0-9a-f]{8}\.txt$/),
+      message: "",
+      valid: true,
+    });
+    const valid = await client.logpush.ownership.validate({
+      zone_id: ZONE,
+      destination_conf: DESTINATION,
+      ownership_challenge: "not-the-token",
+    });
+    expect(valid).toEqual({ valid: false });
+  });
+
+  it("creates, lists, gets, updates and deletes a job", async () => {
+    const job = await create({
+      name: "example.com",
+      dataset: "http_requests",
+      filter: FILTER,
+      output_options: OUTPUT_OPTIONS,
+    });
+    expect(job).toEqual({
+      id: 1,
+      dataset: "http_requests",
+      enabled: false,
+      name: "example.com",
+      kind: "",
+      destination_conf: DESTINATION,
+      filter: FILTER,
+      logpull_options: null,
+      output_options: OUTPUT_OPTIONS,
+      frequency: "high",
+      max_upload_bytes: null,
+      max_upload_interval_seconds: null,
+      max_upload_records: null,
+      error_message: null,
+      last_complete: null,
+      last_error: null,
+    });
+    const second = await create({ dataset: "firewall_events", enabled: true });
+    expect(second).toMatchObject({ id: 2, dataset: "firewall_events", enabled: true, filter: "" });
+
+    const listed = [];
+    for await (const item of client.logpush.jobs.list({ zone_id: ZONE })) listed.push(item);
+    expect(listed).toEqual([job, second]);
+    expect(await client.logpush.jobs.get(1, { zone_id: ZONE })).toEqual(job);
+
+    const updated = await client.logpush.jobs.update(1, {
+      zone_id: ZONE,
+      enabled: true,
+      filter: null,
+      max_upload_records: 1000,
+    });
+    expect(updated).toEqual({ ...job, enabled: true, filter: "", max_upload_records: 1000 });
+
+    expect(await client.logpush.jobs.delete(1, { zone_id: ZONE })).toEqual({ id: 1 });
+    expect(await rejection(client.logpush.jobs.get(1, { zone_id: ZONE }))).toEqual({
+      status: 404,
+      errors: [{ code: 1005, message: "job 1 not found" }],
+    });
+    // Ids are never reused.
+    expect((await create({})).id).toBe(3);
+  });
+
+  it("lists a dataset's fields and its jobs", async () => {
+    const fields = (await client.logpush.datasets.fields.get("http_requests", { zone_id: ZONE })) as Record<
+      string,
+      string
+    >;
+    expect(Object.keys(fields)).toContain("EdgeResponseStatus");
+    expect(Object.keys(fields)).toContain("RequestHeaders");
+    const job = await create({ dataset: "dns_logs" });
+    const jobs = [];
+    for await (const item of client.logpush.datasets.jobs.get("dns_logs", { zone_id: ZONE })) jobs.push(item);
+    expect(jobs).toEqual([job]);
+  });
+});
+
+describe("the jobs API refuses what the service refuses", () => {
+  it.each([
+    [
+      "a comma-joined in list on an int field, as the service answers",
+      { filter: '{"where":{"and":[{"key":"EdgeResponseStatus","operator":"in","value":"200,201"}]}}' },
+      {
+        code: 1004,
+        message: 'bad predicate: failed to decode value "\\"200,201\\"", supported kinds: []uint64',
+      },
+    ],
+    [
+      "an unknown dataset",
+      { dataset: "http_request" },
+      { code: 1002, message: 'dataset "http_request" is unknown' },
+    ],
+    [
+      "a dataset without a catalog in filterc",
+      { dataset: "audit_logs" },
+      {
+        code: 1002,
+        message: 'dataset "audit_logs" is not served by the sandbox (filterc ships no field catalog for it)',
+      },
+    ],
+    [
+      "an unknown output field",
+      { output_options: { field_names: ["ClientIp"] } },
+      { code: 1002, message: 'output_options.field_names: "ClientIp" is not a field of http_requests' },
+    ],
+    [
+      "an upload limit out of range",
+      { max_upload_bytes: 1000 },
+      { code: 1002, message: "max_upload_bytes must be 0 or a whole number from 5000000 to 1000000000" },
+    ],
+    [
+      "a destination the sandbox cannot deliver to",
+      { destination_conf: "https://logs.example.com/ingest" },
+      {
+        code: 1002,
+        message:
+          'destination_conf "https://logs.example.com/ingest" is not supported by the sandbox: it delivers to s3://bucket/path?region=REGION',
+      },
+    ],
+    [
+      "a missing ownership challenge",
+      { ownership_challenge: undefined },
+      {
+        code: 1003,
+        message:
+          "ownership_challenge is required for this destination; request one with POST /zones/{zone_id}/logpush/ownership",
+      },
+    ],
+    [
+      "a wrong ownership challenge",
+      { ownership_challenge: "00000000000000000000" },
+      { code: 1003, message: "ownership_challenge is not valid for this destination" },
+    ],
+  ])("refuses %s", async (_name, body, error) => {
+    expect(await rejection(create(body))).toEqual({ status: 400, errors: [error] });
+    const listed = [];
+    for await (const item of client.logpush.jobs.list({ zone_id: ZONE })) listed.push(item);
+    expect(listed).toEqual([]);
+  });
+
+  it("checks filters with the compiler: types, names and the limits", async () => {
+    const leaf = (key: string, operator: string, value: unknown) => ({ key, operator, value });
+    const filterOf = (where: unknown) => JSON.stringify({ where });
+    const cases: [unknown, RegExp][] = [
+      [leaf("EdgeResponseStatus", "startsWith", "5"), /^bad predicate: .*startsWith/],
+      [leaf("ClientIp", "eq", "1.1.1.1"), /^bad predicate: .*ClientIP/],
+      [leaf("RequestHeaders", "eq", "x"), /^bad predicate: .*RequestHeaders/],
+      [
+        { or: Array.from({ length: 31 }, (_, i) => leaf("ClientRequestPath", "contains", `/p${i}`)) },
+        /^bad predicate: .*31.*30/,
+      ],
+    ];
+    for (const [where, message] of cases) {
+      const { status, errors } = await rejection(create({ filter: filterOf(where) }));
+      expect(status).toBe(400);
+      expect(errors).toEqual([{ code: 1004, message: expect.stringMatching(message) }]);
+    }
+    const ok = await create({ filter: filterOf(leaf("EdgeResponseStatus", "in", [200, 201])) });
+    expect(ok.filter).toBe('{"where":{"key":"EdgeResponseStatus","operator":"in","value":[200,201]}}');
+  });
+});
