@@ -43,8 +43,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (code === "EACCES") throw new UserError(`no permission to listen on port ${port}`);
     throw error;
   }
+  // Listen for the signals before printing the address: whoever reads it may stop the server at once.
+  const stopped = untilStopped();
   io.stdout(`filterc playground: ${server.url}\n`);
-  const signal = await untilStopped();
+  const signal = await stopped;
   await server.close();
   io.stderr(`filterc playground: stopped (${signal})\n`);
   return 0;
