@@ -10,12 +10,12 @@ import {
   type Range,
   sortDiagnostics,
 } from "../diagnostics/index.js";
-import { conditionToExpr, print } from "../print/index.js";
+import { conditionToExpr, type PrintOptions, print } from "../print/index.js";
 import { capDiagnostics, DEFAULT_MAX_DEPTH, type FilterSource } from "../syntax/index.js";
 import { JsonDocument, jsonTypeName, membersOf, parseDocument } from "./document.js";
 import { at, type Place, ShapeReader } from "./shape.js";
 
-export interface DecompileOptions {
+export interface DecompileOptions extends PrintOptions {
   /** The dataset whose catalog types the comparisons (default: the job record's `dataset`, else `http_requests`). */
   dataset?: string;
   /** A catalog to use instead of a shipped dataset's. */
@@ -230,7 +230,7 @@ class Decompilation {
     return {
       ok,
       condition: inputCondition,
-      source: print(conditionToExpr(inputCondition)),
+      source: print(conditionToExpr(inputCondition), this.options),
       diagnostics: sorted,
     };
   }

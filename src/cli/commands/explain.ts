@@ -1,0 +1,36 @@
+import { check } from "../../check/index.js";
+import { hasErrors, sortDiagnostics } from "../../diagnostics/index.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_OPERATORS, emit } from "../../emit/index.js";
+import { explain } from "../../print/index.js";
+import { parseCommandArgs, singleInput } from "../args.js";
+import { compilerFlags, compilerOptionsFrom } from "../compiler-options.js";
+import { reportDiagnostics } from "../diagnostics-output.js";
+import { type CliIO, readSource } from "../io.js";
+
+export const usage = `filterc explain [FILE|-] [options]
+
+Prints the filter as an indented tree ("all of", "any of", "not"), each comparison in plain
+words with the field's type, then the comparisons and bytes its JSON uses against the limits.
+
+Options:
+  --dataset NAME, --catalog FILE, --no-optimize, --max-operators N, --max-bytes N  as for compile
+Exit status: 0 explained, 1 errors in the filter, 2 usage.`;
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, compilerFlags);
+  const options = await compilerOptionsFrom(values);
+  const input = await readSource(io, singleInput(positionals, "explain"));
+  const checked = check(input.text, options);
+  const emitted = checked.condition && emit(checked.condition, options);
+  const diagnostics = sortDiagnostics([...checked.diagnostics, ...(emitted?.diagnostics ?? [])]);
+  reportDiagnostics(io, diagnostics, input.text, input.name);
+  if (hasErrors(diagnostics)) return 1;
+  const stats = emitted?.stats ?? {
+    operators: 0,
+    bytes: 0,
+    maxOperators: options.maxOperators ?? DEFAULT_MAX_OPERATORS,
+    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+  };
+  io.stdout(explain(checked.condition, stats));
+  return 0;
+}

@@ -1,0 +1,59 @@
+import { writeFile } from "node:fs/promises";
+import { format } from "../../print/index.js";
+import { parseCommandArgs, parseCount } from "../args.js";
+import { reportDiagnostics } from "../diagnostics-output.js";
+import { type CliIO, readSource, UsageError, UserError } from "../io.js";
+
+export const usage = `filterc fmt [FILE…|-] [--write|--check] [options]
+
+Prints filter source canonically: canonical operator spellings, minimal parentheses, lines
+wrapped at 80 columns with indentation that shows the nesting, comments kept in place.
+With no FILE (or -) reads standard input and prints the result.
+
+Options:
+  --write               rewrite each FILE in place (only files that change)
+  --check               print nothing; list the files that are not formatted and exit 1
+  --line-width N        wrap lines at N columns (default 80)
+Exit status: 0 done (or all formatted with --check), 1 syntax errors or unformatted files, 2 usage.`;
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, {
+    write: { type: "boolean" },
+    check: { type: "boolean" },
+    "line-width": { type: "string" },
+  });
+  if (values.write && values.check) throw new UsageError("--write and --check exclude each other");
+  const files = positionals.length === 0 ? ["-"] : positionals;
+  if (values.write && files.includes("-")) throw new UsageError("--write needs files, not standard input");
+  const lineWidth = parseCount(values["line-width"], "--line-width");
+  const options = lineWidth === undefined ? {} : { lineWidth };
+  let status = 0;
+  for (const file of files) {
+    const input = await readSource(io, file);
+    const result = format(input.text, options);
+    if (result.text === null) {
+      reportDiagnostics(io, result.diagnostics, input.text, input.name);
+      status = 1;
+      continue;
+    }
+    if (values.check) {
+      if (result.text !== input.text) {
+        io.stdout(`${input.name}\n`);
+        status = 1;
+      }
+    } else if (values.write) {
+      if (result.text !== input.text) await writeFormatted(file, result.text);
+    } else {
+      io.stdout(result.text);
+    }
+  }
+  return status;
+}
+
+async function writeFormatted(file: string, text: string): Promise<void> {
+  try {
+    await writeFile(file, text, "utf8");
+  } catch (error) {
+    throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+  }
+}

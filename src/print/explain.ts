@@ -1,0 +1,71 @@
+import type { Cond, Leaf, ScalarValue } from "../check/index.js";
+import type { FilterStats } from "../emit/index.js";
+import type { CanonicalOperator } from "../syntax/index.js";
+
+/** How each operator reads in words, for a field holding one value and for an array field. */
+const words: Record<CanonicalOperator, { one: string; array?: string }> = {
+  eq: { one: "is" },
+  "!eq": { one: "is not" },
+  lt: { one: "is less than" },
+  leq: { one: "is at most" },
+  gt: { one: "is greater than" },
+  geq: { one: "is at least" },
+  startsWith: { one: "starts with" },
+  endsWith: { one: "ends with" },
+  "!startsWith": { one: "does not start with" },
+  "!endsWith": { one: "does not end with" },
+  contains: { one: "contains the text", array: "has an element" },
+  "!contains": { one: "does not contain the text", array: "has no element" },
+  in: { one: "is one of", array: "has an element that is one of" },
+  "!in": { one: "is none of", array: "has no element that is one of" },
+};
+
+/**
+ * The filter in words, as an indented tree: one line per group and per comparison, then what it
+ * uses against the Logpush limits ("3 of 30 comparisons, 180 of 1000 bytes").
+ */
+export function explain(condition: Cond | null, stats: FilterStats): string {
+  const lines: string[] = [];
+  if (condition) tree(condition, 0, lines);
+  else lines.push("no filter: every log line is pushed");
+  lines.push(
+    `${stats.operators} of ${stats.maxOperators} comparisons, ${stats.bytes} of ${stats.maxBytes} bytes`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+function tree(cond: Cond, depth: number, lines: string[]): void {
+  const indent = "  ".repeat(depth);
+  switch (cond.kind) {
+    case "leaf":
+      lines.push(indent + sentence(cond));
+      return;
+    case "not":
+      lines.push(`${indent}not:`);
+      tree(cond.operand, depth + 1, lines);
+      return;
+    case "and":
+    case "or":
+      lines.push(`${indent}${cond.kind === "and" ? "all of" : "any of"}:`);
+      for (const operand of cond.operands) tree(operand, depth + 1, lines);
+  }
+}
+
+function sentence(leaf: Leaf): string {
+  const phrase = words[leaf.operator];
+  const onArray = leaf.field.type === "array" && phrase.array !== undefined;
+  const verb = onArray ? phrase.array! : phrase.one;
+  const value = Array.isArray(leaf.value) ? leaf.value.map(valueText).join(", ") : valueText(leaf.value);
+  return `${leaf.field.name} (${leaf.field.docType}) ${verb} ${value}`;
+}
+
+function valueText(value: ScalarValue): string {
+  switch (value.kind) {
+    case "string":
+      return JSON.stringify(value.value);
+    case "number":
+      return value.text;
+    case "bool":
+      return value.value ? "true" : "false";
+  }
+}

@@ -1,0 +1,71 @@
+import { type Diagnostic, hasErrors } from "../diagnostics/index.js";
+import { type Comment, type Comparison, type Expr, type FilterSource, parse } from "../syntax/index.js";
+import { type CommentPlacement, type PrintOptions, printWithComments } from "./print.js";
+
+export interface FormatResult {
+  /** The canonically printed source, ending in a newline; null when the source has syntax errors. */
+  text: string | null;
+  /** The syntax errors (formatting needs no catalog, so names and types are not checked). */
+  diagnostics: Diagnostic[];
+}
+
+/** Prints a source canonically, keeping its comments in place. Idempotent: formatting the result changes nothing. */
+export function format(source: string, options: PrintOptions = {}): FormatResult {
+  const parsed = parse(source);
+  if (hasErrors(parsed.diagnostics)) return { text: null, diagnostics: parsed.diagnostics };
+  const comments = attachComments(parsed.filter, source);
+  const printed = printWithComments(parsed.filter.expr, comments, options);
+  return { text: printed === "" ? "" : `${printed}\n`, diagnostics: parsed.diagnostics };
+}
+
+/**
+ * Decides where each comment goes, so that the printed source reads the same and prints the same
+ * again: a comment after code on its line trails the comparison that starts before it (the first
+ * such comment only: one line ends in one comment); any other comment goes on its own line before
+ * the next comparison, or at the end when no comparison follows.
+ */
+export function attachComments(filter: FilterSource, source: string): CommentPlacement {
+  const comparisons = filter.expr ? comparisonsOf(filter.expr) : [];
+  const placement: CommentPlacement = { leading: new Map(), trailing: new Map(), end: [] };
+  for (const comment of filter.comments) {
+    const offset = comment.range.start.offset;
+    const lineStart = source.lastIndexOf("\n", offset - 1) + 1;
+    const afterCode = source.slice(lineStart, offset).trim() !== "";
+    const before = afterCode ? lastStartingBefore(comparisons, offset) : undefined;
+    if (before && !placement.trailing.has(before)) {
+      placement.trailing.set(before, comment);
+      continue;
+    }
+    const next = comparisons.find((comparison) => comparison.range.start.offset > offset);
+    if (next) push(placement.leading, next, comment);
+    else placement.end.push(comment);
+  }
+  return placement;
+}
+
+function push(map: Map<Comparison, Comment[]>, key: Comparison, comment: Comment): void {
+  const list = map.get(key);
+  if (list) list.push(comment);
+  else map.set(key, [comment]);
+}
+
+function lastStartingBefore(comparisons: Comparison[], offset: number): Comparison | undefined {
+  let found: Comparison | undefined;
+  for (const comparison of comparisons) {
+    if (comparison.range.start.offset < offset) found = comparison;
+    else break;
+  }
+  return found;
+}
+
+/** The comparisons in source order. */
+function comparisonsOf(expr: Expr): Comparison[] {
+  const found: Comparison[] = [];
+  const visit = (node: Expr): void => {
+    if (node.kind === "comparison") found.push(node);
+    else if (node.kind === "not") visit(node.operand);
+    else if (node.kind === "and" || node.kind === "or") for (const operand of node.operands) visit(operand);
+  };
+  visit(expr);
+  return found;
+}
