@@ -1,5 +1,6 @@
 import type { Cond } from "../check/index.js";
 import { check } from "../check/index.js";
+import { decompile } from "../decompile/index.js";
 import { hasErrors } from "../diagnostics/index.js";
 import { compilerOptionsFrom } from "./compiler-options.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
@@ -21,7 +22,7 @@ export async function loadEvalFilter(flags: EvalFilterFlags, io: CliIO): Promise
   const options = await compilerOptionsFrom({ dataset: flags.dataset, catalog: flags.catalog });
   const input =
     flags.expr !== undefined ? { text: flags.expr, name: "<expr>" } : await readSource(io, flags.filter);
-  const checked = check(input.text, options);
-  reportDiagnostics(io, checked.diagnostics, input.text, input.name);
-  return hasErrors(checked.diagnostics) ? undefined : checked.condition;
+  const result = /^\s*["{]/.test(input.text) ? decompile(input.text, options) : check(input.text, options);
+  reportDiagnostics(io, result.diagnostics, input.text, input.name);
+  return hasErrors(result.diagnostics) ? undefined : result.condition;
 }

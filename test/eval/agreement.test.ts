@@ -1,0 +1,170 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { check } from "../../src/check/index.js";
+import { decompile } from "../../src/decompile/index.js";
+import { emit } from "../../src/emit/index.js";
+import { compileLineFilter, compilePredicate, LineVerdict } from "../../src/eval/index.js";
+
+/** A few fields of http_requests per type, and value pools small enough that records often match. */
+const fields = {
+  string: ["ClientCountry", "ClientRequestHost", "ClientRequestPath"],
+  int: ["EdgeResponseStatus", "BotScore", "EdgeStartTimestamp"],
+  float: ["EdgeResponseCompressionRatio"],
+  bool: ["CacheReserveUsed", "WorkerSubrequest"],
+  stringArray: ["BotTags", "SecurityActions"],
+  intArray: ["BotDetectionIDs"],
+} as const;
+type Kind = keyof typeof fields;
+const kindOf = new Map<string, Kind>(
+  Object.entries(fields).flatMap(([kind, names]) => names.map((name) => [name, kind as Kind])),
+);
+
+const strings = fc.constantFrom(
+  "us",
+  "ca",
+  "",
+  "/api",
+  "/api/v1",
+  "é",
+  "😀",
+  'a"b',
+  "a\\b",
+  "x y",
+  "US",
+  "api",
+);
+const ints = fc.oneof(
+  fc.constantFrom(
+    "0",
+    "200",
+    "500",
+    "-1",
+    "1700000000000000000",
+    "18446744073709551615",
+    "-9223372036854775808",
+  ),
+  fc.integer({ min: -1000, max: 1000 }).map(String),
+  fc.bigInt({ min: -(2n ** 63n), max: 2n ** 64n - 1n }).map(String),
+);
+const floats = fc.constantFrom("0", "0.5", "1.5", "2", "-0.25", "10.125");
+
+const quote = (text: string) => JSON.stringify(text);
+const list = (values: string[]) => `[${[...new Set(values)].join(", ")}]`;
+
+function leafSource(kind: Kind): fc.Arbitrary<string> {
+  return fc.constantFrom(...fields[kind]).chain((field) => {
+    switch (kind) {
+      case "string":
+        return fc.oneof(
+          fc
+            .tuple(
+              fc.constantFrom(
+                "eq",
+                "!eq",
+                "startsWith",
+                "endsWith",
+                "!startsWith",
+                "!endsWith",
+                "contains",
+                "!contains",
+              ),
+              strings,
+            )
+            .map(([op, v]) => `${field} ${op} ${quote(v)}`),
+          fc
+            .tuple(fc.constantFrom("in", "!in"), fc.array(strings, { minLength: 1, maxLength: 3 }))
+            .map(([op, vs]) => `${field} ${op} ${list(vs.map(quote))}`),
+        );
+      case "int":
+      case "float": {
+        const values = kind === "int" ? ints : floats;
+        return fc.oneof(
+          fc
+            .tuple(fc.constantFrom("eq", "!eq", "lt", "leq", "gt", "geq"), values)
+            .map(([op, v]) => `${field} ${op} ${v}`),
+          fc
+            .tuple(fc.constantFrom("in", "!in"), fc.array(values, { minLength: 1, maxLength: 3 }))
+            .map(([op, vs]) => `${field} ${op} ${list(vs)}`),
+        );
+      }
+      case "bool":
+        return fc.tuple(fc.constantFrom("eq", "!eq"), fc.boolean()).map(([op, v]) => `${field} ${op} ${v}`);
+      case "stringArray":
+        return fc.oneof(
+          fc
+            .tuple(fc.constantFrom("contains", "!contains"), strings)
+            .map(([op, v]) => `${field} ${op} ${quote(v)}`),
+          fc
+            .tuple(fc.constantFrom("in", "!in"), fc.array(strings, { minLength: 1, maxLength: 3 }))
+            .map(([op, vs]) => `${field} ${op} ${list(vs.map(quote))}`),
+        );
+      case "intArray":
+        return fc.oneof(
+          fc.tuple(fc.constantFrom("contains", "!contains"), ints).map(([op, v]) => `${field} ${op} ${v}`),
+          fc
+            .tuple(fc.constantFrom("in", "!in"), fc.array(ints, { minLength: 1, maxLength: 3 }))
+            .map(([op, vs]) => `${field} ${op} ${list(vs)}`),
+        );
+    }
+  });
+}
+
+const leaf = fc.constantFrom(...(Object.keys(fields) as Kind[])).chain(leafSource);
+const { expr } = fc.letrec<{ expr: string }>((tie) => ({
+  expr: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    leaf,
+    fc.tuple(tie("expr"), fc.constantFrom("and", "or"), tie("expr")).map(([a, op, b]) => `(${a} ${op} ${b})`),
+    tie("expr").map((a) => `not ${a}`),
+  ),
+}));
+
+/** A value of the field's type, written as a log would: ints as JSON numbers or numeric strings. */
+function fieldValue(kind: Kind): fc.Arbitrary<unknown> {
+  const intValue = ints.chain((text) =>
+    Number.isSafeInteger(Number(text))
+      ? fc.constantFrom<unknown>(Number(text), text)
+      : fc.constant<unknown>(text),
+  );
+  switch (kind) {
+    case "string":
+      return strings;
+    case "int":
+      return intValue;
+    case "float":
+      return floats.chain((text) => fc.constantFrom<unknown>(Number(text), text));
+    case "bool":
+      return fc.boolean();
+    case "stringArray":
+      return fc.array(strings, { maxLength: 3 });
+    case "intArray":
+      return fc.array(intValue, { maxLength: 3 });
+  }
+}
+
+const filterWithRecord = expr.chain((source) => {
+  const names = [...new Set(source.match(/\b[A-Z]\w+/g))].filter((name) => kindOf.has(name));
+  const record = fc.record(Object.fromEntries(names.map((name) => [name, fieldValue(kindOf.get(name)!)])));
+  return fc.tuple(fc.constant(source), record);
+});
+
+describe("evaluating a source and its emitted JSON", () => {
+  it("agree on every record that holds the referenced fields with their types", () => {
+    fc.assert(
+      fc.property(filterWithRecord, ([source, record]) => {
+        const checked = check(source);
+        expect(checked.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+        const emitted = emit(checked.condition!);
+        fc.pre(emitted.filter !== null && emitted.diagnostics.length === 0);
+        const decoded = decompile(emitted.filter);
+        expect(decoded.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+        const fromSource = compilePredicate(checked.condition!)(record);
+        expect(compilePredicate(decoded.condition!)(record)).toBe(fromSource);
+        // The raw-line filter (quick rejection, then parse) agrees with the predicate too.
+        const verdict = compileLineFilter(checked.condition)(JSON.stringify(record));
+        expect(verdict).toBe(fromSource ? LineVerdict.match : LineVerdict.miss);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
