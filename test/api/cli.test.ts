@@ -1,0 +1,371 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { invalidBodies } from "./schemas.js";
+import { failure, success, TestApi } from "./server.js";
+
+const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
+const TOKEN = "cli_T0kenSecretValue_987654321";
+const JOBS = `/zones/${ZONE}/logpush/jobs`;
+const DESTINATION = "s3://my-bucket/logs?region=us-west-2";
+
+let api: TestApi;
+const env = () => ({ CLOUDFLARE_API_TOKEN: TOKEN, CLOUDFLARE_BASE_URL: api.baseUrl });
+const job = { id: 7, name: "errors", dataset: "http_requests", destination_conf: DESTINATION, enabled: true };
+
+beforeAll(async () => {
+  api = await new TestApi().start();
+});
+afterAll(() => api.close());
+afterEach(() => {
+  expect(invalidBodies(api.received)).toEqual([]);
+  api.reset();
+});
+
+async function cli(args: string[], stdin = "") {
+  const run = await runCli(args, stdin, env());
+  expect(run.stdout + run.stderr).not.toContain(TOKEN);
+  return run;
+}
+
+describe("filterc fields", () => {
+  it("sets the custom fields, creating the ruleset, and prints what was set", async () => {
+    const ruleset = {
+      id: "rs1",
+      kind: "zone",
+      phase: "http_log_custom_fields",
+      name: "e",
+      version: "1",
+      rules: [],
+    };
+    api.on(`GET /zones/${ZONE}/rulesets`, success([]));
+    api.on(`POST /zones/${ZONE}/rulesets`, success(ruleset));
+    api.on(
+      `PUT /zones/${ZONE}/rulesets/rs1`,
+      success({
+        ...ruleset,
+        rules: [
+          {
+            action: "log_custom_field",
+            expression: "true",
+            action_parameters: {
+              request_fields: [{ name: "x-request-id" }],
+              cookie_fields: [{ name: "SID" }],
+            },
+          },
+        ],
+      }),
+    );
+    const run = await cli([
+      "fields",
+      "set",
+      "--zone",
+      ZONE,
+      "--request-header",
+      "X-Request-Id",
+      "--cookie",
+      "SID",
+    ]);
+    expect(run).toEqual({
+      code: 0,
+      stdout:
+        "custom fields set (ruleset created): ruleset rs1\nrequest headers: x-request-id\ncookies: SID\n",
+      stderr:
+        'note: requestHeaders[0]: header name "X-Request-Id" sent as "x-request-id" (header names are lower case)\n',
+    });
+  });
+
+  it("refuses invalid names with exit 1, listing every problem and sending nothing", async () => {
+    const run = await cli([
+      "fields",
+      "set",
+      "--zone",
+      ZONE,
+      "--request-header",
+      "bad header",
+      "--cookie",
+      "a;b",
+    ]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: [
+        `error[E0602]: requestHeaders[0]: "bad header" is not a valid header name; use letters, digits and !#$%&'*+-.^_\`|~ only`,
+        `error[E0603]: cookies[0]: "a;b" is not a valid cookie name; use letters, digits and !#$%&'*+-.^_\`|~ only`,
+        "filterc fields set: set custom fields: nothing was sent",
+        "",
+      ].join("\n"),
+    });
+    expect(api.received).toEqual([]);
+  });
+
+  it("prints the planned requests of a dry run, credentials masked", async () => {
+    const run = await cli(["fields", "set", "--zone", ZONE, "--response-header", "server", "--dry-run"]);
+    const base = `${api.baseUrl}/zones/${ZONE}/rulesets`;
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        "# dry run: nothing was sent",
+        "",
+        `GET ${base}`,
+        "Accept: application/json",
+        "Authorization: Bearer ****",
+        "",
+        "# if the zone has an http_log_custom_fields ruleset: read its rule",
+        `GET ${base}/{ruleset_id}`,
+        "Accept: application/json",
+        "Authorization: Bearer ****",
+        "",
+        "# only if the zone has no http_log_custom_fields ruleset",
+        `POST ${base}`,
+        "Accept: application/json",
+        "Content-Type: application/json",
+        "Authorization: Bearer ****",
+        "",
+        '{"name":"Zone-level phase entry point","kind":"zone","description":"This ruleset configures custom log fields.","phase":"http_log_custom_fields"}',
+        "",
+        "# unless the ruleset already holds this rule; replaces all rules of the ruleset",
+        `PUT ${base}/{ruleset_id}`,
+        "Accept: application/json",
+        "Content-Type: application/json",
+        "Authorization: Bearer ****",
+        "",
+        '{"rules":[{"action":"log_custom_field","expression":"true","description":"Set Logpush custom fields for HTTP requests","enabled":true,"action_parameters":{"response_fields":[{"name":"server"}]}}]}',
+        "",
+      ].join("\n"),
+    );
+    expect(api.received).toEqual([]);
+  });
+
+  it("gets the custom fields as JSON", async () => {
+    api.on(`GET /zones/${ZONE}/rulesets`, success([]));
+    expect(await cli(["fields", "get", "--zone", ZONE, "--json"])).toEqual({
+      code: 0,
+      stdout: "null\n",
+      stderr: "",
+    });
+  });
+
+  it("prints the API's error with exit 1", async () => {
+    api.on(`GET /zones/${ZONE}/rulesets`, failure(403, 10000, "Authentication error"));
+    expect(await cli(["fields", "get", "--zone", ZONE])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "filterc fields get: get custom fields: HTTP 403: [10000] Authentication error\n",
+    });
+  });
+
+  it("is a usage error without --zone or with an unknown subcommand", async () => {
+    expect((await cli(["fields", "get"])).code).toBe(2);
+    expect((await cli(["fields", "put", "--zone", ZONE])).code).toBe(2);
+  });
+});
+
+describe("filterc jobs", () => {
+  it("creates a job from --expr, printing the job", async () => {
+    api.on(`POST ${JOBS}`, success(job));
+    const run = await cli([
+      "jobs",
+      "create",
+      "--zone",
+      ZONE,
+      "--name",
+      "errors",
+      "--destination",
+      DESTINATION,
+      "--fields",
+      "ClientIP,EdgeResponseStatus,RequestHeaders",
+      "--expr",
+      "EdgeResponseStatus >= 500",
+    ]);
+    expect(run).toEqual({
+      code: 0,
+      stdout: `created job 7 "errors": http_requests → ${DESTINATION}\n`,
+      stderr: "",
+    });
+    expect(JSON.parse(api.received[0]!.body).filter).toBe(
+      '{"where":{"key":"EdgeResponseStatus","operator":"geq","value":"500"}}',
+    );
+  });
+
+  it("refuses a filter file with errors, rendering the compiler's diagnostics", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "filterc-jobs-"));
+    const file = join(dir, "bad.lpf");
+    writeFileSync(file, "ClientIp eq 1\n");
+    const run = await cli([
+      "jobs",
+      "create",
+      "--zone",
+      ZONE,
+      "--destination",
+      DESTINATION,
+      "--fields",
+      "ClientIP,Cookies",
+      "--filter",
+      file,
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      [
+        "error[E0202]: unknown field `ClientIp`; field names are case-sensitive: did you mean `ClientIP`?",
+        ` --> ${file}:1:1`,
+        "  |",
+        "1 | ClientIp eq 1",
+        "  | ^^^^^^^^",
+        "  = help: replace with `ClientIP`: ClientIP",
+        "1 error",
+        "error[E0616]: filter: the filter has 1 error; fix it before sending the job",
+        "filterc jobs create: create job: nothing was sent",
+        "",
+      ].join("\n"),
+    );
+    expect(api.received).toEqual([]);
+  });
+
+  it("lists jobs", async () => {
+    api.on(`GET ${JOBS}`, success([job, { ...job, id: 8, name: null, enabled: false }]));
+    expect(await cli(["jobs", "list", "--zone", ZONE])).toEqual({
+      code: 0,
+      stdout: `7 "errors": http_requests → ${DESTINATION}\n8: http_requests → ${DESTINATION} (disabled)\n`,
+      stderr: "",
+    });
+  });
+
+  it("deletes a job, and prints JSON with --json", async () => {
+    api.on(`DELETE ${JOBS}/7`, success({ id: 7 }));
+    expect(await cli(["jobs", "delete", "--zone", ZONE, "--id", "7", "--json"])).toEqual({
+      code: 0,
+      stdout: '{"id":7}\n',
+      stderr: "",
+    });
+  });
+
+  it("removes a filter explicitly with update --no-filter", async () => {
+    api.on(`PUT ${JOBS}/7`, success(job));
+    const run = await cli([
+      "jobs",
+      "update",
+      "--zone",
+      ZONE,
+      "--id",
+      "7",
+      "--dataset",
+      "http_requests",
+      "--no-filter",
+    ]);
+    expect(run.code).toBe(0);
+    expect(api.received[0]!.body).toBe('{"filter":""}');
+  });
+
+  it("prints the API's errors as JSON with --json", async () => {
+    api.on(`GET ${JOBS}/9`, failure(404, 1003, "job not found"));
+    const run = await cli(["jobs", "get", "--zone", ZONE, "--id", "9", "--json"]);
+    expect(run).toEqual({
+      code: 1,
+      stdout:
+        '{"ok":false,"operation":"get job","failure":"http","status":404,"errors":[{"code":1003,"message":"job not found"}],"message":"get job: HTTP 404: [1003] job not found"}\n',
+      stderr: "",
+    });
+  });
+
+  it("dry-runs a create as JSON, masking email and key", async () => {
+    const run = await runCli(
+      [
+        "jobs",
+        "create",
+        "--zone",
+        ZONE,
+        "--destination",
+        DESTINATION,
+        "--fields",
+        "ClientIP,Cookies",
+        "--dry-run",
+        "--json",
+      ],
+      "",
+      {
+        CLOUDFLARE_EMAIL: "me@example.com",
+        CLOUDFLARE_API_KEY: "global-key-123",
+        CLOUDFLARE_BASE_URL: api.baseUrl,
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      dryRun: true,
+      requests: [
+        {
+          operation: "create job",
+          method: "POST",
+          url: `${api.baseUrl}${JOBS}`,
+          headers: {
+            Accept: "application/json",
+            "Content-Type": "application/json",
+            "X-Auth-Email": "****",
+            "X-Auth-Key": "****",
+          },
+          body: `{"dataset":"http_requests","destination_conf":"${DESTINATION}","enabled":true,"logpull_options":"fields=ClientIP,Cookies&timestamps=rfc3339"}`,
+        },
+      ],
+      notices: [],
+    });
+    expect(run.stdout + run.stderr).not.toContain("global-key-123");
+    expect(api.received).toEqual([]);
+  });
+
+  it("says why without credentials", async () => {
+    const run = await runCli(["jobs", "list", "--zone", ZONE], "", { CLOUDFLARE_BASE_URL: api.baseUrl });
+    expect(run).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "filterc jobs list: no credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY\n",
+    });
+  });
+
+  it("warns that a token flag is visible in process lists, and never prints it", async () => {
+    api.on(`GET ${JOBS}`, success([]));
+    const run = await runCli([
+      "jobs",
+      "list",
+      "--zone",
+      ZONE,
+      "--api-token",
+      TOKEN,
+      "--base-url",
+      api.baseUrl,
+    ]);
+    expect(run).toEqual({
+      code: 0,
+      stdout: "no jobs\n",
+      stderr: "note: credentials given as flags are visible in process lists; prefer the environment\n",
+    });
+  });
+
+  it("times out with exit 1", async () => {
+    api.on(`GET ${JOBS}`, { ...success([]), delayMs: 1000 });
+    const run = await cli(["jobs", "list", "--zone", ZONE, "--timeout-ms", "100"]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `filterc jobs list: list jobs: no response within 100 ms (timeout) from GET ${api.baseUrl}${JOBS}\n`,
+    });
+  });
+
+  const usageCases: Array<[string, string[]]> = [
+    ["no subcommand", ["jobs"]],
+    ["get without --id", ["jobs", "get", "--zone", ZONE]],
+    ["create without --destination", ["jobs", "create", "--zone", ZONE, "--fields", "ClientIP"]],
+    ["two filter flags", ["jobs", "update", "--zone", ZONE, "--id", "7", "--expr", "a", "--no-filter"]],
+    ["update with nothing to change", ["jobs", "update", "--zone", ZONE, "--id", "7"]],
+    ["an unknown flag", ["jobs", "list", "--zone", ZONE, "--bogus"]],
+  ];
+  for (const [name, args] of usageCases) {
+    it(`exits 2 on ${name}`, async () => {
+      const run = await cli(args);
+      expect([run.code, run.stdout]).toEqual([2, ""]);
+      expect(api.received).toEqual([]);
+    });
+  }
+});
