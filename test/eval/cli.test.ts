@@ -52,6 +52,18 @@ beforeAll(() => {
   writeFileSync(join(out, "more.log.gz"), gzipSync('{"ClientCountry":"us","EdgeResponseStatus":502}\n'));
   writeFileSync(join(out, "truncated.gz"), gzipSync(ndjson).subarray(0, 30));
   writeFileSync(
+    join(out, "filter.json"),
+    '{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":"500"},{"key":"ClientCountry","operator":"eq","value":"us"}]}}',
+  );
+  writeFileSync(
+    join(out, "job.json"),
+    JSON.stringify({
+      id: 1,
+      dataset: "http_requests",
+      filter: '{"where":{"key":"ClientCountry","operator":"eq","value":"fr"}}',
+    }),
+  );
+  writeFileSync(
     join(out, "errors.lpf"),
     '# 5xx from the US\nEdgeResponseStatus geq 500 and ClientCountry eq "us"\n',
   );
@@ -128,6 +140,13 @@ describe("filterc eval", () => {
     expect(run.stdout).toBe(`${lines[0]}\n${lines[2]}\n`);
     const all = await runCli(["eval", "--expr", "# nothing", "--count"], ndjson);
     expect(all.stdout).toBe("5\n");
+  });
+
+  it("reads Logpush filter JSON, or a job record holding it, by content", async () => {
+    const fromJson = await runCli(["eval", "--filter", join(out, "filter.json"), join(out, "logs.ndjson")]);
+    expect(fromJson.stdout).toBe(`${lines[0]}\n${lines[2]}\n`);
+    const fromJob = await runCli(["eval", "--filter", join(out, "job.json")], ndjson);
+    expect(fromJob.stdout).toBe(`${lines[4]}\n`);
   });
 
   it("reports filter errors with exit 1 and usage mistakes with exit 2", async () => {
