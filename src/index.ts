@@ -53,7 +53,15 @@ export {
   parse,
 } from "./syntax/index.js";
 export { compilePredicate, type Predicate } from "./eval/index.js";
-export { conditionToExpr, DEFAULT_LINE_WIDTH, type PrintOptions, print } from "./print/index.js";
+export {
+  conditionToExpr,
+  DEFAULT_LINE_WIDTH,
+  explain,
+  type FormatResult,
+  format,
+  type PrintOptions,
+  print,
+} from "./print/index.js";
 export {
   DEFAULT_MAX_INPUT_LENGTH,
   type DecompileOptions,
