@@ -3,7 +3,12 @@ import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { lintGutter } from "@codemirror/lint";
 import { Compartment, EditorState } from "@codemirror/state";
 import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers } from "@codemirror/view";
-import { filterResult, type LogpushFilterExtensionOptions, logpushFilter } from "../src/codemirror/index.js";
+import {
+  filterResult,
+  formatFilter,
+  type LogpushFilterExtensionOptions,
+  logpushFilter,
+} from "../src/codemirror/index.js";
 import { DEFAULT_DATASET, datasetNames } from "../src/index.js";
 import { setUpDecompilePane } from "./decompile.js";
 import { element } from "./dom.js";
@@ -98,6 +103,10 @@ function reconfigure(): void {
 
 for (const control of [datasetPicker, maxOperatorsInput, maxBytesInput])
   control.addEventListener("change", reconfigure);
+element("format").addEventListener("click", () => {
+  formatFilter(view);
+  view.focus();
+});
 evaluateInput.addEventListener("input", () => renderEvaluation(view.state.doc.toString(), currentOptions()));
 
 document.querySelectorAll<HTMLButtonElement>("[data-copy]").forEach((button) => {

@@ -1,5 +1,7 @@
-import type { Extension } from "@codemirror/state";
+import { type Extension, Prec } from "@codemirror/state";
+import { keymap } from "@codemirror/view";
 import { filterCompletion } from "./completion.js";
+import { filterKeymap } from "./format.js";
 import { filterHighlighting } from "./highlight.js";
 import { filterHover } from "./hover.js";
 import { filterLint } from "./lint.js";
@@ -15,7 +17,7 @@ export interface LogpushFilterExtensionOptions extends LogpushFilterOptions {
 
 /**
  * Everything a CodeMirror 6 editor needs to edit Logpush filters, built on the language service:
- * colouring, diagnostics with their fixes, completion, hover and the format command. Put it in a
+ * colouring, diagnostics with their fixes, completion, hover and formatting (Shift-Alt-F). Put it in a
  * Compartment to change the dataset or the limits later.
  */
 export function logpushFilter(options: LogpushFilterExtensionOptions = {}): Extension[] {
@@ -29,5 +31,6 @@ export function logpushFilter(options: LogpushFilterExtensionOptions = {}): Exte
     filterLint(lintDelay),
     filterCompletion,
     filterHover,
+    Prec.high(keymap.of(filterKeymap)),
   ];
 }

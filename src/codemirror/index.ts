@@ -4,6 +4,7 @@
  */
 export { filterCompletion, filterCompletionSource } from "./completion.js";
 export { type LogpushFilterExtensionOptions, logpushFilter } from "./extension.js";
+export { filterKeymap, formatFilter } from "./format.js";
 export { filterHighlighting } from "./highlight.js";
 export { filterHover } from "./hover.js";
 export { filterLint, toEditorDiagnostic } from "./lint.js";

@@ -40,6 +40,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.setDefaultTimeout(10_000);
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   await page.goto(playground.url);
@@ -148,6 +149,17 @@ describe("the playground in Chromium", () => {
       "#json-compact",
       '{"where":{"key":"EdgeResponseStatus","operator":"geq","value":"500"}}',
     );
+  });
+
+  it("formats the filter with the button and with Shift-Alt-F", async () => {
+    await clearEditor();
+    await page.keyboard.insertText("EdgeResponseStatus>=500&&((ClientCountry=='us'))");
+    await page.click("#format");
+    expect(await editorText()).toBe('EdgeResponseStatus geq 500 and ClientCountry eq "us"');
+    await clearEditor();
+    await page.keyboard.insertText("not(ClientCountry ne 'us')");
+    await page.keyboard.press("Shift+Alt+F");
+    expect(await editorText()).toBe('not ClientCountry !eq "us"');
   });
 
   it("shows a field's type and description on hover", async () => {
