@@ -1,9 +1,13 @@
 import {
   CodeActionKind,
   type Connection,
+  createConnection,
   DidChangeConfigurationNotification,
   type InitializeParams,
   type InitializeResult,
+  ProposedFeatures,
+  StreamMessageReader,
+  StreamMessageWriter,
   TextDocumentSyncKind,
   TextDocuments,
 } from "vscode-languageserver/node";
@@ -15,6 +19,7 @@ import {
   toLspDiagnostic,
   toLspHover,
   toLspSemanticTokens,
+  toLspTextEdit,
   toOffsets,
 } from "./convert.js";
 import { applySettings, SETTINGS_SECTION } from "./settings.js";
@@ -76,6 +81,7 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
         textDocumentSync: TextDocumentSyncKind.Incremental,
         completionProvider: { triggerCharacters: [" ", "(", "[", ",", '"', "'", "!"] },
         hoverProvider: true,
+        documentFormattingProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         semanticTokensProvider: { legend: semanticTokenLegend, full: true },
       },
@@ -116,6 +122,12 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
     return found && toLspHover(document, found);
   });
 
+  connection.onDocumentFormatting((params) => {
+    const document = filterDocument(params.textDocument.uri);
+    if (!document) return null;
+    return service.format(document.getText()).map((edit) => toLspTextEdit(document, edit));
+  });
+
   connection.onCodeAction((params) => {
     const document = filterDocument(params.textDocument.uri);
     if (!document) return null;
@@ -131,4 +143,14 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
 
   documents.listen(connection);
   connection.listen();
+}
+
+/** Serves LSP over this process's standard input and output; the connection ends the process on `exit`. */
+export function startStdioServer(defaults: ServiceOptions = {}): void {
+  const connection = createConnection(
+    ProposedFeatures.all,
+    new StreamMessageReader(process.stdin),
+    new StreamMessageWriter(process.stdout),
+  );
+  startLanguageServer(connection, defaults);
 }

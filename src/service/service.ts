@@ -2,15 +2,18 @@ import type { Diagnostic } from "../diagnostics/index.js";
 import { Analysis } from "./analysis.js";
 import { codeActions } from "./code-actions.js";
 import { complete } from "./completion.js";
+import { formatting } from "./formatting.js";
 import { hover } from "./hover.js";
 import { semanticTokens } from "./semantic-tokens.js";
 import type {
   CodeAction,
   CompletionItem,
+  FormattingOptions,
   Hover,
   OffsetRange,
   SemanticToken,
   ServiceOptions,
+  TextEdit,
 } from "./types.js";
 
 /** Analyses kept: one per open document is enough for a burst of requests; a few documents share the service. */
@@ -64,6 +67,10 @@ export class LanguageService {
 
   hover(text: string, offset: number): Hover | null {
     return hover(this.analyze(text), offset);
+  }
+
+  format(text: string, options: FormattingOptions = {}): TextEdit[] {
+    return formatting(this.analyze(text), options);
   }
 
   codeActions(text: string, range: OffsetRange): CodeAction[] {

@@ -20,16 +20,8 @@ export async function run(argv: string[], _io: CliIO): Promise<number> {
   if (!values.stdio) throw new UsageError("the language server talks over --stdio; pass --stdio");
   const options = await compilerOptionsFrom(values);
   // The server and vscode-languageserver load only for this command: other commands stay light.
-  const [
-    { createConnection, ProposedFeatures, StreamMessageReader, StreamMessageWriter },
-    { startLanguageServer },
-  ] = await Promise.all([import("vscode-languageserver/node"), import("../../lsp/server.js")]);
-  const connection = createConnection(
-    ProposedFeatures.all,
-    new StreamMessageReader(process.stdin),
-    new StreamMessageWriter(process.stdout),
-  );
-  startLanguageServer(connection, options);
+  const { startStdioServer } = await import("../../lsp/server.js");
+  startStdioServer(options);
   // The connection ends the process on the client's `exit` notification (or when the client dies).
   return new Promise<number>(() => {});
 }
