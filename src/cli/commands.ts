@@ -24,5 +24,8 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     load: () => import("./commands/check.js"),
   },
   eval: { summary: "apply a filter to log lines (NDJSON, gzip)", load: () => import("./commands/eval.js") },
-  playground: { summary: "serve the playground page on 127.0.0.1", load: () => import("./commands/playground.js") },
+  playground: {
+    summary: "serve the playground page on 127.0.0.1",
+    load: () => import("./commands/playground.js"),
+  },
 };
