@@ -6,11 +6,13 @@ import { CANONICAL_OPERATORS } from "../src/syntax/index.js";
 import { filterParser } from "../src/syntax/parser.js";
 
 const grammarFile = (name: string) => readFileSync(new URL(`../grammar/${name}`, import.meta.url), "utf8");
-const productions = filterParser().getSerializedGastProductions();
+/** A serialized rule or reference: rules, non-terminals and terminals all carry a name. */
+type Named = ISerializedGast & { name: string };
+const productions = filterParser().getSerializedGastProductions() as Named[];
 
 /** The rules and tokens a serialized rule refers to. */
 function references(node: ISerializedGast, found = new Set<string>()): Set<string> {
-  if (node.type === "NonTerminal" || node.type === "Terminal") found.add(node.name);
+  if (node.type === "NonTerminal" || node.type === "Terminal") found.add((node as Named).name);
   for (const child of (node as { definition?: ISerializedGast[] }).definition ?? []) references(child, found);
   return found;
 }
