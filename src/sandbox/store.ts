@@ -3,6 +3,13 @@ import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { emptyZone, type ZoneState } from "./model.js";
 
+interface PendingChange {
+  change: (zone: ZoneState) => unknown;
+  persist: boolean;
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
 /** The state folder inside the data directory; `_` cannot start an S3 bucket name, so no destination folder collides. */
 export const STATE_FOLDER = "_sandbox";
 
@@ -10,12 +17,13 @@ export const STATE_FOLDER = "_sandbox";
  * The sandbox's state: one JSON file per zone. Every change is written to a temporary file,
  * fsynced, renamed over the zone's file and the folder fsynced before it is acknowledged, so a
  * crash at any moment leaves either the old or the new file, never a torn one. Changes to one zone
- * are serialized: a change sees every change acknowledged before it (two concurrent creates of a
+ * are applied one at a time: a change sees every change before it (two concurrent creates of a
  * phase ruleset cannot both pass the "one per phase" check).
  */
 export class Store {
   private readonly zones = new Map<string, ZoneState>();
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly pending = new Map<string, PendingChange[]>();
+  private readonly flushing = new Set<string>();
   private lastJobId = 0;
 
   private constructor(private readonly folder: string) {}
@@ -55,33 +63,65 @@ export class Store {
   }
 
   /**
-   * Applies `change` to a copy of the zone and, unless it throws, persists the copy and makes it
+   * Applies `change` to a copy of the zone and, unless it throws, persists the result and makes it
    * the zone's state. Resolves only once the change is on disk.
    */
   update<T>(zoneId: string, change: (zone: ZoneState) => T): Promise<T> {
-    return this.serialized(zoneId, async () => {
-      const draft = structuredClone(this.zone(zoneId));
-      const result = change(draft);
-      await this.write(zoneId, draft);
-      this.zones.set(zoneId, draft);
-      return result;
-    });
+    return this.enqueue(zoneId, change, true);
   }
 
   /** Runs `change` on a copy that is then thrown away: the `dry_run` of the rulesets API. */
   preview<T>(zoneId: string, change: (zone: ZoneState) => T): Promise<T> {
-    return this.serialized(zoneId, async () => change(structuredClone(this.zone(zoneId))));
+    return this.enqueue(zoneId, change, false);
   }
 
-  private serialized<T>(zoneId: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(zoneId) ?? Promise.resolve();
-    const next = previous.then(task, task);
-    const settled = next.catch(() => undefined);
-    this.queues.set(zoneId, settled);
-    settled.then(() => {
-      if (this.queues.get(zoneId) === settled) this.queues.delete(zoneId);
+  private enqueue<T>(zoneId: string, change: (zone: ZoneState) => T, persist: boolean): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const queue = this.pending.get(zoneId) ?? [];
+      this.pending.set(zoneId, queue);
+      queue.push({ change, persist, resolve: resolve as (result: unknown) => void, reject });
+      if (!this.flushing.has(zoneId)) void this.flush(zoneId);
     });
-    return next;
+  }
+
+  /**
+   * Group commit: the changes that arrive while a write is under way are applied one after the
+   * other (each to a copy, so a change that throws leaves no trace) and written together; each is
+   * acknowledged once that one write is on disk.
+   */
+  private async flush(zoneId: string): Promise<void> {
+    this.flushing.add(zoneId);
+    try {
+      for (let batch = this.pending.get(zoneId); batch; batch = this.pending.get(zoneId)) {
+        this.pending.delete(zoneId);
+        let state = this.zone(zoneId);
+        let changed = false;
+        const applied: [PendingChange, unknown][] = [];
+        for (const item of batch) {
+          const attempt = structuredClone(state);
+          try {
+            const result = item.change(attempt);
+            if (item.persist) {
+              state = attempt;
+              changed = true;
+            }
+            applied.push([item, result]);
+          } catch (error) {
+            item.reject(error);
+          }
+        }
+        try {
+          if (changed) await this.write(zoneId, state);
+        } catch (error) {
+          for (const [item] of applied) item.reject(error);
+          continue;
+        }
+        this.zones.set(zoneId, state);
+        for (const [item, result] of applied) item.resolve(result);
+      }
+    } finally {
+      this.flushing.delete(zoneId);
+    }
   }
 
   private async write(zoneId: string, zone: ZoneState): Promise<void> {
