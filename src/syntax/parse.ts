@@ -73,7 +73,8 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
 
   filterParser().lexingErrorOffsets = lexed.errors.map((error) => error.offset);
   try {
-    const expr = parseFragments(lexed.tokens, lines, diagnostics);
+    const maxDiagnostics = options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS;
+    const expr = parseFragments(lexed.tokens, lines, diagnostics, maxDiagnostics);
     return finish({ kind: "filter", expr, comments, range: whole }, diagnostics, options);
   } catch (error) {
     // A maxDepth raised past what the call stack holds: still a diagnostic, never a crash.
@@ -92,13 +93,20 @@ const startsExpression = new Set(["Identifier", "Not", "Bang", "LParen"]);
  * the whole source come out in one pass. Fragments are joined under one `and` for the checker;
  * the source has a syntax error, so nothing is ever emitted from that join.
  */
-function parseFragments(tokens: IToken[], lines: LineIndex, diagnostics: Diagnostic[]): Expr | null {
+function parseFragments(
+  tokens: IToken[],
+  lines: LineIndex,
+  diagnostics: Diagnostic[],
+  maxDiagnostics: number,
+): Expr | null {
   const parser = filterParser();
   parser.endOfInput = lines.positionAt(lines.text.length);
   const endOfTokens = lastTokenEnd(tokens, lines);
   const fragments: Expr[] = [];
   let start = 0;
-  while (start < tokens.length) {
+  // Past the diagnostics limit, later fragments could only add dropped diagnostics (they come
+  // after every earlier one), so stop: it also bounds the work on long broken inputs.
+  while (start < tokens.length && diagnostics.length <= maxDiagnostics) {
     parser.problems = [];
     parser.input = start === 0 ? tokens : tokens.slice(start);
     const expr = parser.filter() as Expr | null | undefined;
@@ -110,6 +118,7 @@ function parseFragments(tokens: IToken[], lines: LineIndex, diagnostics: Diagnos
       if (error.name !== "NotAllInputParsedException") {
         const diagnostic = parsingDiagnostic(error, endOfTokens);
         if (!reported.has(diagnostic.range.start.offset)) diagnostics.push(diagnostic);
+        reported.add(diagnostic.range.start.offset);
         continue;
       }
       const token = error.token;
@@ -120,7 +129,7 @@ function parseFragments(tokens: IToken[], lines: LineIndex, diagnostics: Diagnos
       const explained = parser.lexingErrorOffsets.some(
         (offset) => offset >= gapStart && offset < token.startOffset,
       );
-      if (explained) continue;
+      if (explained || reported.has(token.startOffset)) continue;
       const found = `\`${token.image}\``;
       diagnostics.push(
         expr

@@ -58,6 +58,11 @@ function isRealToken(token: IToken): boolean {
   return !token.isInsertedInRecovery && Number.isFinite(token.startOffset);
 }
 
+/** The span of two adjacent tokens; only the first when the parser invented the second while recovering. */
+function spanOfPair(first: IToken, second: IToken): Range {
+  return { start: tokenStart(first), end: tokenEnd(isRealToken(second) ? second : first) };
+}
+
 /**
  * The filter grammar as a chevrotain parser that builds the AST directly (embedded actions).
  * One instance is built per process and reused: building one costs far more than a parse.
@@ -296,7 +301,7 @@ class FilterParser extends EmbeddedActionsParser {
                 kind: "operator" as const,
                 op: negatable && canonical ? (`!${canonical}` as CanonicalOperator) : null,
                 text: `${not.image} ${token.image}`,
-                range: { start: tokenStart(not), end: tokenEnd(token) },
+                range: spanOfPair(not, token),
               };
             });
           },
@@ -320,7 +325,7 @@ class FilterParser extends EmbeddedActionsParser {
               kind: "operator" as const,
               op: null,
               text: `!${token.image}`,
-              range: { start: tokenStart(bang), end: tokenEnd(token) },
+              range: spanOfPair(bang, token),
             }));
           },
         },
