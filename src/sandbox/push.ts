@@ -25,6 +25,8 @@ const customFieldRecords = [
   ["Cookies", "cookies"],
 ] as const;
 
+/** Compiled filters by dataset and filter text; emptied when it grows past this many (filters of deleted jobs). */
+const MAX_CACHED_PREDICATES = 1000;
 const predicates = new Map<string, Predicate>();
 
 /** The job's filter as a predicate, compiled once per filter text (the filter was checked when the job was saved). */
@@ -34,6 +36,7 @@ function predicateOf(job: Job): Predicate {
   if (!predicate) {
     const condition = checkJobFilter(job.filter, job.dataset);
     predicate = condition ? compilePredicate(condition) : () => true;
+    if (predicates.size >= MAX_CACHED_PREDICATES) predicates.clear();
     predicates.set(key, predicate);
   }
   return predicate;
