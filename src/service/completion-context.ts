@@ -1,5 +1,5 @@
 import type { IToken } from "chevrotain";
-import type { CanonicalOperator } from "../syntax/index.js";
+import { type CanonicalOperator, decodeStringToken } from "../syntax/index.js";
 import type { ScanResult } from "../syntax/lexer.js";
 import { canonicalOfToken } from "../syntax/tokens.js";
 import type { OffsetRange } from "./types.js";
@@ -17,10 +17,16 @@ export type GrammarState =
   | { kind: "operator"; field: string; afterNot: boolean }
   /** After an operator: its value. */
   | { kind: "value"; field: string; operator: CanonicalOperator | null }
-  /** Inside a list, after `[` or `,`: an element (or `]` after a trailing comma). */
-  | { kind: "element"; field: string; operator: CanonicalOperator | null; afterComma: boolean }
+  /** Inside a list, after `[` or `,`: an element (or `]` after a trailing comma); `listed` holds the strings already there. */
+  | {
+      kind: "element";
+      field: string;
+      operator: CanonicalOperator | null;
+      afterComma: boolean;
+      listed: string[];
+    }
   /** Inside a list, after an element: `,` or `]`. */
-  | { kind: "afterElement"; field: string; operator: CanonicalOperator | null }
+  | { kind: "afterElement"; field: string; operator: CanonicalOperator | null; listed: string[] }
   /** After a complete comparison or `)`: `and`, `or`, or `)` when a group is open. */
   | { kind: "afterComparison" };
 
@@ -130,17 +136,32 @@ function step(state: GrammarState, token: IToken): GrammarState {
     }
     case "value":
       if (name === "LBracket")
-        return { kind: "element", field: state.field, operator: state.operator, afterComma: false };
+        return {
+          kind: "element",
+          field: state.field,
+          operator: state.operator,
+          afterComma: false,
+          listed: [],
+        };
       return scalarTokens.has(name) ? { kind: "afterComparison" } : state;
-    case "element":
+    case "element": {
       if (name === "RBracket") return { kind: "afterComparison" };
-      return scalarTokens.has(name)
-        ? { kind: "afterElement", field: state.field, operator: state.operator }
-        : state;
+      if (!scalarTokens.has(name)) return state;
+      const listed = stringTokens.has(name)
+        ? [...state.listed, decodeStringToken(token.image)]
+        : state.listed;
+      return { kind: "afterElement", field: state.field, operator: state.operator, listed };
+    }
     case "afterElement":
       if (name === "RBracket") return { kind: "afterComparison" };
       return name === "Comma"
-        ? { kind: "element", field: state.field, operator: state.operator, afterComma: true }
+        ? {
+            kind: "element",
+            field: state.field,
+            operator: state.operator,
+            afterComma: true,
+            listed: state.listed,
+          }
         : state;
   }
 }

@@ -35,6 +35,8 @@ interface Candidate {
   /** Text inserted in place of the typed word; the label when absent. */
   insert?: string;
   filterText?: string;
+  /** For a value of an enumerated field: the value itself, unquoted. */
+  value?: string;
 }
 
 /** Completion items at `offset`, best first: what the grammar and the catalog allow there, filtered by what is typed. */
@@ -80,7 +82,10 @@ function candidatesFor(context: CompletionContext, catalog: Catalog | undefined)
       return valueCandidates(catalog, state.field, context);
     case "element":
       return [
-        ...valueCandidates(catalog, state.field, context),
+        // Values already in the list are left out: a duplicate is only a warning to fix later.
+        ...valueCandidates(catalog, state.field, context).filter(
+          (candidate) => candidate.value === undefined || !state.listed.includes(candidate.value),
+        ),
         ...(state.afterComma ? punctuation("]", "ends the list") : []),
       ];
     case "afterElement":
@@ -181,6 +186,7 @@ function valueCandidates(
       detail: `${field.name} value`,
       rank: rank.exactPrefix,
       insert: `${quote}${value}${quote}`,
+      value,
       filterText: context.inString ? `${quote}${value}` : value,
     }));
 }
