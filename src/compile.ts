@@ -7,6 +7,7 @@ import {
   emit,
   type FilterStats,
   type LogpushFilter,
+  WithLazyJson,
 } from "./emit/index.js";
 import type { FilterSource } from "./syntax/index.js";
 
@@ -17,12 +18,24 @@ export interface CompileResult {
   ok: boolean;
   /** The compact JSON for the job's `filter`; null for the empty filter or when there are errors. */
   filter: string | null;
-  /** `filter`, parsed (numbers beyond 2^53 lose precision here; the string is exact). */
-  json: LogpushFilter | null;
+  /** `filter`, parsed on first access (numbers beyond 2^53 lose precision here; the string is exact). */
+  readonly json: LogpushFilter | null;
   diagnostics: Diagnostic[];
   stats: FilterStats;
   /** The parsed source. */
   ast: FilterSource;
+}
+
+class Compiled extends WithLazyJson implements CompileResult {
+  constructor(
+    public ok: boolean,
+    filter: string | null,
+    public diagnostics: Diagnostic[],
+    public stats: FilterStats,
+    public ast: FilterSource,
+  ) {
+    super(filter);
+  }
 }
 
 /** Compiles filter source to the Logpush JSON string: parse, check, emit. Never throws. */
@@ -35,25 +48,17 @@ export function compile(source: string, options: CompileOptions = {}): CompileRe
     maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
   };
   if (!checked.condition) {
-    return {
-      ok: !hasErrors(checked.diagnostics),
-      filter: null,
-      json: null,
-      diagnostics: checked.diagnostics,
-      stats: emptyStats,
-      ast: checked.filter,
-    };
+    return new Compiled(
+      !hasErrors(checked.diagnostics),
+      null,
+      checked.diagnostics,
+      emptyStats,
+      checked.filter,
+    );
   }
   const emitted = emit(checked.condition, options);
   const diagnostics = emitted.diagnostics.length
     ? sortDiagnostics([...checked.diagnostics, ...emitted.diagnostics])
     : checked.diagnostics;
-  return {
-    ok: !hasErrors(diagnostics),
-    filter: emitted.filter,
-    json: emitted.json,
-    diagnostics,
-    stats: emitted.stats,
-    ast: checked.filter,
-  };
+  return new Compiled(!hasErrors(diagnostics), emitted.filter, diagnostics, emitted.stats, checked.filter);
 }

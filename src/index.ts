@@ -1,6 +1,8 @@
 /**
  * filterc: the library. Every function here runs in browsers as well as Node (no Node-only API).
  */
+
+export * from "./api/index.js";
 export {
   type Catalog,
   createCatalog,
@@ -23,6 +25,12 @@ export {
 } from "./check/index.js";
 export { type CompileOptions, type CompileResult, compile } from "./compile.js";
 export {
+  DEFAULT_MAX_INPUT_LENGTH,
+  type DecompileOptions,
+  type DecompileResult,
+  decompile,
+} from "./decompile/index.js";
+export {
   type Diagnostic,
   DiagnosticKind,
   type Position,
@@ -43,15 +51,6 @@ export {
   toHclStringLiteral,
   toJsonStringLiteral,
 } from "./emit/index.js";
-export * from "./syntax/ast.js";
-export {
-  DEFAULT_MAX_DEPTH,
-  DEFAULT_MAX_DIAGNOSTICS,
-  DEFAULT_MAX_SOURCE_LENGTH,
-  type ParseOptions,
-  type ParseResult,
-  parse,
-} from "./syntax/index.js";
 export { compilePredicate, type Predicate } from "./eval/index.js";
 export {
   conditionToExpr,
@@ -62,11 +61,13 @@ export {
   type PrintOptions,
   print,
 } from "./print/index.js";
-export {
-  DEFAULT_MAX_INPUT_LENGTH,
-  type DecompileOptions,
-  type DecompileResult,
-  decompile,
-} from "./decompile/index.js";
-export * from "./api/index.js";
 export * from "./service/index.js";
+export * from "./syntax/ast.js";
+export {
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_DIAGNOSTICS,
+  DEFAULT_MAX_SOURCE_LENGTH,
+  type ParseOptions,
+  type ParseResult,
+  parse,
+} from "./syntax/index.js";

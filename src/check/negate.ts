@@ -7,6 +7,7 @@ import { negateOperator } from "./matrix.js";
  * shape the emitter writes, and the shape the never/always-true analysis reads.
  */
 export function toNegationNormalForm(cond: Cond, negated = false): Cond {
+  if (!negated && isNormal(cond, undefined)) return cond;
   switch (cond.kind) {
     case "leaf":
       return negated ? { ...cond, operator: negateOperator(cond.operator) } : cond;
@@ -24,4 +25,12 @@ export function toNegationNormalForm(cond: Cond, negated = false): Cond {
       return operands.length === 1 ? operands[0]! : { kind, operands, range: cond.range };
     }
   }
+}
+
+/** Whether a condition is already in the form (no `not`, no nested group of its parent's kind, no one-operand group). */
+function isNormal(cond: Cond, parent: "and" | "or" | undefined): boolean {
+  if (cond.kind === "leaf") return true;
+  if (cond.kind === "not" || cond.kind === parent || cond.operands.length < 2) return false;
+  for (const operand of cond.operands) if (!isNormal(operand, cond.kind)) return false;
+  return true;
 }

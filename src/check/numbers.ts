@@ -13,6 +13,7 @@ export function fitsInt64Range(digits: string): boolean {
 
 /** Canonical decimal text: no leading zeros, no trailing fraction zeros, no `-0`. */
 export function canonicalNumber(text: string): string {
+  if (isCanonicalInteger(text)) return text;
   let sign = "";
   let body = text;
   if (body.startsWith("-")) {
@@ -24,6 +25,19 @@ export function canonicalNumber(text: string): string {
   fraction = fraction.replace(/0+$/, "");
   const result = fraction ? `${whole}.${fraction}` : whole;
   return result === "0" ? "0" : sign + result;
+}
+
+/** `0`, or digits without a leading zero, optionally negative: already canonical (the common case, kept cheap). */
+function isCanonicalInteger(text: string): boolean {
+  const start = text.charCodeAt(0) === 45 ? 1 : 0;
+  const first = text.charCodeAt(start);
+  if (first === 48) return text.length === 1;
+  if (first < 49 || first > 57) return false;
+  for (let i = start + 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
 }
 
 /** Compares two canonical decimal texts exactly: negative, zero or positive like a sort comparator. */

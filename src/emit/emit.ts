@@ -2,7 +2,7 @@ import { type Cond, toNegationNormalForm } from "../check/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
 import type { LogpushFilter } from "./json.js";
 import { optimize } from "./optimize.js";
-import { serialize } from "./serialize.js";
+import { serialize, utf8Length } from "./serialize.js";
 
 export interface EmitOptions {
   /** Rewrite into fewer comparisons with the same meaning (default true). */
@@ -27,12 +27,40 @@ export interface FilterStats {
 export interface EmitResult {
   /** The compact JSON string for the job's `filter`; null when over a limit. */
   filter: string | null;
-  json: LogpushFilter | null;
+  /** `filter`, parsed (on first access). */
+  readonly json: LogpushFilter | null;
   diagnostics: Diagnostic[];
   /** Measured even when over a limit, so that front ends can show by how much. */
   stats: FilterStats;
   /** The condition as written: in negation normal form and, unless turned off, optimized. */
   condition: Cond;
+}
+
+/**
+ * A result whose `json` is the parse of its `filter`, made on first access: most callers want
+ * the string, and parsing it again would cost as much as the rest of a small compile.
+ */
+export class WithLazyJson {
+  #json: LogpushFilter | null | undefined;
+
+  constructor(public filter: string | null) {}
+
+  get json(): LogpushFilter | null {
+    if (this.#json === undefined)
+      this.#json = this.filter === null ? null : (JSON.parse(this.filter) as LogpushFilter);
+    return this.#json;
+  }
+}
+
+class Emitted extends WithLazyJson implements EmitResult {
+  constructor(
+    filter: string | null,
+    public diagnostics: Diagnostic[],
+    public stats: FilterStats,
+    public condition: Cond,
+  ) {
+    super(filter);
+  }
 }
 
 /** Writes a checked condition as Logpush JSON and holds it to the limits. */
@@ -41,32 +69,21 @@ export function emit(condition: Cond, options: EmitOptions = {}): EmitResult {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const normal = toNegationNormalForm(condition);
   const written = options.optimize === false ? normal : optimize(normal);
-  const serialized = serialize(written);
-  const stats: FilterStats = {
-    operators: serialized.leaves.length,
-    bytes: serialized.bytes,
-    maxOperators,
-    maxBytes,
-  };
+  const { text, leaves } = serialize(written);
+  const stats: FilterStats = { operators: leaves.length, bytes: utf8Length(text), maxOperators, maxBytes };
   const diagnostics: Diagnostic[] = [];
   if (stats.operators > maxOperators) {
-    const crossing = serialized.leaves[maxOperators]!.leaf;
+    const crossing = leaves[maxOperators]!.leaf;
     diagnostics.push(
       diagnose("TooManyOperators", crossing.range, { count: stats.operators, limit: maxOperators }),
     );
   }
   if (stats.bytes > maxBytes) {
+    // Byte offsets are needed only here, so they are measured only here.
     const crossing =
-      serialized.leaves.find((entry) => entry.endByte > maxBytes) ??
-      serialized.leaves[serialized.leaves.length - 1]!;
+      leaves.find((entry) => utf8Length(text, entry.end) > maxBytes) ?? leaves[leaves.length - 1]!;
     diagnostics.push(diagnose("TooManyBytes", crossing.leaf.range, { bytes: stats.bytes, limit: maxBytes }));
   }
-  const ok = diagnostics.length === 0;
-  return {
-    filter: ok ? serialized.text : null,
-    json: ok ? serialized.json : null,
-    diagnostics,
-    stats,
-    condition: written,
-  };
+  const filter = diagnostics.length === 0 ? text : null;
+  return new Emitted(filter, diagnostics, stats, written);
 }

@@ -5,6 +5,7 @@ export {
   type EmitResult,
   emit,
   type FilterStats,
+  WithLazyJson,
 } from "./emit.js";
 export {
   type LogpushFilter,

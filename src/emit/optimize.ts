@@ -29,9 +29,35 @@ function condKey(cond: Cond): string {
   }
 }
 
+/** A cheap summary of an operand: equal operands have equal signatures. */
+function signature(cond: Cond): string {
+  switch (cond.kind) {
+    case "leaf":
+      return Array.isArray(cond.value)
+        ? `${cond.field.name} ${cond.operator} [${cond.value.length}]`
+        : `${cond.field.name} ${cond.operator} ${scalarKey(cond.value)}`;
+    case "not":
+      return `not ${signature(cond.operand)}`;
+    case "and":
+    case "or":
+      return `${cond.kind}${cond.operands.length} ${signature(cond.operands[0]!)}`;
+  }
+}
+
+/** Drops repeated operands. Full keys are built only for operands whose signatures collide. */
 function dedupe(operands: Cond[]): Cond[] {
+  const signatures = operands.map(signature);
+  const counts = new Map<string, number>();
+  let collides = false;
+  for (const key of signatures) {
+    const count = (counts.get(key) ?? 0) + 1;
+    counts.set(key, count);
+    if (count > 1) collides = true;
+  }
+  if (!collides) return operands;
   const seen = new Set<string>();
-  return operands.filter((operand) => {
+  return operands.filter((operand, index) => {
+    if (counts.get(signatures[index]!)! < 2) return true;
     const key = condKey(operand);
     if (seen.has(key)) return false;
     seen.add(key);

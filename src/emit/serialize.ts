@@ -1,19 +1,16 @@
 import type { Cond, Leaf, ScalarValue } from "../check/index.js";
-import type { LogpushFilter, LogpushLeaf, LogpushNode } from "./json.js";
 
-/** The compact JSON of a filter, its parsed form, and where each comparison ends in the output. */
+/** The compact JSON of a filter and where each comparison ends in it. */
 export interface Serialized {
   text: string;
-  json: LogpushFilter;
-  bytes: number;
-  /** The comparisons in output order, each with the UTF-8 byte offset at which its JSON ends. */
-  leaves: { leaf: Leaf; endByte: number }[];
+  /** The comparisons in output order, each with the string offset at which its JSON ends. */
+  leaves: { leaf: Leaf; end: number }[];
 }
 
 /** UTF-8 length of a string whose surrogates are paired (JSON.stringify escapes lone ones). */
-export function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
+export function utf8Length(text: string, end = text.length): number {
+  let bytes = end;
+  for (let i = 0; i < end; i++) {
     const code = text.charCodeAt(i);
     if (code < 0x80) continue;
     if (code < 0x800) bytes += 1;
@@ -41,57 +38,38 @@ function scalarText(value: ScalarValue): string {
 export function serialize(cond: Cond): Serialized {
   const leaves: Serialized["leaves"] = [];
   let text = '{"where":';
-  let bytes = text.length;
-  const write = (chunk: string) => {
-    text += chunk;
-    bytes += utf8Length(chunk);
-  };
-  const node = (current: Cond): LogpushNode => {
+  const node = (current: Cond): void => {
     switch (current.kind) {
-      case "leaf": {
-        const leaf = writeLeaf(current, write);
-        leaves.push({ leaf: current, endByte: bytes });
-        return leaf;
-      }
+      case "leaf":
+        text += leafJson(current);
+        leaves.push({ leaf: current, end: text.length });
+        return;
       case "and":
-      case "or": {
-        write(`{"${current.kind}":[`);
-        const children: LogpushNode[] = [];
-        current.operands.forEach((operand, index) => {
-          if (index > 0) write(",");
-          children.push(node(operand));
-        });
-        write("]}");
-        return current.kind === "and" ? { and: children } : { or: children };
-      }
+      case "or":
+        text += current.kind === "and" ? '{"and":[' : '{"or":[';
+        for (let i = 0; i < current.operands.length; i++) {
+          if (i > 0) text += ",";
+          node(current.operands[i]!);
+        }
+        text += "]}";
+        return;
       case "not":
         throw new Error("serialize needs the negation normal form");
     }
   };
-  const where = node(cond);
-  write("}");
-  return { text, json: { where }, bytes, leaves };
+  node(cond);
+  text += "}";
+  return { text, leaves };
 }
 
-function writeLeaf(leaf: Leaf, write: (chunk: string) => void): LogpushLeaf {
-  let value: LogpushLeaf["value"];
-  let valueText: string;
+function leafJson(leaf: Leaf): string {
+  let value: string;
   if (Array.isArray(leaf.value)) {
+    // Lists hold numbers for number fields and strings otherwise; never a comma-joined string.
     const numeric = leaf.value.every((v) => v.kind === "number");
-    if (numeric) {
-      valueText = `[${leaf.value.map(scalarText).join(",")}]`;
-      value = leaf.value.map((v) => Number(scalarText(v)));
-    } else {
-      const strings = leaf.value.map(scalarText);
-      valueText = `[${strings.map((s) => JSON.stringify(s)).join(",")}]`;
-      value = strings;
-    }
+    value = `[${leaf.value.map((v) => (numeric ? scalarText(v) : JSON.stringify(scalarText(v)))).join(",")}]`;
   } else {
-    value = scalarText(leaf.value);
-    valueText = JSON.stringify(value);
+    value = JSON.stringify(scalarText(leaf.value));
   }
-  write(
-    `{"key":${JSON.stringify(leaf.field.name)},"operator":${JSON.stringify(leaf.operator)},"value":${valueText}}`,
-  );
-  return { key: leaf.field.name, operator: leaf.operator, value };
+  return `{"key":${JSON.stringify(leaf.field.name)},"operator":"${leaf.operator}","value":${value}}`;
 }

@@ -1,4 +1,5 @@
 import type { IToken, TokenType } from "chevrotain";
+import type { Position } from "../diagnostics/index.js";
 import {
   AmpAmp,
   And,
@@ -49,6 +50,8 @@ export interface ScanResult {
   comments: IToken[];
   /** Runs of characters no token starts with. */
   errors: { offset: number; length: number }[];
+  /** The position just past the last character. */
+  end: Position;
 }
 
 /** Case-sensitive words: operators and booleans. `and`, `or`, `not` are matched in any case below. */
@@ -202,5 +205,5 @@ export function scan(source: string): ScanResult {
       }
     }
   }
-  return { tokens, comments, errors };
+  return { tokens, comments, errors, end: { offset: length, line, column: length - lineStart + 1 } };
 }

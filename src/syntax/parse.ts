@@ -7,6 +7,7 @@ import {
   type Position,
   type Range,
   sortDiagnostics,
+  startOfSource,
 } from "../diagnostics/index.js";
 import type { Comment, Expr, FilterSource } from "./ast.js";
 import { scan } from "./lexer.js";
@@ -41,12 +42,15 @@ const characterHints: Record<string, string> = {
 /** Parses a filter source into its AST and every syntax error in it. Never throws. */
 export function parse(source: string, options: ParseOptions = {}): ParseResult {
   const maxSourceLength = options.maxSourceLength ?? DEFAULT_MAX_SOURCE_LENGTH;
-  const lines = new LineIndex(source);
-  const whole = lines.rangeOf(0, source.length);
-  const empty: FilterSource = { kind: "filter", expr: null, comments: [], range: whole };
-
   if (source.length > maxSourceLength) {
+    const lines = new LineIndex(source);
     const crossing = lines.rangeOf(maxSourceLength, source.length);
+    const empty: FilterSource = {
+      kind: "filter",
+      expr: null,
+      comments: [],
+      range: lines.rangeOf(0, source.length),
+    };
     return {
       filter: empty,
       diagnostics: [diagnose("SourceTooLong", crossing, { length: source.length, limit: maxSourceLength })],
@@ -55,7 +59,13 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
 
   const diagnostics: Diagnostic[] = [];
   const lexed = scan(source);
-  for (const error of lexed.errors) diagnostics.push(lexingDiagnostic(error, source, lines));
+  // The scanner tracks lines itself; a line index is built only to place rejected characters.
+  const whole: Range = { start: startOfSource, end: lexed.end };
+  const empty: FilterSource = { kind: "filter", expr: null, comments: [], range: whole };
+  if (lexed.errors.length > 0) {
+    const lines = new LineIndex(source);
+    for (const error of lexed.errors) diagnostics.push(lexingDiagnostic(error, source, lines));
+  }
   for (const token of lexed.tokens) tokenDiagnostics(token, diagnostics);
 
   const comments: Comment[] = lexed.comments.map((token) => ({
@@ -74,7 +84,7 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
   filterParser().lexingErrorOffsets = lexed.errors.map((error) => error.offset);
   try {
     const maxDiagnostics = options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS;
-    const expr = parseFragments(lexed.tokens, lines, diagnostics, maxDiagnostics);
+    const expr = parseFragments(lexed.tokens, lexed.end, diagnostics, maxDiagnostics);
     return finish({ kind: "filter", expr, comments, range: whole }, diagnostics, options);
   } catch (error) {
     // A maxDepth raised past what the call stack holds: still a diagnostic, never a crash.
@@ -95,13 +105,13 @@ const startsExpression = new Set(["Identifier", "Not", "Bang", "LParen"]);
  */
 function parseFragments(
   tokens: IToken[],
-  lines: LineIndex,
+  endOfInput: Position,
   diagnostics: Diagnostic[],
   maxDiagnostics: number,
 ): Expr | null {
   const parser = filterParser();
-  parser.endOfInput = lines.positionAt(lines.text.length);
-  const endOfTokens = lastTokenEnd(tokens, lines);
+  parser.endOfInput = endOfInput;
+  const endOfTokens = lastTokenEnd(tokens);
   const fragments: Expr[] = [];
   let start = 0;
   // Past the diagnostics limit, later fragments could only add dropped diagnostics (they come
@@ -270,9 +280,9 @@ function findDepthOverflow(tokens: IToken[], maxDepth: number, deepest = false):
   return found;
 }
 
-function lastTokenEnd(tokens: IToken[], lines: LineIndex): Position {
+function lastTokenEnd(tokens: IToken[]): Position {
   const last = tokens[tokens.length - 1];
-  return last ? tokenRange(last).end : lines.positionAt(0);
+  return last ? tokenRange(last).end : startOfSource;
 }
 
 function parsingDiagnostic(error: IRecognitionException, endOfTokens: Position): Diagnostic {
