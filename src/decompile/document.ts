@@ -1,5 +1,6 @@
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { type Diagnostic, diagnose, LineIndex, type Range } from "../diagnostics/index.js";
+import { jsonEscapes } from "../syntax/index.js";
 
 /**
  * A JSON text being read, and how its offsets map back to the input the user gave. The filter of
@@ -66,23 +67,12 @@ function decodeStringLiteral(text: string, start: number, end: number): { value:
       i += 6;
       continue;
     }
-    value += escapes[next ?? ""] ?? next ?? "";
+    value += jsonEscapes[next ?? ""] ?? next ?? "";
     i += 2;
   }
   offsets.push(close);
   return { value, offsets };
 }
-
-const escapes: Record<string, string> = {
-  '"': '"',
-  "\\": "\\",
-  "/": "/",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-};
 
 const problems: Record<string, string> = {
   InvalidSymbol: "unexpected character",

@@ -8,4 +8,4 @@ export {
   type ParseResult,
   parse,
 } from "./parse.js";
-export { decodeStringToken } from "./strings.js";
+export { decodeStringToken, jsonEscapes } from "./strings.js";

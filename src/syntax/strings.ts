@@ -2,9 +2,10 @@
  * String literals take JSON escapes in either quote style (plus `\'`). The lexer has already
  * matched the literal; this decodes it, and `findInvalidEscapes` reports what JSON would reject.
  */
-const simpleEscapes: Record<string, string> = {
+
+/** The escapes JSON strings take, besides `\uXXXX`. */
+export const jsonEscapes: Readonly<Record<string, string>> = {
   '"': '"',
-  "'": "'",
   "\\": "\\",
   "/": "/",
   b: "\b",
@@ -13,6 +14,9 @@ const simpleEscapes: Record<string, string> = {
   r: "\r",
   t: "\t",
 };
+
+/** Filter strings take JSON's escapes in either quote style, plus `\'`. */
+const simpleEscapes: Record<string, string> = { ...jsonEscapes, "'": "'" };
 
 /** The text between the quotes; an unterminated literal (no closing quote) is decoded up to its end. */
 function body(image: string): string {
