@@ -12,9 +12,9 @@ export interface Command {
  */
 export const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   compile: { summary: "compile filter source to Logpush JSON", load: () => import("./commands/compile.js") },
-  decompile: {
-    summary: "read Logpush filter JSON back into source",
-    load: () => import("./commands/decompile.js"),
+  check: {
+    summary: "check filter source against the dataset and limits",
+    load: () => import("./commands/check.js"),
   },
   fmt: {
     summary: "format filter source canonically (--write, --check)",
@@ -24,21 +24,21 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "explain a filter in words, with its use of the limits",
     load: () => import("./commands/explain.js"),
   },
+  decompile: {
+    summary: "read Logpush filter JSON back into source",
+    load: () => import("./commands/decompile.js"),
+  },
+  eval: { summary: "apply a filter to log lines (NDJSON, gzip)", load: () => import("./commands/eval.js") },
   fields: { summary: "get or set the zone's custom log fields", load: () => import("./commands/fields.js") },
   jobs: {
     summary: "list, get, create, update, delete Logpush jobs",
     load: () => import("./commands/jobs.js"),
   },
-  lsp: { summary: "run the language server over stdio (LSP)", load: () => import("./commands/lsp.js") },
   sandbox: {
     summary: "serve a local Logpush and rulesets API and play the push",
     load: () => import("./commands/sandbox.js"),
   },
-  check: {
-    summary: "check filter source against the dataset and limits",
-    load: () => import("./commands/check.js"),
-  },
-  eval: { summary: "apply a filter to log lines (NDJSON, gzip)", load: () => import("./commands/eval.js") },
+  lsp: { summary: "run the language server over stdio (LSP)", load: () => import("./commands/lsp.js") },
   playground: {
     summary: "serve the playground page on 127.0.0.1",
     load: () => import("./commands/playground.js"),
