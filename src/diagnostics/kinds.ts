@@ -66,7 +66,8 @@ export const DiagnosticKind = {
   InvalidEscape: kind<{ escape: string }>(
     "E0103",
     "error",
-    (a) => `invalid escape ${quote(a.escape)} in string; use \\" \\' \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX`,
+    (a) =>
+      `invalid escape ${quote(a.escape)} in string; use \\" \\' \\\\ \\/ \\b \\f \\n \\r \\t or \\u and four hex digits`,
   ),
   Expected: kind<{ expected: string; found: string }>(
     "E0104",

@@ -3,7 +3,7 @@
  * matched the literal; this decodes it, and `findInvalidEscapes` reports what JSON would reject.
  */
 
-/** The escapes JSON strings take, besides `\uXXXX`. */
+/** The escapes JSON strings take, besides `\u` and four hex digits. */
 export const jsonEscapes: Readonly<Record<string, string>> = {
   '"': '"',
   "\\": "\\",

@@ -1,28 +1,20 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { invalidBodies } from "./schemas.js";
-import { failure, success, TestApi } from "./server.js";
+import { useTestApi } from "./harness.js";
+import { failure, success } from "./server.js";
+
+const api = useTestApi();
 
 const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
 const TOKEN = "cli_T0kenSecretValue_987654321";
 const JOBS = `/zones/${ZONE}/logpush/jobs`;
 const DESTINATION = "s3://my-bucket/logs?region=us-west-2";
 
-let api: TestApi;
 const env = () => ({ CLOUDFLARE_API_TOKEN: TOKEN, CLOUDFLARE_BASE_URL: api.baseUrl });
 const job = { id: 7, name: "errors", dataset: "http_requests", destination_conf: DESTINATION, enabled: true };
-
-beforeAll(async () => {
-  api = await new TestApi().start();
-});
-afterAll(() => api.close());
-afterEach(() => {
-  expect(invalidBodies(api.received)).toEqual([]);
-  api.reset();
-});
 
 async function cli(args: string[], stdin = "") {
   const run = await runCli(args, stdin, env());

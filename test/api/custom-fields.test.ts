@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type CustomFieldsConfig,
   checkCustomFields,
@@ -7,8 +7,10 @@ import {
   ValidationError,
 } from "../../src/api/index.js";
 import cases from "./custom-fields-cases.json" with { type: "json" };
-import { invalidBodies } from "./schemas.js";
-import { failure, success, TestApi } from "./server.js";
+import { useTestApi } from "./harness.js";
+import { failure, success } from "./server.js";
+
+const api = useTestApi();
 
 const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
 const RULESET = "2c0fc9fa937b11eaa1b71c4d701ab86e";
@@ -43,17 +45,7 @@ const rule = (actionParameters: unknown) => ({
 });
 const withRules = (rules: unknown[]) => ({ ...emptyRuleset, last_updated: "2026-01-01T00:00:00Z", rules });
 
-let api: TestApi;
 const client = () => createClient({ baseUrl: api.baseUrl, apiToken: "t0ken-value", env: {} });
-
-beforeAll(async () => {
-  api = await new TestApi().start();
-});
-afterAll(() => api.close());
-afterEach(() => {
-  expect(invalidBodies(api.received)).toEqual([]);
-  api.reset();
-});
 
 describe("checkCustomFields", () => {
   for (const c of cases) {

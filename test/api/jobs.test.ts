@@ -1,15 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createClient, type JobSettings, ValidationError } from "../../src/api/index.js";
+import { rejectionOf, useTestApi } from "./harness.js";
 import cases from "./job-cases.json" with { type: "json" };
-import { invalidBodies } from "./schemas.js";
-import { failure, success, TestApi } from "./server.js";
+import { failure, success } from "./server.js";
+
+const api = useTestApi();
 
 const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
 const JOBS = `/zones/${ZONE}/logpush/jobs`;
 const RULESETS = `GET /zones/${ZONE}/rulesets`;
 const DESTINATION = "s3://my-bucket/logs/{DATE}?region=us-west-2";
 
-let api: TestApi;
 const client = () => createClient({ baseUrl: api.baseUrl, apiToken: "t0ken-value", env: {}, maxRetries: 0 });
 const job = (extra: Record<string, unknown> = {}) => ({
   id: 7,
@@ -22,23 +23,7 @@ const job = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function validationErrorOf(promise: Promise<unknown>): Promise<ValidationError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ValidationError);
-  return error as ValidationError;
-}
-
-beforeAll(async () => {
-  api = await new TestApi().start();
-});
-afterAll(() => api.close());
-afterEach(() => {
-  expect(invalidBodies(api.received)).toEqual([]);
-  api.reset();
-});
+const validationErrorOf = (promise: Promise<unknown>) => rejectionOf(promise, ValidationError);
 
 describe("createJob", () => {
   it("sends the body with the compiled filter and logpull_options", async () => {

@@ -1,13 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiError, ClientConfigError, createClient } from "../../src/api/index.js";
-import { invalidBodies } from "./schemas.js";
+import { rejectionOf, useTestApi } from "./harness.js";
 import { failure, success, TestApi } from "./server.js";
+
+const api = useTestApi(() => {
+  sleeps.length = 0;
+});
 
 const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
 const TOKEN = "tok_S3cr3tValue0123456789abcdefXYZ";
 const JOBS = `GET /zones/${ZONE}/logpush/jobs`;
 
-let api: TestApi;
 const sleeps: number[] = [];
 const client = (extra: Parameters<typeof createClient>[0] = {}) =>
   createClient({
@@ -21,24 +24,7 @@ const client = (extra: Parameters<typeof createClient>[0] = {}) =>
     ...extra,
   });
 
-async function failureOf(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
-
-beforeAll(async () => {
-  api = await new TestApi().start();
-});
-afterAll(() => api.close());
-afterEach(() => {
-  expect(invalidBodies(api.received)).toEqual([]);
-  api.reset();
-  sleeps.length = 0;
-});
+const failureOf = (promise: Promise<unknown>) => rejectionOf(promise, ApiError);
 
 describe("authentication", () => {
   it("sends an API token as a bearer token", async () => {

@@ -2,28 +2,18 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
-import type { CliIO } from "../../src/cli/io.js";
-import { main } from "../../src/cli/main.js";
+import { runCli } from "../helpers/cli.js";
 
 it("draws a progress bar with throughput on a terminal, then clears it", async () => {
   const dir = fileURLToPath(new URL("../out/eval-progress/", import.meta.url));
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "logs.ndjson"), '{"ClientCountry":"us"}\n{"ClientCountry":"ca"}\n');
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    readStdin: async () => "",
-    env: {},
-    stderrIsTTY: true,
-    cwd: process.cwd(),
-  };
-  const code = await main(["eval", "--expr", 'ClientCountry eq "us"', join(dir, "logs.ndjson")], io);
+  const { code, stdout, stderr } = await runCli(
+    ["eval", "--expr", 'ClientCountry eq "us"', join(dir, "logs.ndjson")],
+    "",
+    {},
+    true,
+  );
   expect(code).toBe(0);
   expect(stdout).toBe('{"ClientCountry":"us"}\n');
   expect(stderr).toMatch(

@@ -11,11 +11,12 @@ export interface CliRun {
 
 export const cliPath = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 
-/** Runs the CLI in-process against the source tree, with the given standard input. */
+/** Runs the CLI in-process against the source tree, with the given standard input (and, to test terminal output, a TTY stderr). */
 export async function runCli(
   args: string[],
   stdin = "",
   env: Record<string, string | undefined> = {},
+  stderrIsTTY = false,
 ): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
@@ -28,7 +29,7 @@ export async function runCli(
     },
     readStdin: async () => stdin,
     env,
-    stderrIsTTY: false,
+    stderrIsTTY,
     cwd: process.cwd(),
   };
   const code = await main(args, io);
