@@ -22,45 +22,61 @@ type ValueTest = (value: unknown) => boolean;
  * bool fields accept JSON booleans only. `not` is evaluated as written.
  */
 export function compilePredicate(condition: Cond): Predicate {
+  // Each field the filter names is read from the record once, into a slot; the comparisons read
+  // the slots. A filter that tests one field many times then costs one property lookup, not many.
+  const slots = new Map<string, number>();
+  const test = compileCond(condition, slots);
+  const names = [...slots.keys()];
+  const values: unknown[] = new Array(names.length);
+  return (record) => {
+    for (let i = 0; i < names.length; i++) values[i] = record[names[i]!];
+    return test(values);
+  };
+}
+
+/** A test over the slot values of one record. */
+type SlotTest = (values: unknown[]) => boolean;
+
+function compileCond(condition: Cond, slots: Map<string, number>): SlotTest {
   switch (condition.kind) {
     case "leaf":
-      return compileLeaf(condition);
+      return compileLeaf(condition, slots);
     case "not": {
-      const operand = compilePredicate(condition.operand);
-      return (record) => !operand(record);
+      const operand = compileCond(condition.operand, slots);
+      return (values) => !operand(values);
     }
     case "and":
-      return compileAnd(condition.operands.map(compilePredicate));
+      return compileAnd(condition.operands.map((operand) => compileCond(operand, slots)));
     case "or":
-      return compileOr(condition.operands.map(compilePredicate));
+      return compileOr(condition.operands.map((operand) => compileCond(operand, slots)));
   }
 }
 
-function compileAnd(operands: Predicate[]): Predicate {
+function compileAnd(operands: SlotTest[]): SlotTest {
   if (operands.length === 1) return operands[0]!;
   if (operands.length === 2) {
-    const [a, b] = operands as [Predicate, Predicate];
-    return (record) => a(record) && b(record);
+    const [a, b] = operands as [SlotTest, SlotTest];
+    return (values) => a(values) && b(values);
   }
-  return (record) => {
-    for (let i = 0; i < operands.length; i++) if (!operands[i]!(record)) return false;
+  return (values) => {
+    for (let i = 0; i < operands.length; i++) if (!operands[i]!(values)) return false;
     return true;
   };
 }
 
-function compileOr(operands: Predicate[]): Predicate {
+function compileOr(operands: SlotTest[]): SlotTest {
   if (operands.length === 1) return operands[0]!;
   if (operands.length === 2) {
-    const [a, b] = operands as [Predicate, Predicate];
-    return (record) => a(record) || b(record);
+    const [a, b] = operands as [SlotTest, SlotTest];
+    return (values) => a(values) || b(values);
   }
-  return (record) => {
-    for (let i = 0; i < operands.length; i++) if (operands[i]!(record)) return true;
+  return (values) => {
+    for (let i = 0; i < operands.length; i++) if (operands[i]!(values)) return true;
     return false;
   };
 }
 
-function compileLeaf(leaf: Leaf): Predicate {
+function compileLeaf(leaf: Leaf, slots: Map<string, number>): SlotTest {
   const { field, operator } = leaf;
   if (!field.filterable || !operatorAccepts(operator, field.type)) {
     throw new Error(`cannot evaluate ${field.name} (${field.docType}) ${operator}`);
@@ -68,8 +84,13 @@ function compileLeaf(leaf: Leaf): Predicate {
   const negated = operator.startsWith("!");
   const positive = (negated ? operator.slice(1) : operator) as PositiveOperator;
   const test = valueTest(leaf, positive);
-  const name = field.name;
-  return negated ? (record) => !test(record[name]) : (record) => test(record[name]);
+  let slot = slots.get(field.name);
+  if (slot === undefined) {
+    slot = slots.size;
+    slots.set(field.name, slot);
+  }
+  const index = slot;
+  return negated ? (values) => !test(values[index]) : (values) => test(values[index]);
 }
 
 function valueTest(leaf: Leaf, operator: PositiveOperator): ValueTest {
