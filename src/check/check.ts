@@ -49,8 +49,12 @@ export function check(
   input: string | (ParseResult & { source: string }),
   options: CheckOptions = {},
 ): CheckResult {
-  const parsed = typeof input === "string" ? { ...parse(input, options), source: input } : input;
-  const diagnostics = [...parsed.diagnostics];
+  let parsed: ParseResult & { source: string };
+  if (typeof input === "string") {
+    const result = parse(input, options);
+    parsed = { filter: result.filter, diagnostics: result.diagnostics, source: input };
+  } else parsed = input;
+  const diagnostics = parsed.diagnostics.slice();
   const catalog = resolveCatalog(options, parsed.filter);
   if (!("fields" in catalog)) {
     diagnostics.push(catalog);

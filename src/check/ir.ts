@@ -36,6 +36,11 @@ export interface Negation {
   range: Range;
 }
 
+/** The same comparison with another operator (the negation pairs). */
+export function withOperator(leaf: Leaf, operator: CanonicalOperator): Leaf {
+  return { kind: "leaf", field: leaf.field, operator, value: leaf.value, range: leaf.range };
+}
+
 /** A scalar as one string key: for deduplication and for comparing values of one field. */
 export function scalarKey(value: ScalarValue): string {
   switch (value.kind) {

@@ -1,4 +1,4 @@
-import type { Cond } from "./ir.js";
+import { type Cond, withOperator } from "./ir.js";
 import { negateOperator } from "./matrix.js";
 
 /**
@@ -10,7 +10,7 @@ export function toNegationNormalForm(cond: Cond, negated = false): Cond {
   if (!negated && isNormal(cond, undefined)) return cond;
   switch (cond.kind) {
     case "leaf":
-      return negated ? { ...cond, operator: negateOperator(cond.operator) } : cond;
+      return negated ? withOperator(cond, negateOperator(cond.operator)) : cond;
     case "not":
       return toNegationNormalForm(cond.operand, !negated);
     case "and":

@@ -1,5 +1,5 @@
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
-import type { Cond, Leaf, ScalarValue } from "./ir.js";
+import { type Cond, type Leaf, type ScalarValue, withOperator } from "./ir.js";
 import { negateOperator } from "./matrix.js";
 import { compareNumbers } from "./numbers.js";
 
@@ -31,7 +31,7 @@ export function findConstantGroups(cond: Cond, diagnostics: Diagnostic[]): void 
       diagnostics.push(diagnose("NeverTrue", range, { field }));
     if (
       cond.kind === "or" &&
-      !satisfiable(leaves.map((leaf) => ({ ...leaf, operator: negateOperator(leaf.operator) })))
+      !satisfiable(leaves.map((leaf) => withOperator(leaf, negateOperator(leaf.operator))))
     ) {
       diagnostics.push(diagnose("AlwaysTrue", range, { field }));
     }

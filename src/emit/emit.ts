@@ -2,7 +2,7 @@ import { type Cond, toNegationNormalForm } from "../check/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
 import type { LogpushFilter } from "./json.js";
 import { optimize } from "./optimize.js";
-import { serialize, utf8Length } from "./serialize.js";
+import { serialize } from "./serialize.js";
 
 export interface EmitOptions {
   /** Rewrite into fewer comparisons with the same meaning (default true). */
@@ -69,8 +69,8 @@ export function emit(condition: Cond, options: EmitOptions = {}): EmitResult {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const normal = toNegationNormalForm(condition);
   const written = options.optimize === false ? normal : optimize(normal);
-  const { text, leaves } = serialize(written);
-  const stats: FilterStats = { operators: leaves.length, bytes: utf8Length(text), maxOperators, maxBytes };
+  const { text, bytes, leaves } = serialize(written);
+  const stats: FilterStats = { operators: leaves.length, bytes, maxOperators, maxBytes };
   const diagnostics: Diagnostic[] = [];
   if (stats.operators > maxOperators) {
     const crossing = leaves[maxOperators]!.leaf;
@@ -79,9 +79,7 @@ export function emit(condition: Cond, options: EmitOptions = {}): EmitResult {
     );
   }
   if (stats.bytes > maxBytes) {
-    // Byte offsets are needed only here, so they are measured only here.
-    const crossing =
-      leaves.find((entry) => utf8Length(text, entry.end) > maxBytes) ?? leaves[leaves.length - 1]!;
+    const crossing = leaves.find((entry) => entry.endByte > maxBytes) ?? leaves[leaves.length - 1]!;
     diagnostics.push(diagnose("TooManyBytes", crossing.leaf.range, { bytes: stats.bytes, limit: maxBytes }));
   }
   const filter = diagnostics.length === 0 ? text : null;

@@ -1,3 +1,4 @@
+import type { FieldInfo } from "../catalog/index.js";
 import { type Cond, type Leaf, leafKey, type ScalarValue, scalarKey } from "../check/index.js";
 
 /**
@@ -29,40 +30,66 @@ function condKey(cond: Cond): string {
   }
 }
 
-/** A cheap summary of an operand: equal operands have equal signatures. */
-function signature(cond: Cond): string {
-  switch (cond.kind) {
-    case "leaf":
-      return Array.isArray(cond.value)
-        ? `${cond.field.name} ${cond.operator} [${cond.value.length}]`
-        : `${cond.field.name} ${cond.operator} ${scalarKey(cond.value)}`;
+/** Structural equality of two conditions, ranges aside; stops at the first difference. */
+function sameCond(a: Cond, b: Cond): boolean {
+  if (a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case "leaf": {
+      const other = b as Leaf;
+      return a.field === other.field && a.operator === other.operator && sameValue(a.value, other.value);
+    }
     case "not":
-      return `not ${signature(cond.operand)}`;
+      return sameCond(a.operand, (b as typeof a).operand);
     case "and":
-    case "or":
-      return `${cond.kind}${cond.operands.length} ${signature(cond.operands[0]!)}`;
+    case "or": {
+      const others = (b as typeof a).operands;
+      if (a.operands.length !== others.length) return false;
+      for (let i = 0; i < others.length; i++) if (!sameCond(a.operands[i]!, others[i]!)) return false;
+      return true;
+    }
   }
 }
 
-/** Drops repeated operands. Full keys are built only for operands whose signatures collide. */
+function sameValue(a: ScalarValue | ScalarValue[], b: ScalarValue | ScalarValue[]): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b))
+    return !Array.isArray(a) && !Array.isArray(b) && scalarKey(a) === scalarKey(b);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (scalarKey(a[i]!) !== scalarKey(b[i]!)) return false;
+  return true;
+}
+
+/** The field of a condition's first comparison: equal conditions share it, so it buckets the candidates. */
+function anchorOf(cond: Cond): FieldInfo {
+  let current = cond;
+  while (current.kind !== "leaf") current = current.kind === "not" ? current.operand : current.operands[0]!;
+  return current.field;
+}
+
+/** Above this many candidates in one bucket, compare by full keys instead of pairwise. */
+const PAIRWISE_LIMIT = 8;
+
+/** Drops repeated operands, keeping the first of each. */
 function dedupe(operands: Cond[]): Cond[] {
-  const signatures = operands.map(signature);
-  const counts = new Map<string, number>();
-  let collides = false;
-  for (const key of signatures) {
-    const count = (counts.get(key) ?? 0) + 1;
-    counts.set(key, count);
-    if (count > 1) collides = true;
-  }
-  if (!collides) return operands;
-  const seen = new Set<string>();
-  return operands.filter((operand, index) => {
-    if (counts.get(signatures[index]!)! < 2) return true;
+  const buckets = new Map<FieldInfo, { kept: Cond[]; keys?: Set<string> }>();
+  const kept = operands.filter((operand) => {
+    const anchor = anchorOf(operand);
+    const bucket = buckets.get(anchor);
+    if (!bucket) {
+      buckets.set(anchor, { kept: [operand] });
+      return true;
+    }
+    if (bucket.kept.length < PAIRWISE_LIMIT) {
+      if (bucket.kept.some((other) => sameCond(other, operand))) return false;
+      bucket.kept.push(operand);
+      return true;
+    }
+    bucket.keys ??= new Set(bucket.kept.map(condKey));
     const key = condKey(operand);
-    if (seen.has(key)) return false;
-    seen.add(key);
+    if (bucket.keys.has(key)) return false;
+    bucket.keys.add(key);
     return true;
   });
+  return kept.length === operands.length ? operands : kept;
 }
 
 /** Under `or`, `eq`/`in` leaves of one field merge into `in`; under `and`, `!eq`/`!in` into `!in`. */

@@ -1,16 +1,17 @@
 import type { Cond, Leaf, ScalarValue } from "../check/index.js";
 
-/** The compact JSON of a filter and where each comparison ends in it. */
+/** The compact JSON of a filter, its UTF-8 length, and where each comparison ends in it. */
 export interface Serialized {
   text: string;
-  /** The comparisons in output order, each with the string offset at which its JSON ends. */
-  leaves: { leaf: Leaf; end: number }[];
+  bytes: number;
+  /** The comparisons in output order, each with the UTF-8 byte offset at which its JSON ends. */
+  leaves: { leaf: Leaf; endByte: number }[];
 }
 
 /** UTF-8 length of a string whose surrogates are paired (JSON.stringify escapes lone ones). */
-export function utf8Length(text: string, end = text.length): number {
-  let bytes = end;
-  for (let i = 0; i < end; i++) {
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code < 0x80) continue;
     if (code < 0x800) bytes += 1;
@@ -34,15 +35,36 @@ function scalarText(value: ScalarValue): string {
   }
 }
 
-/** Writes the condition (already in negation normal form) as Logpush JSON, compact and in a fixed key order. */
+/**
+ * Writes the condition (already in negation normal form) as Logpush JSON, compact and in a fixed
+ * key order. Only string values can hold non-ASCII text (field names and operators are ASCII),
+ * so the UTF-8 length is counted over them alone.
+ */
 export function serialize(cond: Cond): Serialized {
   const leaves: Serialized["leaves"] = [];
   let text = '{"where":';
+  let extraBytes = 0;
+  const quoted = (value: string): string => {
+    const json = JSON.stringify(value);
+    extraBytes += utf8Length(json) - json.length;
+    return json;
+  };
+  const leafJson = (leaf: Leaf): string => {
+    let value: string;
+    if (Array.isArray(leaf.value)) {
+      // Lists hold numbers for number fields and strings otherwise; never a comma-joined string.
+      const numeric = leaf.value.every((v) => v.kind === "number");
+      value = `[${leaf.value.map((v) => (numeric ? scalarText(v) : quoted(scalarText(v)))).join(",")}]`;
+    } else {
+      value = quoted(scalarText(leaf.value));
+    }
+    return `{"key":"${leaf.field.name}","operator":"${leaf.operator}","value":${value}}`;
+  };
   const node = (current: Cond): void => {
     switch (current.kind) {
       case "leaf":
         text += leafJson(current);
-        leaves.push({ leaf: current, end: text.length });
+        leaves.push({ leaf: current, endByte: text.length + extraBytes });
         return;
       case "and":
       case "or":
@@ -59,17 +81,5 @@ export function serialize(cond: Cond): Serialized {
   };
   node(cond);
   text += "}";
-  return { text, leaves };
-}
-
-function leafJson(leaf: Leaf): string {
-  let value: string;
-  if (Array.isArray(leaf.value)) {
-    // Lists hold numbers for number fields and strings otherwise; never a comma-joined string.
-    const numeric = leaf.value.every((v) => v.kind === "number");
-    value = `[${leaf.value.map((v) => (numeric ? scalarText(v) : JSON.stringify(scalarText(v)))).join(",")}]`;
-  } else {
-    value = JSON.stringify(scalarText(leaf.value));
-  }
-  return `{"key":${JSON.stringify(leaf.field.name)},"operator":"${leaf.operator}","value":${value}}`;
+  return { text, bytes: text.length + extraBytes, leaves };
 }

@@ -227,7 +227,9 @@ class FilterParser extends EmbeddedActionsParser {
               if (!close) this.missing("`)` to close the `(` at " + `${open.startLine}:${open.startColumn}`);
               if (inner.kind === "error") return inner;
               const end = close ? tokenEnd(close) : inner.range.end;
-              return { ...inner, range: { start: tokenStart(open), end } };
+              // The node was built just now for this group: widening its range in place is safe.
+              inner.range = { start: tokenStart(open), end };
+              return inner;
             });
           },
         },
