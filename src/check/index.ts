@@ -8,6 +8,8 @@ export {
   type Negation,
   type ScalarValue,
   scalarKey,
+  scalarSource,
+  scalarText,
 } from "./ir.js";
 export {
   isListOperator,

@@ -41,6 +41,23 @@ export function withOperator(leaf: Leaf, operator: CanonicalOperator): Leaf {
   return { kind: "leaf", field: leaf.field, operator, value: leaf.value, range: leaf.range };
 }
 
+/** A scalar's text as Logpush JSON carries it in a string: `"30"`, `"true"`, the string itself. */
+export function scalarText(value: ScalarValue): string {
+  switch (value.kind) {
+    case "string":
+      return value.value;
+    case "number":
+      return value.text;
+    case "bool":
+      return value.value ? "true" : "false";
+  }
+}
+
+/** A scalar as the filter language writes it: strings quoted, numbers and booleans bare. */
+export function scalarSource(value: ScalarValue): string {
+  return value.kind === "string" ? JSON.stringify(value.value) : scalarText(value);
+}
+
 /** A scalar as one string key: for deduplication and for comparing values of one field. */
 export function scalarKey(value: ScalarValue): string {
   switch (value.kind) {

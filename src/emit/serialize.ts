@@ -1,4 +1,4 @@
-import type { Cond, Leaf, ScalarValue } from "../check/index.js";
+import { type Cond, type Leaf, scalarText } from "../check/index.js";
 
 /** The compact JSON of a filter, its UTF-8 length, and where each comparison ends in it. */
 export interface Serialized {
@@ -22,17 +22,6 @@ export function utf8Length(text: string): number {
     } else bytes += 2;
   }
   return bytes;
-}
-
-function scalarText(value: ScalarValue): string {
-  switch (value.kind) {
-    case "string":
-      return value.value;
-    case "number":
-      return value.text;
-    case "bool":
-      return value.value ? "true" : "false";
-  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type Cond, type Leaf, operatorAccepts, type ScalarValue } from "../check/index.js";
+import { type Cond, type Leaf, operatorAccepts, type ScalarValue, scalarText } from "../check/index.js";
 import { compareExact, isExactAsDouble, recordNumber, recordNumberText } from "./numbers.js";
 
 /** A compiled filter: whether one parsed log record passes. */
@@ -111,18 +111,15 @@ function valueTest(leaf: Leaf, operator: PositiveOperator): ValueTest {
   }
 }
 
-const stringOf = (value: ScalarValue): string =>
-  value.kind === "string" ? value.value : value.kind === "number" ? value.text : String(value.value);
-
 const listOf = (value: ScalarValue | ScalarValue[]): ScalarValue[] =>
   Array.isArray(value) ? value : [value];
 
 function stringTest(operator: PositiveOperator, value: ScalarValue | ScalarValue[]): ValueTest {
   if (operator === "in") {
-    const set = new Set(listOf(value).map(stringOf));
+    const set = new Set(listOf(value).map(scalarText));
     return (actual) => typeof actual === "string" && set.has(actual);
   }
-  const expected = stringOf(value as ScalarValue);
+  const expected = scalarText(value as ScalarValue);
   switch (operator) {
     case "eq":
       return (actual) => actual === expected;
@@ -138,7 +135,7 @@ function stringTest(operator: PositiveOperator, value: ScalarValue | ScalarValue
 }
 
 function numberTest(operator: PositiveOperator, value: ScalarValue | ScalarValue[]): ValueTest {
-  const texts = listOf(value).map(stringOf);
+  const texts = listOf(value).map(scalarText);
   if (operator === "in" || operator === "eq") return numberMembership(texts);
   const constant = texts[0]!;
   if (isExactAsDouble(constant)) {
@@ -189,7 +186,7 @@ function numberMembership(texts: string[]): ValueTest {
 /** `contains` (one value) and `in` (a list) on an array field: some element equals one of the values. */
 function arrayTest(intElements: boolean, value: ScalarValue | ScalarValue[]): ValueTest {
   const element = intElements
-    ? numberMembership(listOf(value).map(stringOf))
+    ? numberMembership(listOf(value).map(scalarText))
     : stringTest("in", listOf(value));
   return (actual) => {
     if (!Array.isArray(actual)) return false;

@@ -1,4 +1,4 @@
-import type { Cond, Leaf, ScalarValue } from "../check/index.js";
+import { type Cond, type Leaf, scalarSource } from "../check/index.js";
 import type { FilterStats } from "../emit/index.js";
 import type { CanonicalOperator } from "../syntax/index.js";
 
@@ -55,17 +55,8 @@ function sentence(leaf: Leaf): string {
   const phrase = words[leaf.operator];
   const onArray = leaf.field.type === "array" && phrase.array !== undefined;
   const verb = onArray ? phrase.array! : phrase.one;
-  const value = Array.isArray(leaf.value) ? leaf.value.map(valueText).join(", ") : valueText(leaf.value);
+  const value = Array.isArray(leaf.value)
+    ? leaf.value.map(scalarSource).join(", ")
+    : scalarSource(leaf.value);
   return `${leaf.field.name} (${leaf.field.docType}) ${verb} ${value}`;
-}
-
-function valueText(value: ScalarValue): string {
-  switch (value.kind) {
-    case "string":
-      return JSON.stringify(value.value);
-    case "number":
-      return value.text;
-    case "bool":
-      return value.value ? "true" : "false";
-  }
 }
