@@ -23,22 +23,9 @@ const stages = [
   "index.ts",
 ];
 
-/** These run in browsers: no node:* modules, no Node globals. */
-const core = [
-  "diagnostics",
-  "catalog",
-  "syntax",
-  "check",
-  "emit",
-  "compile.ts",
-  "print",
-  "decompile",
-  "eval",
-  "service",
-  "api",
-  "codemirror",
-  "index.ts",
-];
+/** These run on Node only; every other stage runs in browsers too: no node:* modules, no Node globals. */
+const nodeOnly = ["sandbox", "lsp", "cli"];
+const core = stages.filter((stage) => !nodeOnly.includes(stage));
 
 const src = fileURLToPath(new URL("../src/", import.meta.url));
 

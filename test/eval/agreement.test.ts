@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { check } from "../../src/check/index.js";
+import { check, isListOperator, operatorsFor } from "../../src/check/index.js";
 import { decompile } from "../../src/decompile/index.js";
 import { emit } from "../../src/emit/index.js";
 import { compileLineFilter, compilePredicate, LineVerdict } from "../../src/eval/index.js";
@@ -57,19 +57,7 @@ function leafSource(kind: Kind): fc.Arbitrary<string> {
       case "string":
         return fc.oneof(
           fc
-            .tuple(
-              fc.constantFrom(
-                "eq",
-                "!eq",
-                "startsWith",
-                "endsWith",
-                "!startsWith",
-                "!endsWith",
-                "contains",
-                "!contains",
-              ),
-              strings,
-            )
+            .tuple(fc.constantFrom(...operatorsFor("string").filter((op) => !isListOperator(op))), strings)
             .map(([op, v]) => `${field} ${op} ${quote(v)}`),
           fc
             .tuple(fc.constantFrom("in", "!in"), fc.array(strings, { minLength: 1, maxLength: 3 }))

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import Cloudflare from "cloudflare";
+import { expect } from "vitest";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
 
 export const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
@@ -42,6 +43,17 @@ export async function runSandbox(options: Partial<SandboxOptions> = {}): Promise
 export function sdk(running: Running, auth: { apiToken?: string; apiEmail?: string; apiKey?: string } = {}) {
   const credentials = Object.keys(auth).length ? auth : { apiToken: TOKEN };
   return new Cloudflare({ ...credentials, baseURL: running.api, maxRetries: 0 });
+}
+
+/** What the official SDK rejected with: the HTTP status and the envelope's errors. */
+export async function sdkRejection(promise: Promise<unknown>): Promise<{ status: number; errors: unknown }> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(Cloudflare.APIError);
+  const apiError = error as InstanceType<typeof Cloudflare.APIError>;
+  return { status: apiError.status as number, errors: apiError.errors };
 }
 
 /** A raw request, for what the SDK would refuse to send. */

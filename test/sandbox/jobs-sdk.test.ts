@@ -1,7 +1,7 @@
-import Cloudflare from "cloudflare";
+import type Cloudflare from "cloudflare";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../src/sandbox/model.js";
-import { ownershipToken, type Running, runSandbox, sdk, ZONE } from "./helpers.js";
+import { ownershipToken, type Running, runSandbox, sdk, sdkRejection, ZONE } from "./helpers.js";
 
 const DESTINATION = "s3://logs-bucket/http/{DATE}?region=us-west-2";
 const FILTER =
@@ -21,16 +21,6 @@ beforeEach(async () => {
   challenge = await ownershipToken(client, running, DESTINATION);
 });
 afterEach(() => running.stop());
-
-async function rejection(promise: Promise<unknown>): Promise<{ status: number; errors: unknown }> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Cloudflare.APIError);
-  const apiError = error as InstanceType<typeof Cloudflare.APIError>;
-  return { status: apiError.status as number, errors: apiError.errors };
-}
 
 const create = (body: Record<string, unknown>) =>
   client.logpush.jobs.create({
@@ -98,7 +88,7 @@ describe("Logpush jobs through the official SDK", () => {
     expect(updated).toEqual({ ...job, enabled: true, filter: "", max_upload_records: 1000 });
 
     expect(await client.logpush.jobs.delete(1, { zone_id: ZONE })).toEqual({ id: 1 });
-    expect(await rejection(client.logpush.jobs.get(1, { zone_id: ZONE }))).toEqual({
+    expect(await sdkRejection(client.logpush.jobs.get(1, { zone_id: ZONE }))).toEqual({
       status: 404,
       errors: [{ code: 1005, message: "job 1 not found" }],
     });
@@ -177,7 +167,7 @@ describe("the jobs API refuses what the service refuses", () => {
       { code: 1003, message: "ownership_challenge is not valid for this destination" },
     ],
   ])("refuses %s", async (_name, body, error) => {
-    expect(await rejection(create(body))).toEqual({ status: 400, errors: [error] });
+    expect(await sdkRejection(create(body))).toEqual({ status: 400, errors: [error] });
     const listed = [];
     for await (const item of client.logpush.jobs.list({ zone_id: ZONE })) listed.push(item);
     expect(listed).toEqual([]);
@@ -196,7 +186,7 @@ describe("the jobs API refuses what the service refuses", () => {
       ],
     ];
     for (const [where, message] of cases) {
-      const { status, errors } = await rejection(create({ filter: filterOf(where) }));
+      const { status, errors } = await sdkRejection(create({ filter: filterOf(where) }));
       expect(status).toBe(400);
       expect(errors).toEqual([{ code: 1004, message: expect.stringMatching(message) }]);
     }

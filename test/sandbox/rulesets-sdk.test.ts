@@ -1,8 +1,17 @@
 import { readFileSync } from "node:fs";
-import Cloudflare from "cloudflare";
+import type Cloudflare from "cloudflare";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Ruleset } from "../../src/sandbox/model.js";
-import { HEX_ID, MICRO_TIMESTAMP, OTHER_ZONE, type Running, runSandbox, sdk, ZONE } from "./helpers.js";
+import {
+  HEX_ID,
+  MICRO_TIMESTAMP,
+  OTHER_ZONE,
+  type Running,
+  runSandbox,
+  sdk,
+  sdkRejection,
+  ZONE,
+} from "./helpers.js";
 
 const PHASE = "http_log_custom_fields" as const;
 const entrypointBody = {
@@ -33,13 +42,7 @@ beforeEach(async () => {
 afterEach(() => running.stop());
 
 async function expectApiError(promise: Promise<unknown>, status: number, errors: unknown[]) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Cloudflare.APIError);
-  expect((error as InstanceType<typeof Cloudflare.APIError>).status).toBe(status);
-  expect((error as InstanceType<typeof Cloudflare.APIError>).errors).toEqual(errors);
+  expect(await sdkRejection(promise)).toEqual({ status, errors });
 }
 
 describe("rulesets through the official SDK", () => {
