@@ -35,9 +35,9 @@ export const MAX_CUSTOM_FIELDS = 40;
 export const CUSTOM_FIELDS_PHASE = "http_log_custom_fields";
 export const CUSTOM_FIELD_ACTION = "log_custom_field";
 /** Request headers the service refuses to log. */
-const UNSUPPORTED_REQUEST_HEADERS = new Set(["range"]);
+export const UNSUPPORTED_REQUEST_HEADERS: ReadonlySet<string> = new Set(["range"]);
 /** An HTTP token (RFC 9110 `tchar`): header names and cookie names. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 export type ActionParameters = Record<string, Array<{ name: string }>>;
 
@@ -71,7 +71,7 @@ export function checkCustomFields(config: CustomFieldsConfig): CustomFieldsCheck
     names.forEach((written, index) => {
       const path = `${list}[${index}]`;
       total++;
-      if (!TOKEN.test(written)) {
+      if (!HTTP_TOKEN.test(written)) {
         problems.push(
           problem(kind === "header" ? "InvalidHeaderName" : "InvalidCookieName", path, { name: written }),
         );

@@ -2,7 +2,7 @@ import type { Problem } from "./errors.js";
 import { problem } from "./problems.js";
 
 /** S3 bucket names: 3–63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit. */
-const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+export const S3_BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 /** AWS regions: `us-west-2`, `eu-central-1`, `us-gov-west-1`, `ap-southeast-4`. */
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 
@@ -35,7 +35,7 @@ export function checkDestination(destination: string, path = "destination"): Des
   const match = /^s3:\/\/([^/?#]*)([^?#]*)(?:\?([^#]*))?$/i.exec(destination);
   if (!match) return invalid("an s3 destination is s3://bucket/path?region=REGION");
   const [, bucket = "", , query] = match;
-  if (!BUCKET.test(bucket) || bucket.includes(".."))
+  if (!S3_BUCKET.test(bucket) || bucket.includes(".."))
     return invalid(
       `the bucket ${JSON.stringify(bucket)} is not a valid S3 bucket name (3–63 lower-case letters, digits, dots, hyphens)`,
     );

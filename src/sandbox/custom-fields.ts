@@ -1,10 +1,15 @@
+import {
+  CUSTOM_FIELD_ACTION,
+  CUSTOM_FIELDS_PHASE,
+  HTTP_TOKEN,
+  MAX_CUSTOM_FIELDS,
+  UNSUPPORTED_REQUEST_HEADERS,
+} from "../api/custom-fields.js";
 import { invalidRulesetValue } from "./errors.js";
 import type { Rule, Ruleset } from "./model.js";
 
-export const CUSTOM_FIELDS_PHASE = "http_log_custom_fields";
+export { CUSTOM_FIELDS_PHASE };
 
-/** Most fields in total across the lists of the phase (the custom fields limit). */
-export const MAX_CUSTOM_FIELDS = 40;
 /** Most entries in one list (the documented limit per array). */
 export const MAX_FIELDS_PER_LIST = 100;
 
@@ -12,9 +17,6 @@ const requestLists = ["request_fields", "transformed_request_fields"] as const;
 const responseLists = ["response_fields", "raw_response_fields"] as const;
 const lists = [...requestLists, ...responseLists, "cookie_fields"] as const;
 type ListName = (typeof lists)[number];
-
-/** RFC 9110 token characters: what a header or cookie name may be made of. */
-const token = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 const quoted = (value: unknown) => `'${typeof value === "string" ? value : JSON.stringify(value)}'`;
 
@@ -28,7 +30,7 @@ export function checkCustomFieldRules(rules: readonly Rule[]): void {
   let total = 0;
   rules.forEach((rule, index) => {
     const at = `/rules/${index}`;
-    if (rule.action !== "log_custom_field")
+    if (rule.action !== CUSTOM_FIELD_ACTION)
       throw invalidRulesetValue(
         `${at}/action`,
         `${quoted(rule.action)} is not a valid value for action because the ${CUSTOM_FIELDS_PHASE} phase takes only 'log_custom_field'`,
@@ -96,7 +98,7 @@ function checkEntry(entry: unknown, list: ListName, at: string, seen: Map<string
     throw invalidRulesetValue(`${at}/name`, `each entry of ${list} needs a non-empty string name`);
   const isCookie = list === "cookie_fields";
   const what = isCookie ? "cookie" : "header";
-  if (!token.test(name))
+  if (!HTTP_TOKEN.test(name))
     throw invalidRulesetValue(
       `${at}/name`,
       `${quoted(name)} is not a valid value for name because it is not a valid ${what} name`,
@@ -106,7 +108,7 @@ function checkEntry(entry: unknown, list: ListName, at: string, seen: Map<string
       `${at}/name`,
       `${quoted(name)} is not a valid value for name because header names must be lower case; write '${name.toLowerCase()}'`,
     );
-  if ((requestLists as readonly string[]).includes(list) && name === "range")
+  if ((requestLists as readonly string[]).includes(list) && UNSUPPORTED_REQUEST_HEADERS.has(name))
     throw invalidRulesetValue(
       `${at}/name`,
       `'range' is not a valid value for name because the Range request header is not supported`,

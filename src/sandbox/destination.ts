@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { S3_BUCKET } from "../api/destination.js";
 import { invalidJob } from "./errors.js";
 
 /** An `s3://bucket/path?region=…` destination, mapped to the folder `<data dir>/<bucket>/<path>`. */
@@ -10,8 +11,6 @@ export interface Destination {
   key: string;
 }
 
-/** S3's bucket naming rules: 3 to 63 lower-case letters, digits, dots and hyphens, starting and ending alphanumeric. */
-const bucketName = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const segmentName = /^[A-Za-z0-9!_.*'()={}-]+$/;
 
 export function parseDestination(destination: string): Destination {
@@ -21,7 +20,7 @@ export function parseDestination(destination: string): Destination {
       `destination_conf ${JSON.stringify(destination)} is not supported by the sandbox: it delivers to s3://bucket/path?region=REGION`,
     );
   const [, bucket = "", path = "", query = ""] = match;
-  if (!bucketName.test(bucket))
+  if (!S3_BUCKET.test(bucket))
     throw invalidJob(`destination_conf: ${JSON.stringify(bucket)} is not a valid S3 bucket name`);
   const segments = path.split("/").filter((segment) => segment !== "");
   for (const segment of segments)
