@@ -1,7 +1,7 @@
 import { getCatalog } from "../catalog/index.js";
 import type { Cond } from "../check/index.js";
 import { decompile } from "../decompile/index.js";
-import type { Diagnostic } from "../diagnostics/index.js";
+import { type Diagnostic, DiagnosticKind } from "../diagnostics/index.js";
 import { emit } from "../emit/index.js";
 import { ApiError, ErrorCode } from "./errors.js";
 
@@ -19,9 +19,13 @@ export function checkJobFilter(filter: unknown, dataset: string): Cond | null {
   if (filter === undefined || filter === null || filter === "") return null;
   if (typeof filter !== "string")
     throw new ApiError(400, ErrorCode.invalidJob, "filter must be a string holding the filter's JSON");
-  rejectJoinedLists(filter, dataset);
   const decompiled = decompile(filter, { dataset });
-  if (!decompiled.ok || !decompiled.condition) throw badPredicate(firstError(decompiled.diagnostics));
+  if (!decompiled.ok || !decompiled.condition) {
+    // The decompiler finds comma-joined lists; the service words that failure its own way.
+    if (decompiled.diagnostics.some((d) => d.code === DiagnosticKind.CommaJoinedList.code))
+      rejectJoinedLists(filter, dataset);
+    throw badPredicate(firstError(decompiled.diagnostics));
+  }
   const emitted = emit(decompiled.condition);
   if (emitted.diagnostics.some((d) => d.severity === "error"))
     throw badPredicate(firstError(emitted.diagnostics));
@@ -30,7 +34,7 @@ export function checkJobFilter(filter: unknown, dataset: string): Cond | null {
 
 /**
  * The service decodes an `in` list on a number field as a list of numbers: a comma-joined string
- * (the docs' own `"200,201"`) fails with its own wording, reproduced here.
+ * (the docs' own `"200,201"`) fails with its own wording, reproduced here for the first such list.
  */
 function rejectJoinedLists(filter: string, dataset: string): void {
   let json: unknown;
