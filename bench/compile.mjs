@@ -4,7 +4,7 @@
 import { parse as celParse } from "@marcbachmann/cel-js";
 import jsep from "jsep";
 import { compile, parse } from "../dist/index.js";
-import { machine, opsPerSecond, ratio } from "./measure.mjs";
+import { machine, median, medianRatio, ratesInTurns } from "./measure.mjs";
 
 jsep.addBinaryOp("in", 9);
 
@@ -76,16 +76,18 @@ for (const [name, { filterc }] of cases) {
 
 const rows = [];
 for (const [name, { filterc, cel }] of cases) {
-  const compiles = opsPerSecond(() => compile(filterc, options));
-  const parses = opsPerSecond(() => parse(filterc, options));
-  const jsepParses = opsPerSecond(() => jsep(cel));
-  const celParses = opsPerSecond(() => celParse(cel));
+  const rates = ratesInTurns({
+    compile: () => compile(filterc, options),
+    parse: () => parse(filterc, options),
+    jsep: () => jsep(cel),
+    cel: () => celParse(cel),
+  });
+  const perSecond = (name) => Math.round(median(rates[name])).toLocaleString("en");
   const operators = compile(filterc, options).stats.operators;
   rows.push(
-    `| ${name} | ${filterc.length} B, ${operators} comparisons | ${Math.round(compiles).toLocaleString("en")} | ` +
-      `${Math.round(parses).toLocaleString("en")} | ${Math.round(jsepParses).toLocaleString("en")} | ` +
-      `${Math.round(celParses).toLocaleString("en")} | ${ratio(compiles, jsepParses)} | ${ratio(parses, jsepParses)} | ` +
-      `${ratio(compiles, celParses)} |`,
+    `| ${name} | ${filterc.length} B, ${operators} comparisons | ${perSecond("compile")} | ${perSecond("parse")} | ` +
+      `${perSecond("jsep")} | ${perSecond("cel")} | ${medianRatio(rates, "compile", "jsep")} | ` +
+      `${medianRatio(rates, "parse", "jsep")} | ${medianRatio(rates, "compile", "cel")} |`,
   );
 }
 
@@ -94,7 +96,9 @@ console.log(`## compile
 Whole compile (parse + check + emit) per second, beside the parse alone of the same expression by
 jsep and by @marcbachmann/cel-js (written in their syntax: \`&&\`, \`||\`, \`!\`, \`x.startsWith(…)\`,
 \`x in […]\`), measured in the same run. Ratios above 1× mean filterc's whole compile is faster
-than the other's parse alone; filterc's own parse alone is shown too. Medians of 7 rounds. ${machine()}.
+than the other's parse alone; filterc's own parse alone is shown too. The four are measured in
+turns, 15 rounds of 100 ms each; rates are medians over rounds, ratios medians of the ratios within
+each round. ${machine()}.
 
 | filter | size | filterc compile/s | filterc parse/s | jsep parse/s | cel-js parse/s | compile vs jsep | parse vs jsep | compile vs cel-js |
 |---|---|---|---|---|---|---|---|---|

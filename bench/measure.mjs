@@ -32,6 +32,36 @@ export function opsPerSecond(fn, { rounds = 7, roundMs = 300, warmupMs = 300 } =
   return median(results);
 }
 
+/**
+ * Calls per second of several functions measured in turns: each round runs every function for
+ * `roundMs`, so a burst of load on a shared machine hits all of them alike. Returns, per name,
+ * the rate of every round; `medianRatio` compares two of them round by round.
+ */
+export function ratesInTurns(fns, { rounds = 15, roundMs = 100, warmupMs = 200 } = {}) {
+  const runFor = (fn, ms) => {
+    let calls = 0;
+    const start = performance.now();
+    let now = start;
+    while (now - start < ms) {
+      for (let i = 0; i < 20; i++) fn();
+      calls += 20;
+      now = performance.now();
+    }
+    return (calls * 1000) / (now - start);
+  };
+  for (const fn of Object.values(fns)) runFor(fn, warmupMs);
+  const rates = Object.fromEntries(Object.keys(fns).map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, fn] of Object.entries(fns)) rates[name].push(runFor(fn, roundMs));
+  }
+  return rates;
+}
+
+/** The median over rounds of `rates[name] / rates[baseline]`, formatted like `ratio`. */
+export function medianRatio(rates, name, baseline) {
+  return `${median(rates[name].map((rate, round) => rate / rates[baseline][round])).toFixed(2)}×`;
+}
+
 /** Wall-clock milliseconds of a whole process, the median of `runs` runs. */
 export function processMs(command, args, { runs = 21, input } = {}) {
   const times = [];

@@ -73,6 +73,19 @@ describe("filterc decompile", () => {
 });
 
 describe("filterc fmt", () => {
+  it("reads standard input and writes output larger than a pipe holds, whole and in order (a real process)", async () => {
+    // 1,500 comparisons: ~85 KB in (under the 100,000-character source limit), more out, past
+    // the 64 KiB a pipe buffers.
+    const source = Array.from(
+      { length: 1_500 },
+      (_, i) => `ClientRequestPath eq "/a/longer/page/path/${i}"`,
+    ).join(" or ");
+    const inProcess = await runCli(["fmt"], source);
+    expect(inProcess.code).toBe(0);
+    expect(inProcess.stdout.length).toBeGreaterThan(65_536);
+    expect(await spawnCli(["fmt"], source)).toEqual(inProcess);
+  });
+
   const dir = mkdtempSync(join(tmpdir(), "filterc-fmt-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

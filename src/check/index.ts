@@ -7,6 +7,7 @@ export {
   leafKey,
   type Negation,
   type ScalarValue,
+  sameScalar,
   scalarKey,
   scalarSource,
   scalarText,

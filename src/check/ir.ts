@@ -70,6 +70,18 @@ export function scalarKey(value: ScalarValue): string {
   }
 }
 
+/** `scalarKey(a) === scalarKey(b)` without building the keys. */
+export function sameScalar(a: ScalarValue, b: ScalarValue): boolean {
+  switch (a.kind) {
+    case "string":
+      return b.kind === "string" && a.value === b.value;
+    case "number":
+      return b.kind === "number" && a.text === b.text;
+    case "bool":
+      return b.kind === "bool" && a.value === b.value;
+  }
+}
+
 export function leafKey(leaf: Leaf): string {
   const value = Array.isArray(leaf.value) ? leaf.value.map(scalarKey).join("\u0000") : scalarKey(leaf.value);
   return `${leaf.field.name}\u0001${leaf.operator}\u0001${value}`;

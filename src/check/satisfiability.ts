@@ -1,5 +1,6 @@
+import type { FieldInfo } from "../catalog/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
-import { type Cond, type Leaf, type ScalarValue, withOperator } from "./ir.js";
+import { type Cond, type Leaf, type ScalarValue, sameScalar, withOperator } from "./ir.js";
 import { negateOperator } from "./matrix.js";
 import { compareNumbers } from "./numbers.js";
 
@@ -14,17 +15,21 @@ export function findConstantGroups(cond: Cond, diagnostics: Diagnostic[]): void 
     findConstantGroups(cond.operand, diagnostics);
     return;
   }
-  const byField = new Map<string, Leaf[]>();
+  let leafCount = 0;
   for (const operand of cond.operands) {
-    if (operand.kind === "leaf") {
-      const leaves = byField.get(operand.field.name);
-      if (leaves) leaves.push(operand);
-      else byField.set(operand.field.name, [operand]);
-    } else {
-      findConstantGroups(operand, diagnostics);
-    }
+    if (operand.kind === "leaf") leafCount++;
+    else findConstantGroups(operand, diagnostics);
   }
-  for (const [field, leaves] of byField) {
+  if (leafCount < 2) return;
+  // Keyed by the catalog's field object: one per field, and cheaper to hash than its name.
+  const byField = new Map<FieldInfo, Leaf[]>();
+  for (const operand of cond.operands) {
+    if (operand.kind !== "leaf") continue;
+    const leaves = byField.get(operand.field);
+    if (leaves) leaves.push(operand);
+    else byField.set(operand.field, [operand]);
+  }
+  for (const [{ name: field }, leaves] of byField) {
     if (leaves.length < 2) continue;
     const range = { start: leaves[0]!.range.start, end: leaves[leaves.length - 1]!.range.end };
     if (cond.kind === "and" && !satisfiable(leaves))
@@ -56,17 +61,13 @@ function satisfiable(leaves: Leaf[]): boolean {
 }
 
 const listOf = (leaf: Leaf): ScalarValue[] => (Array.isArray(leaf.value) ? leaf.value : [leaf.value]);
-const same = (a: ScalarValue, b: ScalarValue) =>
-  a.kind === b.kind &&
-  (a.kind === "number" ? a.text === (b as typeof a).text : a.value === (b as { value: unknown }).value);
-
 /** The values the `eq`/`in` leaves allow, or undefined when none of them restricts the field to a finite set. */
 function candidatesOf(leaves: Leaf[]): ScalarValue[] | undefined {
   let candidates: ScalarValue[] | undefined;
   for (const leaf of leaves) {
     if (leaf.operator !== "eq" && leaf.operator !== "in") continue;
     const values = listOf(leaf);
-    candidates = candidates ? candidates.filter((c) => values.some((v) => same(c, v))) : values;
+    candidates = candidates ? candidates.filter((c) => values.some((v) => sameScalar(c, v))) : values;
   }
   return candidates;
 }
@@ -77,13 +78,13 @@ function holds(leaf: Leaf, value: ScalarValue): boolean {
   const first = values[0]!;
   switch (leaf.operator) {
     case "eq":
-      return same(value, first);
+      return sameScalar(value, first);
     case "!eq":
-      return !same(value, first);
+      return !sameScalar(value, first);
     case "in":
-      return values.some((v) => same(value, v));
+      return values.some((v) => sameScalar(value, v));
     case "!in":
-      return !values.some((v) => same(value, v));
+      return !values.some((v) => sameScalar(value, v));
     case "lt":
     case "leq":
     case "gt":
@@ -196,5 +197,5 @@ function stringsSatisfiable(leaves: Leaf[]): boolean {
 function arraySatisfiable(leaves: Leaf[]): boolean {
   const required = leaves.filter((leaf) => leaf.operator === "contains").map((leaf) => listOf(leaf)[0]!);
   const forbidden = leaves.filter((leaf) => leaf.operator === "!contains").map((leaf) => listOf(leaf)[0]!);
-  return !required.some((value) => forbidden.some((other) => same(value, other)));
+  return !required.some((value) => forbidden.some((other) => sameScalar(value, other)));
 }

@@ -1,3 +1,4 @@
+import { readFileSync, writeSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 
 /** What a command may touch; tests pass their own to run commands in-process. */
@@ -28,17 +29,52 @@ export async function readStream(stream: NodeJS.ReadableStream): Promise<string>
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/**
+ * Standard input as text. Read synchronously from the descriptor where it can be: creating
+ * `process.stdin` loads Node's stream and socket modules, a tenth of a short command's run time.
+ * A descriptor that cannot be read so (non-blocking: EAGAIN; closed) is read as a stream instead.
+ */
+export function readProcessStdin(): Promise<string> {
+  try {
+    return Promise.resolve(readFileSync(0, "utf8"));
+  } catch {
+    return readStream(process.stdin);
+  }
+}
+
+let stdoutStream = false;
+
+/**
+ * Writes text to standard output, synchronously to the descriptor while that works (creating
+ * `process.stdout` costs a short command a few milliseconds); once a write cannot be made so
+ * (a non-blocking pipe that is full), this and every later write go through `process.stdout`,
+ * which keeps them in order.
+ */
+export function writeProcessStdout(text: string): void {
+  let rest = Buffer.from(text, "utf8");
+  while (!stdoutStream && rest.length > 0) {
+    try {
+      rest = rest.subarray(writeSync(1, rest));
+    } catch {
+      stdoutStream = true;
+    }
+  }
+  if (rest.length > 0) process.stdout.write(rest);
+}
+
 export function processIO(): CliIO {
   return {
-    stdout: (text) => process.stdout.write(text),
+    stdout: writeProcessStdout,
     stderr: (text) => process.stderr.write(text),
-    readStdin: () => readStream(process.stdin),
+    readStdin: readProcessStdin,
     env: process.env,
     stderrIsTTY: process.stderr.isTTY === true,
     cwd: process.cwd(),
     stdinBytes: () => process.stdin,
     writeStdout: (bytes) =>
       new Promise((resolve, reject) => {
+        // From here on text goes through the stream too, so that it stays in order with these bytes.
+        stdoutStream = true;
         if (process.stdout.write(bytes, (error) => error && reject(error))) resolve();
         else process.stdout.once("drain", resolve);
       }),

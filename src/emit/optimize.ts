@@ -1,5 +1,4 @@
-import type { FieldInfo } from "../catalog/index.js";
-import { type Cond, type Leaf, leafKey, type ScalarValue, scalarKey } from "../check/index.js";
+import { type Cond, type Leaf, leafKey, type ScalarValue, sameScalar, scalarKey } from "../check/index.js";
 
 /**
  * Rewrites a negation-normal condition into a smaller one with the same meaning:
@@ -9,7 +8,20 @@ import { type Cond, type Leaf, leafKey, type ScalarValue, scalarKey } from "../c
  */
 export function optimize(cond: Cond): Cond {
   if (cond.kind !== "and" && cond.kind !== "or") return cond;
-  const operands = mergeLists(cond.kind, dedupe(cond.operands.map(optimize)));
+  let operands = cond.operands;
+  let flatten = false;
+  for (let i = 0; i < operands.length; i++) {
+    const optimized = optimize(operands[i]!);
+    // The array is copied only when an operand changed: most conditions are already optimal.
+    if (optimized !== operands[i]) {
+      if (operands === cond.operands) operands = operands.slice();
+      operands[i] = optimized;
+    }
+  }
+  operands = mergeLists(cond.kind, dedupe(operands));
+  for (const operand of operands) if (operand.kind === cond.kind) flatten = true;
+  if (operands.length === 1) return operands[0]!;
+  if (operands === cond.operands && !flatten) return cond;
   const flat: Cond[] = [];
   for (const operand of operands) {
     if (operand.kind === cond.kind) flat.push(...operand.operands);
@@ -52,43 +64,34 @@ function sameCond(a: Cond, b: Cond): boolean {
 
 function sameValue(a: ScalarValue | ScalarValue[], b: ScalarValue | ScalarValue[]): boolean {
   if (!Array.isArray(a) || !Array.isArray(b))
-    return !Array.isArray(a) && !Array.isArray(b) && scalarKey(a) === scalarKey(b);
+    return !Array.isArray(a) && !Array.isArray(b) && sameScalar(a, b);
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (scalarKey(a[i]!) !== scalarKey(b[i]!)) return false;
+  for (let i = 0; i < a.length; i++) if (!sameScalar(a[i]!, b[i]!)) return false;
   return true;
 }
 
-/** The field of a condition's first comparison: equal conditions share it, so it buckets the candidates. */
-function anchorOf(cond: Cond): FieldInfo {
-  let current = cond;
-  while (current.kind !== "leaf") current = current.kind === "not" ? current.operand : current.operands[0]!;
-  return current.field;
-}
-
-/** Above this many candidates in one bucket, compare by full keys instead of pairwise. */
-const PAIRWISE_LIMIT = 8;
+/**
+ * Up to this many operands, duplicates are found by comparing pairs: a comparison stops at the
+ * first difference and builds nothing, so it is the cheaper way up to Logpush's own limit of 30
+ * comparisons. Longer groups are keyed, which bounds the work on oversized inputs.
+ */
+const PAIRWISE_LIMIT = 32;
 
 /** Drops repeated operands, keeping the first of each. */
 function dedupe(operands: Cond[]): Cond[] {
-  const buckets = new Map<FieldInfo, { kept: Cond[]; keys?: Set<string> }>();
-  const kept = operands.filter((operand) => {
-    const anchor = anchorOf(operand);
-    const bucket = buckets.get(anchor);
-    if (!bucket) {
-      buckets.set(anchor, { kept: [operand] });
+  let kept: Cond[];
+  if (operands.length <= PAIRWISE_LIMIT) {
+    kept = [];
+    for (const operand of operands) if (!kept.some((other) => sameCond(other, operand))) kept.push(operand);
+  } else {
+    const keys = new Set<string>();
+    kept = operands.filter((operand) => {
+      const key = condKey(operand);
+      if (keys.has(key)) return false;
+      keys.add(key);
       return true;
-    }
-    if (bucket.kept.length < PAIRWISE_LIMIT) {
-      if (bucket.kept.some((other) => sameCond(other, operand))) return false;
-      bucket.kept.push(operand);
-      return true;
-    }
-    bucket.keys ??= new Set(bucket.kept.map(condKey));
-    const key = condKey(operand);
-    if (bucket.keys.has(key)) return false;
-    bucket.keys.add(key);
-    return true;
-  });
+    });
+  }
   return kept.length === operands.length ? operands : kept;
 }
 
@@ -100,6 +103,9 @@ function mergeLists(kind: "and" | "or", operands: Cond[]): Cond[] {
     cond.kind === "leaf" &&
     (cond.operator === list ||
       (cond.operator === single && cond.field.type !== "bool" && cond.field.type !== "array"));
+  let candidates = 0;
+  for (const operand of operands) if (mergeable(operand)) candidates++;
+  if (candidates < 2) return operands;
   const byField = new Map<string, Leaf[]>();
   for (const operand of operands) {
     if (!mergeable(operand)) continue;

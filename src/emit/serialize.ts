@@ -30,45 +30,65 @@ export function utf8Length(text: string): number {
  * so the UTF-8 length is counted over them alone.
  */
 export function serialize(cond: Cond): Serialized {
-  const leaves: Serialized["leaves"] = [];
-  let text = '{"where":';
-  let extraBytes = 0;
-  const quoted = (value: string): string => {
-    const json = JSON.stringify(value);
-    extraBytes += utf8Length(json) - json.length;
-    return json;
-  };
-  const leafJson = (leaf: Leaf): string => {
-    let value: string;
-    if (Array.isArray(leaf.value)) {
-      // Lists hold numbers for number fields and strings otherwise; never a comma-joined string.
-      const numeric = leaf.value.every((v) => v.kind === "number");
-      value = `[${leaf.value.map((v) => (numeric ? scalarText(v) : quoted(scalarText(v)))).join(",")}]`;
-    } else {
-      value = quoted(scalarText(leaf.value));
-    }
-    return `{"key":"${leaf.field.name}","operator":"${leaf.operator}","value":${value}}`;
-  };
-  const node = (current: Cond): void => {
+  const writer = new Writer();
+  writer.cond(cond);
+  const text = `${writer.text}}`;
+  return { text, bytes: text.length + writer.extraBytes, leaves: writer.leaves };
+}
+
+/** Appends the JSON to one string (V8 joins appended strings lazily, which beats collecting parts). */
+class Writer {
+  text = '{"where":';
+  leaves: Serialized["leaves"] = [];
+  /** UTF-8 bytes beyond one per UTF-16 code unit, so far. */
+  extraBytes = 0;
+
+  cond(current: Cond): void {
     switch (current.kind) {
       case "leaf":
-        text += leafJson(current);
-        leaves.push({ leaf: current, endByte: text.length + extraBytes });
+        this.text += this.leafJson(current);
+        this.leaves.push({ leaf: current, endByte: this.text.length + this.extraBytes });
         return;
       case "and":
       case "or":
-        text += current.kind === "and" ? '{"and":[' : '{"or":[';
+        this.text += current.kind === "and" ? '{"and":[' : '{"or":[';
         for (let i = 0; i < current.operands.length; i++) {
-          if (i > 0) text += ",";
-          node(current.operands[i]!);
+          if (i > 0) this.text += ",";
+          this.cond(current.operands[i]!);
         }
-        text += "]}";
+        this.text += "]}";
         return;
       case "not":
         throw new Error("serialize needs the negation normal form");
     }
-  };
-  node(cond);
-  text += "}";
-  return { text, bytes: text.length + extraBytes, leaves };
+  }
+
+  private leafJson(leaf: Leaf): string {
+    let value: string;
+    if (Array.isArray(leaf.value)) {
+      // Lists hold numbers for number fields and strings otherwise; never a comma-joined string.
+      const numeric = leaf.value.every((v) => v.kind === "number");
+      value = `[${leaf.value.map((v) => (numeric ? scalarText(v) : this.quoted(scalarText(v)))).join(",")}]`;
+    } else {
+      value = this.quoted(scalarText(leaf.value));
+    }
+    return `{"key":"${leaf.field.name}","operator":"${leaf.operator}","value":${value}}`;
+  }
+
+  private quoted(value: string): string {
+    // Printable ASCII without `"` and `\` is written as it is: the common case, and cheaper to
+    // check than to escape.
+    let plain = true;
+    for (let i = 0; i < value.length; i++) {
+      const code = value.charCodeAt(i);
+      if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) {
+        plain = false;
+        break;
+      }
+    }
+    if (plain) return `"${value}"`;
+    const json = JSON.stringify(value);
+    this.extraBytes += utf8Length(json) - json.length;
+    return json;
+  }
 }

@@ -1,16 +1,27 @@
 import type { IParserErrorMessageProvider, IToken, TokenType } from "chevrotain";
-import { describeTokenType } from "./tokens.js";
+import { describeTokenType, Scalar } from "./tokens.js";
 
 const found = (token: IToken | undefined) =>
   token && token.tokenType.name !== "EOF" ? `\`${token.image}\`` : "the end of the filter";
 const after = (token: IToken | undefined) => (token?.image ? ` after \`${token.image}\`` : "");
+const valueExpected = (previous: IToken, actual: IToken | undefined) =>
+  `a value${after(previous)}: a "string", a number, true, false or a [list]|${found(actual)}`;
 
 /**
  * Messages in filterc's words. Each returns "expected|found"; parse.ts splits them into the
  * E0104 diagnostic so the found part can point at the end of input when that is what was found.
  */
 export const errorMessages: IParserErrorMessageProvider = {
-  buildMismatchTokenMessage({ expected, actual }: { expected: TokenType; actual: IToken }) {
+  buildMismatchTokenMessage({
+    expected,
+    actual,
+    previous,
+  }: {
+    expected: TokenType;
+    actual: IToken;
+    previous: IToken;
+  }) {
+    if (expected === Scalar) return valueExpected(previous, actual);
     return `${describeTokenType(expected)}|${found(actual)}`;
   },
   buildNotAllInputParsedMessage({ firstRedundant }: { firstRedundant: IToken }) {
@@ -29,9 +40,6 @@ export const errorMessages: IParserErrorMessageProvider = {
     switch (ruleName) {
       case "operator":
         return `an operator${after(previous)}, such as \`eq\`, \`in\` or \`startsWith\`|${found(next)}`;
-      case "value":
-      case "scalar":
-        return `a value${after(previous)}: a "string", a number, true, false or a [list]|${found(next)}`;
       default:
         return `a comparison such as \`EdgeResponseStatus eq 200\`|${found(next)}`;
     }

@@ -13,6 +13,17 @@ import type { Comment, Expr, FilterSource } from "./ast.js";
 import { scan } from "./lexer.js";
 import { filterParser, tokenRange } from "./parser.js";
 import { findInvalidEscapes, isTerminated } from "./strings.js";
+import {
+  Bang,
+  Decimal,
+  DoubleQuoted,
+  Integer,
+  LParen,
+  Not,
+  RParen,
+  SingleQuoted,
+  UnterminatedString,
+} from "./tokens.js";
 
 export interface ParseOptions {
   /** Longest source accepted, in UTF-16 code units (default 100,000). */
@@ -121,6 +132,7 @@ function parseFragments(
     parser.input = start === 0 ? tokens : tokens.slice(start);
     const expr = parser.filter() as Expr | null | undefined;
     if (expr) fragments.push(expr);
+    if (parser.problems.length === 0 && parser.errors.length === 0) break;
     diagnostics.push(...parser.problems);
     const reported = new Set(parser.problems.map((d) => d.range.start.offset));
     let leftover: IToken | undefined;
@@ -197,10 +209,10 @@ function lexingDiagnostic(
 }
 
 function tokenDiagnostics(token: IToken, diagnostics: Diagnostic[]): void {
-  const name = token.tokenType.name;
-  if (name === "UnterminatedString" || name === "DoubleQuoted" || name === "SingleQuoted") {
+  const type = token.tokenType;
+  if (type === UnterminatedString || type === DoubleQuoted || type === SingleQuoted) {
     const range = tokenRange(token);
-    if (name === "UnterminatedString" && !isTerminated(token.image)) {
+    if (type === UnterminatedString && !isTerminated(token.image)) {
       const quote = token.image[0]!;
       const fixed = token.image.endsWith("\\") ? `${token.image}\\${quote}` : `${token.image}${quote}`;
       diagnostics.push(
@@ -224,7 +236,7 @@ function tokenDiagnostics(token: IToken, diagnostics: Diagnostic[]): void {
         );
       }
     }
-  } else if (name === "Integer" || name === "Decimal") {
+  } else if ((type === Integer || type === Decimal) && startsWithZero(token.image)) {
     const match = /^(-?)0+(?=[0-9])/.exec(token.image);
     if (match) {
       const fixed = match[1] + token.image.slice(match[0].length);
@@ -239,6 +251,11 @@ function tokenDiagnostics(token: IToken, diagnostics: Diagnostic[]): void {
       );
     }
   }
+}
+
+/** Whether the number's digits start with 0: only then can the regex find a leading zero. */
+function startsWithZero(number: string): boolean {
+  return number.charCodeAt(number.charCodeAt(0) === 0x2d ? 1 : 0) === 0x30;
 }
 
 /** A position `by` code units further along the same line. */
@@ -257,14 +274,14 @@ function findDepthOverflow(tokens: IToken[], maxDepth: number, deepest = false):
   let notRun = 0;
   let found: IToken | undefined;
   for (const token of tokens) {
-    const name = token.tokenType.name;
-    if (name === "Not" || name === "Bang") {
+    const type = token.tokenType;
+    if (type === Not || type === Bang) {
       notRun++;
-    } else if (name === "LParen") {
+    } else if (type === LParen) {
       pendingNotsPerParen.push(notRun);
       pendingNots += notRun;
       notRun = 0;
-    } else if (name === "RParen") {
+    } else if (type === RParen) {
       pendingNots -= pendingNotsPerParen.pop() ?? 0;
       notRun = 0;
     } else {

@@ -17,7 +17,11 @@ export const ComparisonOperator = token("ComparisonOperator", "operator");
 export const Negatable = token("Negatable", "negatable operator");
 export const OrOperator = token("OrOperator", "or");
 export const AndOperator = token("AndOperator", "and");
-export const StringLiteral = token("StringLiteral", "string");
+/** Every token a value can be: lists hold these, and a comparison's value is one of these or a list. */
+export const Scalar = token("Scalar", "value");
+export const StringLiteral = token("StringLiteral", "string", [Scalar]);
+/** `not` and `!` before an operand. */
+export const Negation = token("Negation", "not");
 
 /** Canonical operator of each operator token, by token name. */
 export const canonicalOfToken: Record<string, CanonicalOperator> = {};
@@ -32,15 +36,15 @@ function operator(
   return token(name, label, [ComparisonOperator, ...extra]);
 }
 
-export const Identifier = token("Identifier", "field");
+export const Identifier = token("Identifier", "field", [Scalar]);
 export const And = token("And", "and", [AndOperator]);
 export const Or = token("Or", "or", [OrOperator]);
 export const AmpAmp = token("AmpAmp", "&&", [AndOperator]);
 export const PipePipe = token("PipePipe", "||", [OrOperator]);
-export const Not = token("Not", "not");
-export const Bang = token("Bang", "!");
-export const True = token("True", "true");
-export const False = token("False", "false");
+export const Not = token("Not", "not", [Negation]);
+export const Bang = token("Bang", "!", [Negation]);
+export const True = token("True", "true", [Scalar]);
+export const False = token("False", "false", [Scalar]);
 
 export const Eq = operator("Eq", "eq", "eq");
 export const Leq = operator("Leq", "leq", "leq");
@@ -76,14 +80,16 @@ export const DoubleQuoted = token("DoubleQuoted", "double-quoted string", [Strin
 export const SingleQuoted = token("SingleQuoted", "single-quoted string", [StringLiteral]);
 /** A string whose closing quote is missing: scanned to the end of the line so one mistake is one error. */
 export const UnterminatedString = token("UnterminatedString", "unterminated string", [StringLiteral]);
-export const Decimal = token("Decimal", "decimal");
-export const Integer = token("Integer", "integer");
+export const Decimal = token("Decimal", "decimal", [Scalar]);
+export const Integer = token("Integer", "integer", [Scalar]);
 
 export const allTokens: TokenType[] = [
   ComparisonOperator,
   Negatable,
   AndOperator,
   OrOperator,
+  Scalar,
+  Negation,
   StringLiteral,
   Identifier,
   And,
