@@ -1,7 +1,23 @@
+import { readdirSync } from "node:fs";
+import { basename } from "node:path";
+import type { Plugin } from "esbuild";
 import { defineConfig } from "tsup";
 
-// Two builds: the library (ESM + CJS + declarations, dependencies left external) and the CLI
-// (one ESM file with every dependency bundled in, so `filterc` starts close to bare node).
+const commandNames = readdirSync("src/cli/commands").map((file) => basename(file, ".ts"));
+
+/** `import("./commands/compile.js")` in src/cli/commands.ts → the sibling bundle `./cli-compile.cjs`. */
+const commandsAsSiblings: Plugin = {
+  name: "commands-as-siblings",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/commands\/[a-z-]+\.js$/ }, (args) => ({
+      path: `./cli-${basename(args.path, ".js")}.cjs`,
+      external: true,
+    }));
+  },
+};
+
+// Three builds: the library (ESM + CJS + declarations, dependencies left external), the browser
+// entry, and the CLI (every dependency bundled in, so that `filterc` starts close to bare node).
 export default defineConfig([
   {
     entry: { index: "src/index.ts" },
@@ -20,16 +36,28 @@ export default defineConfig([
     platform: "browser",
     external: [/^@codemirror\//, /^@lezer\//],
   },
+  // The CLI: CommonJS, one self-contained bundle per command beside a small entry that requires
+  // the command it runs. Node starts a CommonJS file faster than an ES module graph (no module
+  // loader, no asynchronous reads), which is what a short command pays for; a command never loads
+  // another's code (`filterc compile` never reads the language server).
   {
-    entry: { cli: "src/cli/bin.ts" },
-    format: ["esm"],
+    entry: {
+      cli: "src/cli/bin.ts",
+      ...Object.fromEntries(commandNames.map((name) => [`cli-${name}`, `src/cli/commands/${name}.ts`])),
+    },
+    format: ["cjs"],
     target: "node20",
     platform: "node",
     noExternal: [/.*/],
-    splitting: true,
+    splitting: false,
     minify: true,
-    banner: {
-      js: "#!/usr/bin/env node\nimport { createRequire as __filtercCreateRequire } from 'node:module'; const require = __filtercCreateRequire(import.meta.url);",
+    // `import.meta.url` in CommonJS, for the playground page's folder (dist/playground).
+    shims: true,
+    banner: { js: "#!/usr/bin/env node" },
+    esbuildPlugins: [commandsAsSiblings],
+    esbuildOptions(options) {
+      // Dynamic imports become requires: the commands stay separate files, loaded synchronously.
+      options.supported = { ...options.supported, "dynamic-import": false };
     },
   },
 ]);

@@ -14,7 +14,7 @@ const TOKEN = "load-test-token";
 const ZONES = ["a", "b", "c", "d"].map((letter) => letter.repeat(32));
 const DESTINATION = "s3://load-bucket/logs?region=us-east-1";
 
-const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), "filterc-sandbox-load-"));
 const child = spawn(
   process.execPath,

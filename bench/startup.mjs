@@ -3,7 +3,7 @@
 import { fileURLToPath } from "node:url";
 import { machine, processMs, ratio } from "./measure.mjs";
 
-const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const source = "EdgeResponseStatus geq 500 and BotScore lt 30";
 const runs = 31;
 

@@ -40,6 +40,14 @@ describe("filterc compile (the built bundle)", () => {
     );
   });
 
+  it("exits 1 with one line for a file that cannot be read (an error raised inside the command's own bundle)", async () => {
+    expect(await spawnCli(["compile", "/nonexistent/filter.flt"])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "filterc compile: cannot read /nonexistent/filter.flt: no such file\n",
+    });
+  });
+
   it("exits 2 with the usage on an unknown flag", async () => {
     const run = await spawnCli(["compile", "--bogus"], "");
     expect(run.code).toBe(2);

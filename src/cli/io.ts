@@ -17,10 +17,20 @@ export interface CliIO {
 }
 
 /** A mistake in how the command was called: printed with the usage, exit code 2. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
 
 /** A failure the user can act on (a missing file, an API error): printed without a stack, exit code 1. */
-export class UserError extends Error {}
+export class UserError extends Error {
+  override readonly name = "UserError";
+}
+
+// Each command's bundle carries its own copy of these classes, so the entry tells them by name.
+export const isUsageError = (error: unknown): error is UsageError =>
+  error instanceof Error && error.name === "UsageError";
+export const isUserError = (error: unknown): error is UserError =>
+  error instanceof Error && error.name === "UserError";
 
 export async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];

@@ -1,5 +1,5 @@
 import { commands } from "./commands.js";
-import { type CliIO, UsageError, UserError } from "./io.js";
+import { type CliIO, isUsageError, isUserError } from "./io.js";
 
 const VERSION = "0.1.0";
 
@@ -42,11 +42,11 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (isUsageError(error)) {
       io.stderr(`filterc ${name}: ${error.message}\n\n${command.usage}\n`);
       return 2;
     }
-    if (error instanceof UserError) {
+    if (isUserError(error)) {
       io.stderr(`filterc ${name}: ${error.message}\n`);
       return 1;
     }

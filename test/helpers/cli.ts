@@ -9,7 +9,7 @@ export interface CliRun {
   stderr: string;
 }
 
-export const cliPath = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const cliPath = fileURLToPath(new URL("../../dist/cli.cjs", import.meta.url));
 
 /** Runs the CLI in-process against the source tree, with the given standard input (and, to test terminal output, a TTY stderr). */
 export async function runCli(
