@@ -11,7 +11,7 @@ const LINES = 500_000;
 const RUNS = 3;
 const out = fileURLToPath(new URL("./out/", import.meta.url));
 const logFile = `${out}http_requests-500k.ndjson`;
-const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const floorScript = fileURLToPath(new URL("./json-parse-floor.mjs", import.meta.url));
 
 /** mulberry32: a fixed seed gives the same file on every machine. */
