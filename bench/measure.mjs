@@ -13,22 +13,24 @@ export function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/** Calls per second of `fn` over at least `ms` milliseconds, calling it in batches of `batch`. */
+function callsPerSecond(fn, ms, batch) {
+  let calls = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < ms) {
+    for (let i = 0; i < batch; i++) fn();
+    calls += batch;
+    now = performance.now();
+  }
+  return (calls * 1000) / (now - start);
+}
+
 /** Calls per second of `fn`: the median of `rounds` rounds of at least `roundMs` each, after a warm-up. */
 export function opsPerSecond(fn, { rounds = 7, roundMs = 300, warmupMs = 300 } = {}) {
-  const runFor = (ms) => {
-    let calls = 0;
-    const start = performance.now();
-    let now = start;
-    while (now - start < ms) {
-      for (let i = 0; i < 100; i++) fn();
-      calls += 100;
-      now = performance.now();
-    }
-    return (calls * 1000) / (now - start);
-  };
-  runFor(warmupMs);
+  callsPerSecond(fn, warmupMs, 100);
   const results = [];
-  for (let i = 0; i < rounds; i++) results.push(runFor(roundMs));
+  for (let i = 0; i < rounds; i++) results.push(callsPerSecond(fn, roundMs, 100));
   return median(results);
 }
 
@@ -38,21 +40,10 @@ export function opsPerSecond(fn, { rounds = 7, roundMs = 300, warmupMs = 300 } =
  * the rate of every round; `medianRatio` compares two of them round by round.
  */
 export function ratesInTurns(fns, { rounds = 15, roundMs = 100, warmupMs = 200 } = {}) {
-  const runFor = (fn, ms) => {
-    let calls = 0;
-    const start = performance.now();
-    let now = start;
-    while (now - start < ms) {
-      for (let i = 0; i < 20; i++) fn();
-      calls += 20;
-      now = performance.now();
-    }
-    return (calls * 1000) / (now - start);
-  };
-  for (const fn of Object.values(fns)) runFor(fn, warmupMs);
+  for (const fn of Object.values(fns)) callsPerSecond(fn, warmupMs, 20);
   const rates = Object.fromEntries(Object.keys(fns).map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const [name, fn] of Object.entries(fns)) rates[name].push(runFor(fn, roundMs));
+    for (const [name, fn] of Object.entries(fns)) rates[name].push(callsPerSecond(fn, roundMs, 20));
   }
   return rates;
 }
