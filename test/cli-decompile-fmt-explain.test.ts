@@ -1,8 +1,9 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli, spawnCli } from "./helpers/cli.js";
+import { cliPath, runCli, spawnCli } from "./helpers/cli.js";
 
 const filter =
   '{"where":{"or":[{"key":"EdgeResponseStatus","operator":"in","value":[500,502]},{"key":"ClientRequestPath","operator":"!startsWith","value":"/health"}]}}';
@@ -73,17 +74,30 @@ describe("filterc decompile", () => {
 });
 
 describe("filterc fmt", () => {
+  // 1,500 comparisons: ~85 KB in (under the 100,000-character source limit), more out, past the
+  // 64 KiB a pipe buffers.
+  const longSource = Array.from(
+    { length: 1_500 },
+    (_, i) => `ClientRequestPath eq "/a/longer/page/path/${i}"`,
+  ).join(" or ");
+
   it("reads standard input and writes output larger than a pipe holds, whole and in order (a real process)", async () => {
-    // 1,500 comparisons: ~85 KB in (under the 100,000-character source limit), more out, past
-    // the 64 KiB a pipe buffers.
-    const source = Array.from(
-      { length: 1_500 },
-      (_, i) => `ClientRequestPath eq "/a/longer/page/path/${i}"`,
-    ).join(" or ");
-    const inProcess = await runCli(["fmt"], source);
+    const inProcess = await runCli(["fmt"], longSource);
     expect(inProcess.code).toBe(0);
     expect(inProcess.stdout.length).toBeGreaterThan(65_536);
-    expect(await spawnCli(["fmt"], source)).toEqual(inProcess);
+    expect(await spawnCli(["fmt"], longSource)).toEqual(inProcess);
+  });
+
+  it("stops quietly when the reader goes away (`filterc fmt … | head`): exit 0, nothing on stderr", async () => {
+    const child = spawn(process.execPath, [cliPath, "fmt"]);
+    child.stdin.end(longSource);
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
   });
 
   const dir = mkdtempSync(join(tmpdir(), "filterc-fmt-"));

@@ -1,5 +1,6 @@
-import { readFileSync, writeSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { writeBytes, writeText } from "./stdout.js";
 
 /** What a command may touch; tests pass their own to run commands in-process. */
 export interface CliIO {
@@ -52,42 +53,19 @@ export function readProcessStdin(): Promise<string> {
   }
 }
 
-let stdoutStream = false;
-
-/**
- * Writes text to standard output, synchronously to the descriptor while that works (creating
- * `process.stdout` costs a short command a few milliseconds); once a write cannot be made so
- * (a non-blocking pipe that is full), this and every later write go through `process.stdout`,
- * which keeps them in order.
- */
-export function writeProcessStdout(text: string): void {
-  let rest = Buffer.from(text, "utf8");
-  while (!stdoutStream && rest.length > 0) {
-    try {
-      rest = rest.subarray(writeSync(1, rest));
-    } catch {
-      stdoutStream = true;
-    }
-  }
-  if (rest.length > 0) process.stdout.write(rest);
-}
-
 export function processIO(): CliIO {
   return {
-    stdout: writeProcessStdout,
+    stdout: writeText,
     stderr: (text) => process.stderr.write(text),
     readStdin: readProcessStdin,
     env: process.env,
-    stderrIsTTY: process.stderr.isTTY === true,
+    // A getter: creating process.stderr costs start-up time, and most runs never ask.
+    get stderrIsTTY() {
+      return process.stderr.isTTY === true;
+    },
     cwd: process.cwd(),
     stdinBytes: () => process.stdin,
-    writeStdout: (bytes) =>
-      new Promise((resolve, reject) => {
-        // From here on text goes through the stream too, so that it stays in order with these bytes.
-        stdoutStream = true;
-        if (process.stdout.write(bytes, (error) => error && reject(error))) resolve();
-        else process.stdout.once("drain", resolve);
-      }),
+    writeStdout: writeBytes,
   };
 }
 
