@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import { type LineFilter, LineVerdict } from "../eval/index.js";
 import type { LogInput } from "./log-input.js";
 
@@ -26,6 +27,8 @@ export interface EvalLinesOptions {
 }
 
 const MALFORMED_SHOWN = 5;
+/** Lines are decoded in blocks of about this many bytes (whole lines). */
+const BLOCK_BYTES = 64 * 1024;
 const NEWLINE = Buffer.from("\n");
 
 /**
@@ -56,11 +59,13 @@ export async function evalLines(input: LogInput, options: EvalLinesOptions): Pro
     parts = [];
     await write(out);
   };
-  /** Tests one line, bytes start…end of buf without the LF; `next` is where the following line starts. */
-  const take = (buf: Buffer, start: number, end: number, next: number): boolean => {
+  /**
+   * Tests one line, bytes start…end of buf without the LF, decoded as `text`; `next` is where the
+   * following line starts.
+   */
+  const take = (buf: Buffer, start: number, end: number, next: number, text: string): boolean => {
     line++;
     if (start === end) return true;
-    const text = buf.toString("utf8", start, end);
     const verdict = filter(text);
     if (verdict === LineVerdict.malformed) {
       if (text.trim() === "") return true;
@@ -85,23 +90,62 @@ export async function evalLines(input: LogInput, options: EvalLinesOptions): Pro
     return true;
   };
 
-  for await (const chunk of input.open(options.onRead)) {
-    const buf = carry ? Buffer.concat([carry, chunk]) : chunk;
-    let start = 0;
-    for (let newline = buf.indexOf(10, start); newline !== -1; newline = buf.indexOf(10, start)) {
-      if (!take(buf, start, newline, newline + 1)) {
-        stopped = true;
-        break;
+  /**
+   * Tests the whole lines of bytes start…lastNewline of chunk (which ends with an LF). They are
+   * decoded a block at a time, into one string the lines are slices of: as Latin-1 when the bytes
+   * are ASCII (the same text, decoded faster, and character offsets are byte offsets), else as
+   * UTF-8 (an LF byte is always an LF character: it is never part of a multi-byte sequence, valid
+   * or not). Blocks stay small enough for the young generation, where they are freed cheaply.
+   */
+  const takeLines = (chunk: Buffer, start: number, lastNewline: number): boolean => {
+    while (start <= lastNewline) {
+      let blockEnd = lastNewline;
+      if (lastNewline - start > BLOCK_BYTES) {
+        blockEnd = chunk.lastIndexOf(10, start + BLOCK_BYTES);
+        if (blockEnd < start) blockEnd = chunk.indexOf(10, start + BLOCK_BYTES);
       }
+      const ascii = isAscii(chunk.subarray(start, blockEnd));
+      const text = chunk.toString(ascii ? "latin1" : "utf8", start, blockEnd + 1);
+      let charStart = 0;
+      for (let byteStart = start; byteStart <= blockEnd; ) {
+        const charEnd = text.indexOf("\n", charStart);
+        const byteEnd = ascii ? byteStart + (charEnd - charStart) : chunk.indexOf(10, byteStart);
+        if (!take(chunk, byteStart, byteEnd, byteEnd + 1, text.slice(charStart, charEnd))) return false;
+        charStart = charEnd + 1;
+        byteStart = byteEnd + 1;
+      }
+      start = blockEnd + 1;
+    }
+    return true;
+  };
+
+  for await (const chunk of input.open(options.onRead)) {
+    let start = 0;
+    if (carry) {
+      // The line begun in earlier chunks: joined on its own, not by copying this whole chunk.
+      const newline = chunk.indexOf(10);
+      if (newline === -1) {
+        carry = Buffer.concat([carry, chunk]);
+        continue;
+      }
+      const head = Buffer.concat([carry, chunk.subarray(0, newline + 1)]);
+      carry = undefined;
+      const end = head.length - 1;
+      stopped = !take(head, 0, end, head.length, head.toString("utf8", 0, end));
       start = newline + 1;
     }
-    carry = start < buf.length ? buf.subarray(start) : undefined;
+    const lastNewline = chunk.lastIndexOf(10);
+    if (!stopped && lastNewline >= start) {
+      stopped = !takeLines(chunk, start, lastNewline);
+      start = lastNewline + 1;
+    }
+    carry = start < chunk.length ? chunk.subarray(start) : undefined;
     await flush();
     if (stopped) return false;
   }
   if (carry) {
     const last = carry;
-    if (!take(last, 0, last.length, last.length)) stopped = true;
+    if (!take(last, 0, last.length, last.length, last.toString("utf8"))) stopped = true;
     const wroteLast = runBuffer === last;
     await flush();
     if (wroteLast && write) await write(NEWLINE);

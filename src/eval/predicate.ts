@@ -24,18 +24,26 @@ type ValueTest = (value: unknown) => boolean;
 export function compilePredicate(condition: Cond): Predicate {
   // Each field the filter names is read from the record once, into a slot; the comparisons read
   // the slots. A filter that tests one field many times then costs one property lookup, not many.
-  const slots = new Map<string, number>();
-  const test = compileCond(condition, slots);
-  const names = [...slots.keys()];
-  const values: unknown[] = new Array(names.length);
+  const { fields, test } = compileSlotPredicate(condition);
+  const values: unknown[] = new Array(fields.length);
   return (record) => {
-    for (let i = 0; i < names.length; i++) values[i] = record[names[i]!];
+    for (let i = 0; i < fields.length; i++) values[i] = record[fields[i]!];
     return test(values);
   };
 }
 
-/** A test over the slot values of one record. */
-type SlotTest = (values: unknown[]) => boolean;
+/** A test over the slot values of one record: `values[i]` is the record's field `fields[i]` (undefined when absent). */
+export type SlotTest = (values: unknown[]) => boolean;
+
+/**
+ * The predicate over slots: the top-level fields the condition names, each once, in order of first
+ * mention, and the test over their values. Lets a caller read just those fields from a log line.
+ */
+export function compileSlotPredicate(condition: Cond): { fields: string[]; test: SlotTest } {
+  const slots = new Map<string, number>();
+  const test = compileCond(condition, slots);
+  return { fields: [...slots.keys()], test };
+}
 
 function compileCond(condition: Cond, slots: Map<string, number>): SlotTest {
   switch (condition.kind) {
@@ -48,7 +56,97 @@ function compileCond(condition: Cond, slots: Map<string, number>): SlotTest {
     case "and":
       return compileAnd(condition.operands.map((operand) => compileCond(operand, slots)));
     case "or":
-      return compileOr(condition.operands.map((operand) => compileCond(operand, slots)));
+      return compileDispatchedOr(condition.operands, slots);
+  }
+}
+
+/** An `or` operand that holds only when a field equals one of some constants (and then when `rest` holds). */
+interface Keyed {
+  leaf: Leaf;
+  keys: (string | number)[];
+  rest: Cond[];
+}
+
+/** Fewer `or` operands keyed on one field are tested one by one. */
+const MIN_DISPATCH = 3;
+
+/**
+ * An `or` whose operands test one field for equality (`X eq c`, `X in [...]`, or an `and` holding
+ * such a comparison) looks the field's value up in a map from the constants to the rest of those
+ * operands, instead of testing the operands one by one; the other operands are tested as usual.
+ * The predicate has no side effects, so testing in another order gives the same answer.
+ */
+function compileDispatchedOr(operands: Cond[], slots: Map<string, number>): SlotTest {
+  const byField = new Map<string, { operand: Cond; keyed: Keyed }[]>();
+  for (const operand of operands) {
+    const keyed = keyedOperand(operand);
+    if (!keyed) continue;
+    const group = byField.get(keyed.leaf.field.name) ?? [];
+    group.push({ operand, keyed });
+    byField.set(keyed.leaf.field.name, group);
+  }
+  const largest = [...byField.values()].sort((a, b) => b.length - a.length)[0];
+  if (!largest || largest.length < MIN_DISPATCH)
+    return compileOr(operands.map((operand) => compileCond(operand, slots)));
+
+  const dispatched = new Set(largest.map(({ operand }) => operand));
+  const table = new Map<string | number, SlotTest[]>();
+  let numeric = false;
+  for (const { keyed } of largest) {
+    compileLeaf(keyed.leaf, slots); // checks the comparison and gives the field its slot
+    numeric = keyed.leaf.field.type !== "string";
+    const rest =
+      keyed.rest.length === 0 ? always : compileAnd(keyed.rest.map((operand) => compileCond(operand, slots)));
+    for (const key of keyed.keys) {
+      const tests = table.get(key) ?? [];
+      if (!tests.includes(rest)) tests.push(rest);
+      table.set(key, tests);
+    }
+  }
+  const i = slots.get(largest[0]!.keyed.leaf.field.name)!;
+  const others = operands
+    .filter((operand) => !dispatched.has(operand))
+    .map((operand) => compileCond(operand, slots));
+  const other = others.length === 0 ? never : compileOr(others);
+  // Numbers are looked up as doubles (numeric strings too, as `eq` compares them); a value of
+  // another type finds nothing (NaN is no key).
+  return (values) => {
+    const tests = table.get(numeric ? recordNumber(values[i]) : (values[i] as string));
+    if (tests !== undefined) for (let k = 0; k < tests.length; k++) if (tests[k]!(values)) return true;
+    return other(values);
+  };
+}
+
+const always: SlotTest = () => true;
+const never: SlotTest = () => false;
+
+/** The operand as a lookup on a string or number field, when it is one. */
+function keyedOperand(operand: Cond): Keyed | undefined {
+  if (operand.kind === "leaf") {
+    const keys = equalityKeys(operand);
+    return keys && { leaf: operand, keys, rest: [] };
+  }
+  if (operand.kind !== "and") return undefined;
+  for (const child of operand.operands) {
+    if (child.kind !== "leaf") continue;
+    const keys = equalityKeys(child);
+    if (keys) return { leaf: child, keys, rest: operand.operands.filter((other) => other !== child) };
+  }
+  return undefined;
+}
+
+/** The constants an `eq` or `in` on a string or number field compares with (undefined for other comparisons, or numbers a double cannot hold). */
+function equalityKeys(leaf: Leaf): (string | number)[] | undefined {
+  if (leaf.operator !== "eq" && leaf.operator !== "in") return undefined;
+  const texts = listOf(leaf.value).map(scalarText);
+  switch (leaf.field.type) {
+    case "string":
+      return texts;
+    case "int":
+    case "float":
+      return texts.every(isExactAsDouble) ? texts.map(Number) : undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -83,29 +181,36 @@ function compileLeaf(leaf: Leaf, slots: Map<string, number>): SlotTest {
   }
   const negated = operator.startsWith("!");
   const positive = (negated ? operator.slice(1) : operator) as PositiveOperator;
-  const test = valueTest(leaf, positive);
   let slot = slots.get(field.name);
   if (slot === undefined) {
     slot = slots.size;
     slots.set(field.name, slot);
   }
-  const index = slot;
-  return negated ? (values) => !test(values[index]) : (values) => test(values[index]);
+  // Each comparison reads its slot itself: one closure call per comparison.
+  const test = slotTest(leaf, positive, slot);
+  return negated ? (values) => !test(values) : test;
 }
 
-function valueTest(leaf: Leaf, operator: PositiveOperator): ValueTest {
+function slotTest(leaf: Leaf, operator: PositiveOperator, i: number): SlotTest {
   switch (leaf.field.type) {
     case "string":
-      return stringTest(operator, leaf.value);
+      return stringTest(operator, leaf.value, i);
     case "int":
     case "float":
-      return numberTest(operator, leaf.value);
+      return numberTest(operator, leaf.value, i);
     case "bool": {
       const expected = (leaf.value as ScalarValue & { kind: "bool" }).value;
-      return (value) => value === expected;
+      return (values) => values[i] === expected;
     }
-    case "array":
-      return arrayTest(leaf.field.elementType === "int", leaf.value);
+    case "array": {
+      const element = arrayElementTest(leaf.field.elementType === "int", leaf.value);
+      return (values) => {
+        const actual = values[i];
+        if (!Array.isArray(actual)) return false;
+        for (let k = 0; k < actual.length; k++) if (element(actual[k])) return true;
+        return false;
+      };
+    }
     case "object":
       throw new Error(`cannot evaluate the object field ${leaf.field.name}`);
   }
@@ -114,53 +219,76 @@ function valueTest(leaf: Leaf, operator: PositiveOperator): ValueTest {
 const listOf = (value: ScalarValue | ScalarValue[]): ScalarValue[] =>
   Array.isArray(value) ? value : [value];
 
-function stringTest(operator: PositiveOperator, value: ScalarValue | ScalarValue[]): ValueTest {
+function stringTest(operator: PositiveOperator, value: ScalarValue | ScalarValue[], i: number): SlotTest {
   if (operator === "in") {
     const set = new Set(listOf(value).map(scalarText));
-    return (actual) => typeof actual === "string" && set.has(actual);
+    return (values) => {
+      const actual = values[i];
+      return typeof actual === "string" && set.has(actual);
+    };
   }
   const expected = scalarText(value as ScalarValue);
   switch (operator) {
     case "eq":
-      return (actual) => actual === expected;
+      return (values) => values[i] === expected;
     case "startsWith":
-      return (actual) => typeof actual === "string" && actual.startsWith(expected);
+      return (values) => {
+        const actual = values[i];
+        return typeof actual === "string" && actual.startsWith(expected);
+      };
     case "endsWith":
-      return (actual) => typeof actual === "string" && actual.endsWith(expected);
+      return (values) => {
+        const actual = values[i];
+        return typeof actual === "string" && actual.endsWith(expected);
+      };
     case "contains":
-      return (actual) => typeof actual === "string" && actual.includes(expected);
+      return (values) => {
+        const actual = values[i];
+        return typeof actual === "string" && actual.includes(expected);
+      };
     default:
       throw new Error(`cannot evaluate ${operator} on a string field`);
   }
 }
 
-function numberTest(operator: PositiveOperator, value: ScalarValue | ScalarValue[]): ValueTest {
+function numberTest(operator: PositiveOperator, value: ScalarValue | ScalarValue[], i: number): SlotTest {
   const texts = listOf(value).map(scalarText);
-  if (operator === "in" || operator === "eq") return numberMembership(texts);
+  if (operator === "in" || operator === "eq") {
+    if (texts.every(isExactAsDouble)) {
+      if (texts.length === 1) {
+        const expected = Number(texts[0]);
+        return (values) => recordNumber(values[i]) === expected;
+      }
+      const set = new Set(texts.map(Number));
+      return (values) => set.has(recordNumber(values[i]));
+    }
+    const test = numberMembership(texts);
+    return (values) => test(values[i]);
+  }
   const constant = texts[0]!;
   if (isExactAsDouble(constant)) {
     const bound = Number(constant);
     switch (operator) {
       case "lt":
-        return (actual) => recordNumber(actual) < bound;
+        return (values) => recordNumber(values[i]) < bound;
       case "leq":
-        return (actual) => recordNumber(actual) <= bound;
+        return (values) => recordNumber(values[i]) <= bound;
       case "gt":
-        return (actual) => recordNumber(actual) > bound;
+        return (values) => recordNumber(values[i]) > bound;
       case "geq":
-        return (actual) => recordNumber(actual) >= bound;
+        return (values) => recordNumber(values[i]) >= bound;
     }
   }
   // NaN (no number) fails every one of these comparisons, as a missing field should.
   switch (operator) {
     case "lt":
-      return (actual) => compareExact(actual, constant) < 0;
+      return (values) => compareExact(values[i], constant) < 0;
     case "leq":
-      return (actual) => compareExact(actual, constant) <= 0;
+      return (values) => compareExact(values[i], constant) <= 0;
     case "gt":
-      return (actual) => compareExact(actual, constant) > 0;
+      return (values) => compareExact(values[i], constant) > 0;
     case "geq":
-      return (actual) => compareExact(actual, constant) >= 0;
+      return (values) => compareExact(values[i], constant) >= 0;
     default:
       throw new Error(`cannot evaluate ${operator} on a number field`);
   }
@@ -183,14 +311,9 @@ function numberMembership(texts: string[]): ValueTest {
   };
 }
 
-/** `contains` (one value) and `in` (a list) on an array field: some element equals one of the values. */
-function arrayTest(intElements: boolean, value: ScalarValue | ScalarValue[]): ValueTest {
-  const element = intElements
-    ? numberMembership(listOf(value).map(scalarText))
-    : stringTest("in", listOf(value));
-  return (actual) => {
-    if (!Array.isArray(actual)) return false;
-    for (let i = 0; i < actual.length; i++) if (element(actual[i])) return true;
-    return false;
-  };
+/** `contains` (one value) and `in` (a list) on an array field: whether an element equals one of the values. */
+function arrayElementTest(intElements: boolean, value: ScalarValue | ScalarValue[]): ValueTest {
+  if (intElements) return numberMembership(listOf(value).map(scalarText));
+  const set = new Set(listOf(value).map(scalarText));
+  return (actual) => typeof actual === "string" && set.has(actual);
 }

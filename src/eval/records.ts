@@ -2,7 +2,13 @@
 export function parseRecord(line: string, exactIntegers: boolean): Record<string, unknown> | undefined {
   let value: unknown;
   try {
-    value = JSON.parse(exactIntegers && LONG_INTEGER.test(line) ? quoteLongIntegers(line) : line);
+    if (exactIntegers && LONG_INTEGER.test(line)) {
+      const quoted = quoteLongIntegers(line);
+      // Quoting can make a malformed line well-formed ({"a":0123…}, or a number as a key): the
+      // line is malformed exactly when JSON.parse refuses it as written.
+      if (quoted !== line) JSON.parse(line);
+      value = JSON.parse(quoted);
+    } else value = JSON.parse(line);
   } catch {
     return undefined;
   }
@@ -11,8 +17,11 @@ export function parseRecord(line: string, exactIntegers: boolean): Record<string
     : undefined;
 }
 
-/** 16 digits or more: a JSON number that a double may not hold exactly. */
-const LONG_INTEGER = /\d{16}/;
+/** 16 digits in a row: the line may hold a JSON number that a double may not hold exactly. */
+export const LONG_INTEGER = /\d{16}/;
+
+/** An integer literal of 16 digits or more: read as its text when exact integers are asked for. */
+export const LONG_INTEGER_TOKEN = /^-?\d{16,}$/;
 
 /**
  * Rewrites integer literals of 16 digits or more as JSON strings, so that JSON.parse keeps every
@@ -34,7 +43,7 @@ export function quoteLongIntegers(line: string): string {
       i++;
       while (i < line.length && isNumberChar(line.charCodeAt(i))) i++;
       const token = line.slice(start, i);
-      if (/^-?\d{16,}$/.test(token)) {
+      if (LONG_INTEGER_TOKEN.test(token)) {
         out += `${line.slice(copied, start)}"${token}"`;
         copied = i;
       }

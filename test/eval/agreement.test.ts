@@ -4,6 +4,7 @@ import { check, isListOperator, operatorsFor } from "../../src/check/index.js";
 import { decompile } from "../../src/decompile/index.js";
 import { emit } from "../../src/emit/index.js";
 import { compileLineFilter, compilePredicate, LineVerdict } from "../../src/eval/index.js";
+import { type JsonNode, mutate, mutation, shallowNode, whitespace, writeJson } from "./json-lines.js";
 
 /** A few fields of http_requests per type, and value pools small enough that records often match. */
 const fields = {
@@ -151,6 +152,63 @@ describe("evaluating a source and its emitted JSON", () => {
         // The raw-line filter (quick rejection, then parse) agrees with the predicate too.
         const verdict = compileLineFilter(checked.condition)(JSON.stringify(record));
         expect(verdict).toBe(fromSource ? LineVerdict.match : LineVerdict.miss);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+/** A field value as JSON: integer strings sometimes as number literals, strings sometimes with every character escaped. */
+function valueNode(value: unknown, style: number): JsonNode {
+  if (typeof value === "string")
+    return style === 2 && /^-?\d+$/.test(value)
+      ? { kind: "number", text: value }
+      : { kind: "string", value, style: style === 1 ? 1 : 0 };
+  if (typeof value === "number") return { kind: "number", text: JSON.stringify(value) };
+  if (typeof value === "boolean") return { kind: "literal", text: value ? "true" : "false" };
+  if (Array.isArray(value)) return { kind: "array", items: value.map((item) => valueNode(item, style)) };
+  return { kind: "literal", text: "null" };
+}
+
+/** A filter and log lines holding its fields (typed or not, nested, duplicated), then broken variants. */
+const filterWithLines = expr.chain((source) => {
+  const names = [...new Set(source.match(/\b[A-Z]\w+/g))].filter((name) => kindOf.has(name));
+  const keys = fc.oneof(fc.constantFrom(...names, "Other"), fc.string({ maxLength: 3 }));
+  const typed = fc
+    .tuple(fc.constantFrom(...names), fc.nat(3))
+    .chain(([name, style]) =>
+      fieldValue(kindOf.get(name)!).map(
+        (value) =>
+          [{ value: name, style: 0 }, valueNode(value, style)] as [
+            { value: string; style: number },
+            JsonNode,
+          ],
+      ),
+    );
+  const other = fc.tuple(fc.record({ value: keys, style: fc.constant(0) }), shallowNode(keys));
+  const object = fc
+    .array(fc.oneof({ weight: 3, arbitrary: typed }, other), { maxLength: 8 })
+    .map((members): JsonNode => ({ kind: "object", members }));
+  const line = fc.tuple(object, whitespace).map(([node, ws]) => writeJson(node, ws));
+  return fc.tuple(
+    fc.constant(source),
+    fc.array(line, { minLength: 1, maxLength: 4 }),
+    fc.array(mutation, { maxLength: 3 }),
+  );
+});
+
+describe("the field reader and JSON.parse of every line", () => {
+  it("give the same verdicts on log lines, with and without the prefilter", () => {
+    fc.assert(
+      fc.property(filterWithLines, ([source, wellFormed, mutations]) => {
+        const condition = check(source).condition!;
+        const broken = mutations.map((change, i) => mutate(wellFormed[i % wellFormed.length]!, change));
+        const lines = [...wellFormed, ...wellFormed, ...broken, ...wellFormed];
+        for (const prefilter of [true, false]) {
+          const scanned = compileLineFilter(condition, { prefilter });
+          const parsed = compileLineFilter(condition, { prefilter, fieldReader: false });
+          expect(lines.map(scanned)).toEqual(lines.map(parsed));
+        }
       }),
       { numRuns: 2000 },
     );

@@ -177,6 +177,57 @@ describe("filterc eval", () => {
     );
   });
 
+  it("keeps every byte across chunks and decoding blocks (long lines, UTF-8 split between chunks, CRLF)", async () => {
+    // About 5 MB: read in 1 MB chunks and decoded in blocks of whole lines, some ASCII, some not.
+    // The first chunk ends inside the two bytes of an é.
+    const head = '{"ClientCountry":"us","ClientRequestPath":"';
+    const fillerLength = (1 << 20) - 1 - head.length;
+    const filler = `${head.replace("us", "fr")}${"f".repeat(fillerLength - head.length - 3)}"}\n`;
+    const parts: Buffer[] = [Buffer.from(filler), Buffer.from(`${head}\u00e9\u{1f600}"}\n`)];
+    expect(parts[0]!.length + head.length).toBe((1 << 20) - 1);
+    for (let i = 0; parts.reduce((sum, part) => sum + part.length, 0) < 5_000_000; i++) {
+      const country = i % 3 === 0 ? "us" : "fr";
+      const path =
+        i % 97 === 0
+          ? "/".repeat(70_000 + i) // longer than a decoding block
+          : i % 1001 === 0
+            ? "x".repeat(1_100_000) // longer than a chunk
+            : i % 5 === 0
+              ? `/caf\u00e9/\u{1f600}/${"\u00e9".repeat(i % 700)}` // two- and four-byte characters
+              : `/p/${i}`;
+      const end = i % 7 === 0 ? "\r\n" : "\n";
+      const line =
+        i % 211 === 0 ? "{not json" : JSON.stringify({ ClientCountry: country, ClientRequestPath: path });
+      parts.push(Buffer.from(line + end));
+    }
+    const raw = Buffer.concat([...parts, Buffer.from([0xff, 0x0a]), Buffer.from('{"ClientCountry":"us"}')]);
+    const file = join(out, "chunks.ndjson");
+    writeFileSync(file, raw);
+    const selected = (match: (record: { ClientCountry?: string; ClientRequestPath?: string }) => boolean) => {
+      const kept: Buffer[] = [];
+      for (let start = 0; start < raw.length; ) {
+        const newline = raw.indexOf(10, start);
+        const end = newline === -1 ? raw.length : newline;
+        const text = raw.toString("utf8", start, end);
+        let record: { ClientCountry?: string; ClientRequestPath?: string } | undefined;
+        try {
+          record = JSON.parse(text);
+        } catch {}
+        if (record && match(record)) kept.push(raw.subarray(start, end), Buffer.from("\n"));
+        start = end + 1;
+      }
+      return Buffer.concat(kept);
+    };
+    const filter = ["--expr", 'ClientCountry eq "us" or ClientRequestPath contains "\u00e9/"'];
+    const matches = (record: { ClientCountry?: string; ClientRequestPath?: string }) =>
+      record.ClientCountry === "us" || record.ClientRequestPath?.includes("\u00e9/") === true;
+    const run = await spawnBytes([...filter, file]);
+    expect(run.stdout.equals(selected(matches))).toBe(true);
+    const inverted = await spawnBytes([...filter, "--invert", file]);
+    expect(inverted.stdout.equals(selected((record) => !matches(record)))).toBe(true);
+    expect(run.stderr).toMatch(/^read \d+ lines, matched \d+, malformed \d+ \(first at lines 3, 214, /);
+  }, 60_000);
+
   it("compares integers beyond 2^53 exactly, also when the log writes them as JSON numbers", async () => {
     const logs = '{"EdgeStartTimestamp":1700000000000000001}\n{"EdgeStartTimestamp":1700000000000000000}\n';
     const run = await runCli(["eval", "--expr", "EdgeStartTimestamp eq 1700000000000000001"], logs);

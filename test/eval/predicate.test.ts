@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { check } from "../../src/check/index.js";
+import { type Cond, check } from "../../src/check/index.js";
 import { compilePredicate } from "../../src/eval/index.js";
 
 interface CaseGroup {
@@ -66,5 +67,67 @@ describe("compilePredicate", () => {
     const condition = check('ClientCountry eq "us"').condition!;
     const wrong = { ...condition, operator: "lt" } as typeof condition;
     expect(() => compilePredicate(wrong)).toThrow("cannot evaluate ClientCountry (string) lt");
+  });
+});
+
+/** The condition evaluated as written: each comparison compiled alone, and/or/not applied here. */
+function naive(cond: Cond): (record: Record<string, unknown>) => boolean {
+  switch (cond.kind) {
+    case "leaf":
+      return compilePredicate(cond);
+    case "not": {
+      const operand = naive(cond.operand);
+      return (record) => !operand(record);
+    }
+    case "and": {
+      const operands = cond.operands.map(naive);
+      return (record) => operands.every((operand) => operand(record));
+    }
+    case "or": {
+      const operands = cond.operands.map(naive);
+      return (record) => operands.some((operand) => operand(record));
+    }
+  }
+}
+
+describe("an or of equalities on one field (looked up in a table)", () => {
+  const countries = ["us", "ca", "de", "", "US"];
+  const statuses = ["200", "404", "500", "0", "-1", "1700000000000000000"];
+  const comparison = fc.oneof(
+    fc.constantFrom(...countries).map((c) => `ClientCountry eq "${c}"`),
+    fc
+      .subarray(countries, { minLength: 1 })
+      .map((cs) => `ClientCountry in [${cs.map((c) => `"${c}"`).join(", ")}]`),
+    fc.constantFrom(...statuses).map((n) => `EdgeResponseStatus eq ${n}`),
+    fc.subarray(statuses, { minLength: 1 }).map((ns) => `EdgeResponseStatus in [${ns.join(", ")}]`),
+    fc.constantFrom(...statuses).map((n) => `EdgeResponseStatus !eq ${n}`),
+    fc.constantFrom("BotScore lt 30", "BotScore eq 5", 'ClientRequestHost eq "a"', "not BotScore eq 5"),
+  );
+  const operand = fc.oneof(
+    comparison,
+    fc.array(comparison, { minLength: 2, maxLength: 3 }).map((parts) => `(${parts.join(" and ")})`),
+  );
+  const filter = fc.array(operand, { minLength: 1, maxLength: 8 }).map((parts) => parts.join(" or "));
+  const value = fc.oneof(
+    fc.constantFrom<unknown>(undefined, null, true, [], "us", "ca", "US", "", "de", "x"),
+    fc.constantFrom<unknown>(200, 404, 500, 0, -0, -1, 0.5, 5, 29, 30, 1.7e18),
+    fc.constantFrom<unknown>("200", "0500", "500.0", "-0", "1700000000000000000", "5e2", " 500"),
+  );
+  const record = fc.record(
+    { ClientCountry: value, EdgeResponseStatus: value, BotScore: value, ClientRequestHost: value },
+    { requiredKeys: [] },
+  );
+
+  it("agrees with the condition evaluated as written", () => {
+    fc.assert(
+      fc.property(filter, fc.array(record, { minLength: 1, maxLength: 5 }), (source, records) => {
+        const checked = check(source);
+        expect(checked.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+        const compiled = compilePredicate(checked.condition!);
+        const reference = naive(checked.condition!);
+        for (const r of records) expect(compiled(r)).toBe(reference(r));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
