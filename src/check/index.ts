@@ -1,5 +1,6 @@
 export { type CheckOptions, type CheckResult, check, resolveCatalog } from "./check.js";
 export { Checker } from "./checker.js";
+export { Distinct } from "./distinct.js";
 export {
   type Cond,
   type Group,

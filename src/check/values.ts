@@ -1,6 +1,7 @@
 import type { Catalog, FieldInfo } from "../catalog/index.js";
 import { type Diagnostic, diagnose, type Range } from "../diagnostics/index.js";
 import type { CanonicalOperator, OperatorRef, Scalar, Value } from "../syntax/index.js";
+import { Distinct } from "./distinct.js";
 import { type ScalarValue, sameScalar, scalarKey } from "./ir.js";
 import { isListOperator } from "./matrix.js";
 import { canonicalNumber, fitsInt64Range, isIntegerText, isNumberText } from "./numbers.js";
@@ -74,13 +75,9 @@ export function checkValue(value: Value, context: ValueContext): ScalarValue | S
   return checkScalar(value, context);
 }
 
-/** Lists up to this long find duplicates by comparing pairs, longer ones by keys. */
-const SEARCHED_LIST_LENGTH = 16;
-
 function checkList(elements: Scalar[], context: ValueContext): ScalarValue[] | undefined {
   const values: ScalarValue[] = [];
-  // Short lists (the usual ones) are searched; long ones keyed, which bounds the work.
-  const seen = elements.length > SEARCHED_LIST_LENGTH ? new Set<string>() : undefined;
+  const distinct = new Distinct(sameScalar, scalarKey);
   let failed = false;
   elements.forEach((element, index) => {
     const value = checkScalar(element, context);
@@ -88,8 +85,7 @@ function checkList(elements: Scalar[], context: ValueContext): ScalarValue[] | u
       failed = true;
       return;
     }
-    const key = seen ? scalarKey(value) : "";
-    if (seen ? seen.has(key) : values.some((other) => sameScalar(other, value))) {
+    if (!distinct.add(value)) {
       // The fix removes the element with the comma before it.
       const previous = elements[index - 1]!;
       const removal = { start: previous.range.end, end: element.range.end };
@@ -104,7 +100,6 @@ function checkList(elements: Scalar[], context: ValueContext): ScalarValue[] | u
       );
       return;
     }
-    seen?.add(key);
     values.push(value);
   });
   return failed ? undefined : values;

@@ -45,7 +45,7 @@ export async function readStream(stream: NodeJS.ReadableStream): Promise<string>
  * `process.stdin` loads Node's stream and socket modules, a tenth of a short command's run time.
  * A descriptor that cannot be read so (non-blocking: EAGAIN; closed) is read as a stream instead.
  */
-export function readProcessStdin(): Promise<string> {
+function readProcessStdin(): Promise<string> {
   try {
     return Promise.resolve(readFileSync(0, "utf8"));
   } catch {

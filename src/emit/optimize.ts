@@ -1,4 +1,12 @@
-import { type Cond, type Leaf, leafKey, type ScalarValue, sameScalar, scalarKey } from "../check/index.js";
+import {
+  type Cond,
+  Distinct,
+  type Leaf,
+  leafKey,
+  type ScalarValue,
+  sameScalar,
+  scalarKey,
+} from "../check/index.js";
 
 /**
  * Rewrites a negation-normal condition into a smaller one with the same meaning:
@@ -70,28 +78,10 @@ function sameValue(a: ScalarValue | ScalarValue[], b: ScalarValue | ScalarValue[
   return true;
 }
 
-/**
- * Up to this many operands, duplicates are found by comparing pairs: a comparison stops at the
- * first difference and builds nothing, so it is the cheaper way up to Logpush's own limit of 30
- * comparisons. Longer groups are keyed, which bounds the work on oversized inputs.
- */
-const PAIRWISE_LIMIT = 32;
-
 /** Drops repeated operands, keeping the first of each. */
 function dedupe(operands: Cond[]): Cond[] {
-  let kept: Cond[];
-  if (operands.length <= PAIRWISE_LIMIT) {
-    kept = [];
-    for (const operand of operands) if (!kept.some((other) => sameCond(other, operand))) kept.push(operand);
-  } else {
-    const keys = new Set<string>();
-    kept = operands.filter((operand) => {
-      const key = condKey(operand);
-      if (keys.has(key)) return false;
-      keys.add(key);
-      return true;
-    });
-  }
+  const distinct = new Distinct(sameCond, condKey);
+  const kept = operands.filter((operand) => distinct.add(operand));
   return kept.length === operands.length ? operands : kept;
 }
 
@@ -138,14 +128,11 @@ function mergeLists(kind: "and" | "or", operands: Cond[]): Cond[] {
 }
 
 function unionOf(leaves: Leaf[]): ScalarValue[] {
-  const seen = new Set<string>();
+  const distinct = new Distinct(sameScalar, scalarKey);
   const values: ScalarValue[] = [];
   for (const leaf of leaves) {
     for (const value of Array.isArray(leaf.value) ? leaf.value : [leaf.value]) {
-      const key = scalarKey(value);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      values.push(value);
+      if (distinct.add(value)) values.push(value);
     }
   }
   return values;

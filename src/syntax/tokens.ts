@@ -19,7 +19,7 @@ export const OrOperator = token("OrOperator", "or");
 export const AndOperator = token("AndOperator", "and");
 /** Every token a value can be: lists hold these, and a comparison's value is one of these or a list. */
 export const Scalar = token("Scalar", "value");
-export const StringLiteral = token("StringLiteral", "string", [Scalar]);
+const StringLiteral = token("StringLiteral", "string", [Scalar]);
 /** `not` and `!` before an operand. */
 export const Negation = token("Negation", "not");
 

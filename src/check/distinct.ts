@@ -1,0 +1,34 @@
+/**
+ * Up to this many items, an equal one is found by comparing pairs: a comparison stops at the first
+ * difference and builds nothing, which is cheaper than keys up to Logpush's own limit of 30
+ * comparisons. Past it, items are keyed, which bounds the work on oversized inputs.
+ */
+const PAIRWISE_LIMIT = 32;
+
+/**
+ * The distinct items seen so far, under an equality that `keyOf` agrees with
+ * (`same(a, b)` exactly when `keyOf(a) === keyOf(b)`).
+ */
+export class Distinct<T> {
+  private readonly items: T[] = [];
+  private keys: Set<string> | undefined;
+
+  constructor(
+    private readonly same: (a: T, b: T) => boolean,
+    private readonly keyOf: (item: T) => string,
+  ) {}
+
+  /** Adds the item unless an equal one is here already; says whether it was added. */
+  add(item: T): boolean {
+    if (this.keys === undefined) {
+      for (const other of this.items) if (this.same(other, item)) return false;
+      this.items.push(item);
+      if (this.items.length > PAIRWISE_LIMIT) this.keys = new Set(this.items.map(this.keyOf));
+      return true;
+    }
+    const key = this.keyOf(item);
+    if (this.keys.has(key)) return false;
+    this.keys.add(key);
+    return true;
+  }
+}
