@@ -14,6 +14,8 @@ const stages = [
   "print",
   "decompile",
   "eval",
+  "sql",
+  "diff",
   "service",
   "api",
   "sandbox",
