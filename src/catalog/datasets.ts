@@ -9,7 +9,7 @@ import pageShieldEvents from "./datasets/page_shield_events.json";
 import spectrumEvents from "./datasets/spectrum_events.json";
 import workersTraceEvents from "./datasets/workers_trace_events.json";
 
-/** The field catalogs filterc ships, copied from the Logpush documentation (see README, "Catalogs"). */
+/** The field catalogs filterc ships, copied from the Logpush documentation (see docs/library.md, "Catalogs"). */
 const specsByDataset: Record<string, readonly FieldSpec[]> = {
   dns_logs: dnsLogs as FieldSpec[],
   firewall_events: firewallEvents as FieldSpec[],
