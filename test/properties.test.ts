@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import Ajv from "ajv";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { renderDiagnostics } from "../src/diagnostics/index.js";
 import {
   CANONICAL_OPERATORS,
   type Catalog,
@@ -71,7 +72,19 @@ const tokenSoup = fc
 const nested = fc
   .tuple(fc.nat(130), fc.nat(130), fc.constantFrom("(", "not ", "!", "not ("), tokenSoup)
   .map(([open, close, opener, middle]) => opener.repeat(open) + middle + ")".repeat(close));
+// A comparison whose list has empty slots, stray commas and brackets: `in [4,,2]`, `in [,]`, `in [[1]`.
+const listSoup = fc
+  .tuple(
+    fc.constantFrom("EdgeResponseStatus", "ClientCountry", "BotTags", "ClientRequestHost"),
+    fc.constantFrom("in", "!in", "eq", "contains"),
+    fc.array(fc.constantFrom("4", '"a"', "true", "x", ",", ",", " ", "[", "]", "(", ")", "", "1.5"), {
+      maxLength: 12,
+    }),
+    fc.constantFrom("]", "", "] and EdgeResponseStatus eq 1", ",]"),
+  )
+  .map(([field, operator, parts, close]) => `${field} ${operator} [${parts.join("")}${close}`);
 const anyText = fc.oneof(
+  listSoup,
   fc.string({ unit: "binary", maxLength: 200 }),
   fc.string({ unit: "grapheme", maxLength: 200 }),
   tokenSoup,
@@ -86,6 +99,7 @@ describe("properties of the parser", () => {
         expectRangesInside(source, parsed);
         const compiled = compile(source);
         expectRangesInside(source, compiled.diagnostics);
+        expect(typeof renderDiagnostics(compiled.diagnostics, source)).toBe("string");
       }),
       { numRuns: RUNS },
     );

@@ -11,3 +11,4 @@ export {
 } from "./range.js";
 export { type RenderOptions, renderDiagnostic, renderDiagnostics } from "./render.js";
 export { closestMatch, editDistance } from "./suggest.js";
+export { type Cell, codePointName, isHiddenCharacter, layOutLine, terminalText } from "./terminal-text.js";

@@ -1,5 +1,6 @@
 import type { Diagnostic } from "./diagnostic.js";
 import { LineIndex } from "./range.js";
+import { type Cell, layOutLine, terminalText } from "./terminal-text.js";
 
 export interface RenderOptions {
   /** Shown after `-->`; "<stdin>" when reading standard input. */
@@ -10,9 +11,17 @@ export interface RenderOptions {
 
 const ansi = { red: "\x1b[31m", yellow: "\x1b[33m", blue: "\x1b[34m", bold: "\x1b[1m", reset: "\x1b[0m" };
 
+/** The widest excerpt of a source line, in terminal columns; longer lines show a window around the range. */
+const EXCERPT_WIDTH = 100;
+/** How much of the line before the range a window keeps, in columns. */
+const EXCERPT_CONTEXT = 30;
+const ELLIPSIS = "…";
+
 /**
  * Renders one diagnostic like rustc: the header, the place, the source line with carets under
- * the range (first line only for multi-line ranges) and the suggested fix.
+ * the range (first line only for multi-line ranges) and the suggested fix. Everything from the
+ * source or the diagnostic is made safe for a terminal (see terminal-text.ts). Never throws: a
+ * range outside the source is clamped into it.
  */
 export function renderDiagnostic(
   diagnostic: Diagnostic,
@@ -21,34 +30,85 @@ export function renderDiagnostic(
   lines = new LineIndex(source),
 ): string {
   const paint = (code: string, text: string) => (options.color ? `${code}${text}${ansi.reset}` : text);
-  const { start, end } = diagnostic.range;
+  const startOffset = clampOffset(diagnostic.range.start.offset, source);
+  const start = lines.positionAt(startOffset);
+  const end = lines.positionAt(Math.max(startOffset, clampOffset(diagnostic.range.end.offset, source)));
   const severityColor = diagnostic.severity === "error" ? ansi.red : ansi.yellow;
   const gutter = String(start.line).length;
   const bar = paint(ansi.blue, `${" ".repeat(gutter)} |`);
   const out: string[] = [];
   out.push(
-    `${paint(ansi.bold + severityColor, `${diagnostic.severity}[${diagnostic.code}]`)}${paint(ansi.bold, `: ${diagnostic.message}`)}`,
+    `${paint(ansi.bold + severityColor, `${diagnostic.severity}[${diagnostic.code}]`)}${paint(ansi.bold, `: ${terminalText(diagnostic.message)}`)}`,
   );
   out.push(
-    `${" ".repeat(gutter)}${paint(ansi.blue, "-->")} ${options.fileName ?? "<input>"}:${start.line}:${start.column}`,
+    `${" ".repeat(gutter)}${paint(ansi.blue, "-->")} ${terminalText(options.fileName ?? "<input>")}:${start.line}:${start.column}`,
   );
-  if (source.length > 0 || start.line === 1) {
-    const text = lines.lineText(start.line);
-    const shown = text.length > 200 ? text.slice(0, 200) : text;
-    const caretStart = Math.min(start.column - 1, shown.length);
-    const caretEnd = end.line === start.line ? Math.min(end.column - 1, shown.length) : shown.length;
-    const carets = "^".repeat(Math.max(1, caretEnd - caretStart));
-    out.push(bar);
-    out.push(`${paint(ansi.blue, `${start.line} |`)} ${shown.replace(/\t/g, " ")}`);
-    out.push(`${bar} ${" ".repeat(caretStart)}${paint(severityColor, carets)}`);
-  }
+  const text = lines.lineText(start.line);
+  const from = Math.min(start.column - 1, text.length);
+  const to = end.line === start.line ? Math.min(Math.max(end.column - 1, from), text.length) : text.length;
+  const excerpt = excerptOf(layOutLine(text), from, to);
+  out.push(bar);
+  out.push(`${paint(ansi.blue, `${start.line} |`)} ${excerpt.text}`);
+  out.push(
+    `${bar} ${" ".repeat(excerpt.caretColumn)}${paint(severityColor, "^".repeat(excerpt.caretWidth))}`,
+  );
   if (diagnostic.suggestion) {
     const replacement = diagnostic.suggestion.replacement;
     const help =
       replacement === "" ? diagnostic.suggestion.message : `${diagnostic.suggestion.message}: ${replacement}`;
-    out.push(`${" ".repeat(gutter)} ${paint(ansi.blue, "=")} ${paint(ansi.bold, "help")}: ${help}`);
+    out.push(
+      `${" ".repeat(gutter)} ${paint(ansi.blue, "=")} ${paint(ansi.bold, "help")}: ${terminalText(help)}`,
+    );
   }
   return out.join("\n");
+}
+
+function clampOffset(offset: number, source: string): number {
+  return Number.isFinite(offset) ? Math.max(0, Math.min(offset, source.length)) : 0;
+}
+
+/**
+ * The part of a laid-out line to show, and where the carets go under it (in columns), for the
+ * range [from, to) of UTF-16 offsets in the line. A line wider than EXCERPT_WIDTH is cut to a
+ * window that starts EXCERPT_CONTEXT columns before the range, with `…` where it was cut.
+ */
+function excerptOf(
+  cells: Cell[],
+  from: number,
+  to: number,
+): { text: string; caretColumn: number; caretWidth: number } {
+  const columnAt: number[] = [];
+  let column = 0;
+  for (const cell of cells) {
+    columnAt.push(column);
+    column += cell.width;
+  }
+  const lineWidth = column;
+  const columnOf = (offset: number) => {
+    const index = cells.findIndex((cell) => cell.to > offset);
+    return index < 0 ? lineWidth : columnAt[index]!;
+  };
+  const caretStart = columnOf(from);
+  const caretEnd = Math.max(caretStart, columnOf(to));
+  let windowStart = 0;
+  let windowEnd = lineWidth;
+  if (lineWidth > EXCERPT_WIDTH) {
+    windowStart = Math.max(0, Math.min(caretStart - EXCERPT_CONTEXT, lineWidth - EXCERPT_WIDTH));
+    windowEnd = windowStart + EXCERPT_WIDTH;
+  }
+  // Whole cells inside the window; the cut ends are marked with an ellipsis one column wide.
+  let text = windowStart > 0 ? ELLIPSIS : "";
+  let shownStart: number | undefined;
+  for (let i = 0; i < cells.length; i++) {
+    if (columnAt[i]! < windowStart || columnAt[i]! + cells[i]!.width > windowEnd) continue;
+    shownStart ??= columnAt[i]!;
+    text += cells[i]!.text;
+  }
+  if (windowEnd < lineWidth) text += ELLIPSIS;
+  const offsetColumns = (shownStart ?? windowStart) - (windowStart > 0 ? 1 : 0);
+  const caretColumn = Math.max(0, caretStart - offsetColumns);
+  const visibleEnd = Math.min(caretEnd, windowEnd) - offsetColumns;
+  return { text, caretColumn, caretWidth: Math.max(1, visibleEnd - caretColumn) };
 }
 
 export function renderDiagnostics(

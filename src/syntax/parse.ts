@@ -1,8 +1,10 @@
 import type { IRecognitionException, IToken } from "chevrotain";
 import {
+  codePointName,
   type Diagnostic,
   diagnose,
   emptyRangeAt,
+  isHiddenCharacter,
   LineIndex,
   type Position,
   type Range,
@@ -200,6 +202,17 @@ function lexingDiagnostic(
       range,
       { text, hint },
       { message: "use `==`", range, replacement: "==" },
+    );
+  }
+  // Characters that cannot be seen are named by code point, and they can only be deleted.
+  const characters = [...text];
+  if (characters.every(isHiddenCharacter)) {
+    const names = characters.map(codePointName).join(" ");
+    return diagnose(
+      "UnexpectedCharacter",
+      range,
+      { text: names, hint: "; it cannot be seen: delete it" },
+      { message: `delete ${names}`, range, replacement: "" },
     );
   }
   return diagnose("UnexpectedCharacter", range, {

@@ -1,5 +1,12 @@
 import "./compat.js";
-import { EmbeddedActionsParser, EOF, type IOrAlt, type IRecognitionException, type IToken } from "chevrotain";
+import {
+  EmbeddedActionsParser,
+  EOF,
+  type IOrAlt,
+  type IRecognitionException,
+  type IToken,
+  type TokenType,
+} from "chevrotain";
 import { type Diagnostic, diagnose, type Position, type Range } from "../diagnostics/index.js";
 import type {
   CanonicalOperator,
@@ -105,6 +112,25 @@ class FilterParser extends EmbeddedActionsParser {
   }
 
   private readonly recovery = { recoveryValueFunc: (e: IRecognitionException) => this.errorAt(e) };
+
+  /**
+   * A token chevrotain invents to recover (`[4,,2]` gets a value between the commas) sits, empty,
+   * right after the token before it: chevrotain's own has offset -1, and a range built from it
+   * would point outside the source. Nodes built from one are error nodes (see `scalarOf`).
+   */
+  override getTokenToInsert(tokenType: TokenType): IToken {
+    const previous = this.LA(0);
+    const at = isRealToken(previous) && previous.tokenType !== EOF ? tokenEnd(previous) : this.endOfInput;
+    return {
+      image: "",
+      startOffset: at.offset,
+      startLine: at.line,
+      startColumn: at.column,
+      tokenTypeIdx: tokenType.tokenTypeIdx!,
+      tokenType,
+      isInsertedInRecovery: true,
+    };
+  }
 
   /** Syntax errors found by the grammar's own checks (missing operand, value or bracket), as opposed to chevrotain's. */
   problems: Diagnostic[] = [];
@@ -243,6 +269,8 @@ class FilterParser extends EmbeddedActionsParser {
       );
       const foundValue = this.OPTION2(this.optionalValue);
       return this.ACTION(() => {
+        // A field name invented while recovering: the syntax error says what is missing.
+        if (!isRealToken(name)) return { kind: "error" as const, range: tokenRange(name) };
         // Only one error per comparison: a missing operator already explains the missing value.
         const value =
           foundValue ??
@@ -302,7 +330,8 @@ class FilterParser extends EmbeddedActionsParser {
               { ALT: () => this.CONSUME2(ComparisonOperator) },
               { ALT: () => this.CONSUME3(Identifier) },
             ]);
-            return this.ACTION(() => {
+            return this.ACTION((): OperatorRef | ErrorNode => {
+              if (!isRealToken(token)) return { kind: "error", range: tokenRange(not) };
               const canonical = canonicalOfToken[token.tokenType.name];
               const negatable = token.tokenType.CATEGORIES?.includes(Negatable) === true;
               return {
@@ -384,6 +413,8 @@ class FilterParser extends EmbeddedActionsParser {
 /** The AST of a scalar token; one category token and a switch cost less than a six-way alternation. */
 function scalarOf(token: IToken): Scalar {
   const range = tokenRange(token);
+  // A value invented while recovering: the syntax error is reported, the checker has nothing to add.
+  if (token.isInsertedInRecovery) return { kind: "error", range };
   switch (token.tokenType) {
     case Integer:
       return { kind: "int", digits: token.image, range };
