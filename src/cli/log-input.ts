@@ -31,12 +31,40 @@ export async function fileInput(path: string): Promise<LogInput> {
     name: path,
     size,
     open: (onRead) =>
-      decompressed(counted(createReadStream(path, { highWaterMark: CHUNK_BYTES }), onRead), path),
+      withoutBom(decompressed(counted(createReadStream(path, { highWaterMark: CHUNK_BYTES }), onRead), path)),
   };
 }
 
 export function streamInput(name: string, source: () => AsyncIterable<Uint8Array>): LogInput {
-  return { name, size: undefined, open: (onRead) => decompressed(counted(source(), onRead), name) };
+  return {
+    name,
+    size: undefined,
+    open: (onRead) => withoutBom(decompressed(counted(source(), onRead), name)),
+  };
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * Drops a UTF-8 byte order mark at the start of the (decompressed) content: editors on Windows
+ * write one, and it belongs to no line. Only the first bytes of an input are a mark; elsewhere
+ * the bytes are part of the line that holds them.
+ */
+async function* withoutBom(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let head: Buffer | undefined = Buffer.alloc(0);
+  for await (const chunk of source) {
+    if (head === undefined) {
+      yield chunk;
+      continue;
+    }
+    head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+    if (head.length < BOM.length && BOM.subarray(0, head.length).equals(head)) continue;
+    const rest = head.subarray(0, BOM.length).equals(BOM) ? head.subarray(BOM.length) : head;
+    head = undefined;
+    if (rest.length > 0) yield rest;
+  }
+  // Fewer bytes than a mark in the whole input: they are content.
+  if (head !== undefined && head.length > 0) yield head;
 }
 
 async function* counted(source: AsyncIterable<Uint8Array>, onRead: (bytes: number) => void) {

@@ -11,8 +11,9 @@ export type LineVerdict = (typeof LineVerdict)[keyof typeof LineVerdict];
 
 export interface LineFilterOptions {
   /**
-   * Reject lines by their raw text before parsing where the filter allows it (default true).
-   * A line rejected this way is checked for malformation only by its outer braces.
+   * Reject lines by their raw text before reading their fields where the filter allows it
+   * (default true). A rejected line is still checked against the JSON grammar, so the verdicts
+   * are the same either way: only the speed differs.
    */
   prefilter?: boolean;
   /**
@@ -51,18 +52,13 @@ export function compileLineFilter(condition: Cond | null, options: LineFilterOpt
     };
   }
   if (!reject) return full;
+  // A reader of no fields only validates the line: the same grammar, none of the values built.
+  const validate = compileFieldReader([], false);
+  const none: unknown[] = [];
   return (line) => {
-    if (reject(line) && looksLikeObject(line)) return LineVerdict.miss;
-    return full(line);
+    if (!reject(line)) return full(line);
+    return validate(line, none) ? LineVerdict.miss : LineVerdict.malformed;
   };
-}
-
-/** Whether the line, without surrounding JSON whitespace, starts with `{` and ends with `}`. */
-function looksLikeObject(line: string): boolean {
-  const end = line.length > 0 && line.charCodeAt(line.length - 1) <= 0x20;
-  const start = line.length > 0 && line.charCodeAt(0) <= 0x20;
-  const trimmed = start || end ? line.trim() : line;
-  return trimmed.charCodeAt(0) === 0x7b && trimmed.charCodeAt(trimmed.length - 1) === 0x7d;
 }
 
 function hasLongNumber(cond: Cond): boolean {

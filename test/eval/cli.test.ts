@@ -234,3 +234,41 @@ describe("filterc eval", () => {
     expect(run.stdout).toBe('{"EdgeStartTimestamp":1700000000000000001}\n');
   });
 });
+
+describe("filterc eval and a UTF-8 byte order mark", () => {
+  const bom = "\ufeff";
+  const first = '{"ClientCountry":"us","EdgeResponseStatus":500}';
+  const second = '{"ClientCountry":"ca","EdgeResponseStatus":500}';
+
+  it("drops a mark before the first line of each input, plain or gzip (regression: counted malformed)", async () => {
+    expect(await runCli(["eval", "--expr", 'ClientCountry eq "us"'], `${bom}${first}\n${second}\n`)).toEqual({
+      code: 0,
+      stdout: `${first}\n`,
+      stderr: "read 2 lines, matched 1, malformed 0\n",
+    });
+    writeFileSync(join(out, "bom.ndjson"), `${bom}${second}\n`);
+    writeFileSync(join(out, "bom.gz"), gzipSync(`${bom}${first}\n`));
+    const run = await spawnBytes([
+      "--expr",
+      "EdgeResponseStatus eq 500",
+      "--strict",
+      join(out, "bom.ndjson"),
+      join(out, "bom.gz"),
+    ]);
+    expect(run.stdout.toString()).toBe(`${second}\n${first}\n`);
+    expect(run.stderr).toBe("read 2 lines, matched 2, malformed 0\n");
+    expect(run.code).toBe(0);
+  });
+
+  it("keeps a mark that is not at the start of an input, and inputs shorter than a mark", async () => {
+    expect(await runCli(["eval", "--expr", "", "--count"], `${first}\n${bom}${second}\n`)).toEqual({
+      code: 0,
+      stdout: "1\n",
+      stderr: "read 2 lines, matched 1, malformed 1 (first at line 2)\n",
+    });
+    const short = await spawnBytes(["--expr", ""], Buffer.from([0xef, 0xbb]));
+    expect(short.stderr).toBe("read 1 line, matched 0, malformed 1 (first at line 1)\n");
+    const bomOnly = await spawnBytes(["--expr", ""], Buffer.from([0xef, 0xbb, 0xbf, 0x0a]));
+    expect(bomOnly.stderr).toBe("read 0 lines, matched 0, malformed 0\n");
+  });
+});
