@@ -79,7 +79,7 @@ describe("conformance (CLI compile --json)", () => {
     const run = await runCli(["compile", "--dataset", "http_request", "-"], "BotScore lt 30");
     expect(run.code).toBe(2);
     expect(run.stderr.split("\n")[0]).toBe(
-      'filterc compile: unknown dataset "http_request"; known datasets: dns_logs, firewall_events, gateway_http, http_requests, nel_reports, page_shield_events, spectrum_events, workers_trace_events',
+      'filterc compile: unknown dataset "http_request"; known datasets: access_requests, account_abuse_protection_events, audit_logs, audit_logs_v2, biso_user_actions, casb_findings, device_posture_results, dex_application_tests, dex_device_state_events, dlp_forensic_copies, dns_firewall_logs, dns_logs, email_security_alerts, email_security_post_delivery_events, firewall_events, gateway_dns, gateway_http, gateway_network, http_requests, ipsec_logs, magic_bgp_logs, magic_ids_detections, mcp_portal_logs, mnm_flow_logs, nel_reports, network_analytics_logs, page_shield_events, sinkhole_http_logs, spectrum_events, ssh_logs, turnstile_events, warp_config_changes, warp_toggle_changes, websocket_analytics, workers_trace_events, zaraz_events, zero_trust_network_sessions (did you mean http_requests?)',
     );
   });
 });

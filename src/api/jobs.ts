@@ -1,4 +1,4 @@
-import { type Catalog, DEFAULT_DATASET, datasetNames, getCatalog } from "../catalog/index.js";
+import { type Catalog, DEFAULT_DATASET, getCatalog, knownDatasets } from "../catalog/index.js";
 import { type CompileOptions, type CompileResult, compile } from "../compile.js";
 import { decompile } from "../decompile/index.js";
 import { closestMatch, type Diagnostic } from "../diagnostics/index.js";
@@ -73,7 +73,7 @@ export function buildJobBody(
   const body: Record<string, unknown> = {};
   const catalog = settings.compileOptions?.catalog ?? getCatalog(dataset);
   if (!catalog)
-    problems.push(problem("UnknownJobDataset", "dataset", { dataset, known: datasetNames.join(", ") }));
+    problems.push(problem("UnknownJobDataset", "dataset", { dataset, known: knownDatasets(dataset) }));
 
   if (settings.name !== undefined) body["name"] = settings.name;
   if (mode === "create") body["dataset"] = dataset;

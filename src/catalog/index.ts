@@ -7,4 +7,12 @@ export {
   type FieldType,
   fieldInfo,
 } from "./catalog.js";
-export { DEFAULT_DATASET, datasetNames, getCatalog } from "./datasets.js";
+export {
+  DEFAULT_DATASET,
+  datasetNames,
+  datasetScopes,
+  getCatalog,
+  knownDatasets,
+  SCOPES,
+  type Scope,
+} from "./datasets.js";

@@ -1,5 +1,5 @@
-import { type Catalog, DEFAULT_DATASET, datasetNames, getCatalog } from "../catalog/index.js";
-import { closestMatch, type Diagnostic, diagnose, hasErrors, sortDiagnostics } from "../diagnostics/index.js";
+import { type Catalog, DEFAULT_DATASET, getCatalog, knownDatasets } from "../catalog/index.js";
+import { type Diagnostic, diagnose, hasErrors, sortDiagnostics } from "../diagnostics/index.js";
 import {
   capDiagnostics,
   type FilterSource,
@@ -35,12 +35,10 @@ export function resolveCatalog(options: CheckOptions, filter: FilterSource): Cat
   const dataset = options.dataset ?? DEFAULT_DATASET;
   const catalog = getCatalog(dataset);
   if (catalog) return catalog;
-  const closest = closestMatch(dataset, datasetNames);
-  const known = closest ? `${datasetNames.join(", ")} (did you mean ${closest}?)` : datasetNames.join(", ");
   return diagnose(
     "UnknownDataset",
     { start: filter.range.start, end: filter.range.start },
-    { dataset, known },
+    { dataset, known: knownDatasets(dataset) },
   );
 }
 

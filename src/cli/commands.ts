@@ -28,6 +28,10 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "read Logpush filter JSON back into source",
     load: () => import("./commands/decompile.js"),
   },
+  datasets: {
+    summary: "list the Logpush datasets, or one dataset's fields",
+    load: () => import("./commands/datasets.js"),
+  },
   eval: { summary: "apply a filter to log lines (NDJSON, gzip)", load: () => import("./commands/eval.js") },
   fields: { summary: "get or set the zone's custom log fields", load: () => import("./commands/fields.js") },
   jobs: {

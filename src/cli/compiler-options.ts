@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { createCatalog, datasetNames, type FieldSpec, getCatalog } from "../catalog/index.js";
+import { createCatalog, type FieldSpec, getCatalog, knownDatasets } from "../catalog/index.js";
 import type { CompileOptions } from "../compile.js";
 import { parseCount } from "./args.js";
 import { UsageError, UserError } from "./io.js";
@@ -26,7 +26,7 @@ export async function compilerOptionsFrom(values: CompilerFlagValues): Promise<C
   if (values.dataset !== undefined) {
     if (!getCatalog(values.dataset) && values.catalog === undefined) {
       throw new UsageError(
-        `unknown dataset ${JSON.stringify(values.dataset)}; known datasets: ${datasetNames.join(", ")}`,
+        `unknown dataset ${JSON.stringify(values.dataset)}; known datasets: ${knownDatasets(values.dataset)}`,
       );
     }
     options.dataset = values.dataset;

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { datasetNames } from "../../src/catalog/index.js";
 import { type RunningPlayground, startPlayground } from "../helpers/playground.js";
 
 /** Debian's Chromium; `.ci/run` installs it. Without it these tests fail: they never skip. */
@@ -208,6 +209,15 @@ describe("the playground in Chromium", () => {
       ["outcome match", "1"],
       ["outcome invalid", "3"],
     ]);
+  });
+
+  it("offers every shipped dataset in the picker", async () => {
+    const offered = await page.$$eval("#dataset option", (options) =>
+      options.map((option) => (option as HTMLOptionElement).value),
+    );
+    expect(offered).toEqual(datasetNames);
+    expect(offered).toHaveLength(37);
+    expect(await page.inputValue("#dataset")).toBe("http_requests");
   });
 
   it("checks against the picked dataset and limits", async () => {

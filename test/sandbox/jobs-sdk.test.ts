@@ -126,14 +126,6 @@ describe("the jobs API refuses what the service refuses", () => {
       { code: 1002, message: 'dataset "http_request" is unknown' },
     ],
     [
-      "a dataset without a catalog in filterc",
-      { dataset: "audit_logs" },
-      {
-        code: 1002,
-        message: 'dataset "audit_logs" is not served by the sandbox (filterc ships no field catalog for it)',
-      },
-    ],
-    [
       "an unknown output field",
       { output_options: { field_names: ["ClientIp"] } },
       { code: 1002, message: 'output_options.field_names: "ClientIp" is not a field of http_requests' },
