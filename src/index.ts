@@ -64,9 +64,14 @@ export {
 export * from "./service/index.js";
 export * from "./syntax/ast.js";
 export {
+  CANONICAL_OPERATORS,
+  type CanonicalOperator,
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_DIAGNOSTICS,
   DEFAULT_MAX_SOURCE_LENGTH,
+  isCanonicalOperator,
+  OPERATORS,
+  type OperatorFacts,
   type ParseOptions,
   type ParseResult,
   parse,

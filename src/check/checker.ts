@@ -1,8 +1,16 @@
 import type { Catalog, FieldInfo } from "../catalog/index.js";
 import { closestMatch, type Diagnostic, diagnose, type Suggestion } from "../diagnostics/index.js";
-import type { CanonicalOperator, Comparison, Expr, FieldRef, OperatorRef } from "../syntax/index.js";
+import {
+  type CanonicalOperator,
+  type Comparison,
+  type Expr,
+  type FieldRef,
+  OPERATORS,
+  type OperatorRef,
+  operatorAccepts,
+  operatorsFor,
+} from "../syntax/index.js";
 import type { Cond, Leaf } from "./ir.js";
-import { operatorAccepts, operatorsFor } from "./matrix.js";
 import { replacementForNotBefore, suggestOperator } from "./operators.js";
 import { checkValue, typeWithArticle } from "./values.js";
 
@@ -147,12 +155,7 @@ export class Checker {
     const allowed = operatorsFor(field.type);
     const allowedText = allowed.map((op) => `\`${op}\``).join(", ");
     // On arrays, equality means membership: offer `contains`.
-    const replacement =
-      field.type === "array" && (operator === "eq" || operator === "!eq")
-        ? operator === "eq"
-          ? "contains"
-          : "!contains"
-        : undefined;
+    const replacement = field.type === "array" ? OPERATORS[operator].onArray : undefined;
     this.diagnostics.push(
       diagnose(
         "OperatorNotForType",

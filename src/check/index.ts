@@ -1,3 +1,10 @@
+export {
+  isListOperator,
+  isNegativeOperator,
+  negateOperator,
+  operatorAccepts,
+  operatorsFor,
+} from "../syntax/index.js";
 export { type CheckOptions, type CheckResult, check, resolveCatalog } from "./check.js";
 export { Checker } from "./checker.js";
 export { Distinct } from "./distinct.js";
@@ -13,13 +20,6 @@ export {
   scalarSource,
   scalarText,
 } from "./ir.js";
-export {
-  isListOperator,
-  isNegativeOperator,
-  negateOperator,
-  operatorAccepts,
-  operatorsFor,
-} from "./matrix.js";
 export { toNegationNormalForm } from "./negate.js";
 export { canonicalNumber, compareNumbers, fitsInt64Range } from "./numbers.js";
 export { suggestOperator } from "./operators.js";

@@ -1,5 +1,5 @@
+import { negateOperator } from "../syntax/index.js";
 import { type Cond, withOperator } from "./ir.js";
-import { negateOperator } from "./matrix.js";
 
 /**
  * Pushes every `not` down to the comparisons (De Morgan and the operator pairs), flattens nested

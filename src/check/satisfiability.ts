@@ -1,7 +1,7 @@
 import type { FieldInfo } from "../catalog/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
+import { negateOperator, OPERATORS, type PositiveOperator } from "../syntax/index.js";
 import { type Cond, type Leaf, type ScalarValue, sameScalar, withOperator } from "./ir.js";
-import { negateOperator } from "./matrix.js";
 import { compareNumbers } from "./numbers.js";
 
 /**
@@ -72,52 +72,48 @@ function candidatesOf(leaves: Leaf[]): ScalarValue[] | undefined {
   return candidates;
 }
 
-/** Whether one leaf holds for a present value: the semantics the evaluator implements, for scalars. */
+/**
+ * Whether one leaf holds for a present value: the semantics the evaluator implements, for
+ * scalars. A `!` operator is the negation of its positive one; where the types differ (never,
+ * for values of one field) it is taken to hold, so no warning follows from it.
+ */
 function holds(leaf: Leaf, value: ScalarValue): boolean {
-  const values = listOf(leaf);
+  const facts = OPERATORS[leaf.operator];
+  const positive = positiveHolds(facts.positive, listOf(leaf), value);
+  return positive === undefined || positive !== facts.negative;
+}
+
+function positiveHolds(
+  operator: PositiveOperator,
+  values: ScalarValue[],
+  value: ScalarValue,
+): boolean | undefined {
   const first = values[0]!;
-  switch (leaf.operator) {
+  switch (operator) {
     case "eq":
       return sameScalar(value, first);
-    case "!eq":
-      return !sameScalar(value, first);
     case "in":
       return values.some((v) => sameScalar(value, v));
-    case "!in":
-      return !values.some((v) => sameScalar(value, v));
     case "lt":
     case "leq":
     case "gt":
     case "geq": {
-      if (value.kind !== "number" || first.kind !== "number") return true;
+      if (value.kind !== "number" || first.kind !== "number") return undefined;
       const order = compareNumbers(value.text, first.text);
-      return leaf.operator === "lt"
+      return operator === "lt"
         ? order < 0
-        : leaf.operator === "leq"
+        : operator === "leq"
           ? order <= 0
-          : leaf.operator === "gt"
+          : operator === "gt"
             ? order > 0
             : order >= 0;
     }
-    default: {
-      if (value.kind !== "string" || first.kind !== "string") return true;
-      const text = value.value;
-      const operand = first.value;
-      switch (leaf.operator) {
-        case "startsWith":
-          return text.startsWith(operand);
-        case "!startsWith":
-          return !text.startsWith(operand);
-        case "endsWith":
-          return text.endsWith(operand);
-        case "!endsWith":
-          return !text.endsWith(operand);
-        case "contains":
-          return text.includes(operand);
-        case "!contains":
-          return !text.includes(operand);
-      }
-      return true;
+    case "startsWith":
+    case "endsWith":
+    case "contains": {
+      if (value.kind !== "string" || first.kind !== "string") return undefined;
+      if (operator === "startsWith") return value.value.startsWith(first.value);
+      return operator === "endsWith" ? value.value.endsWith(first.value) : value.value.includes(first.value);
     }
   }
 }

@@ -1,9 +1,15 @@
 import type { Catalog, FieldInfo } from "../catalog/index.js";
 import { type Diagnostic, diagnose, type Range } from "../diagnostics/index.js";
-import type { CanonicalOperator, OperatorRef, Scalar, Value } from "../syntax/index.js";
+import {
+  type CanonicalOperator,
+  isListOperator,
+  OPERATORS,
+  type OperatorRef,
+  type Scalar,
+  type Value,
+} from "../syntax/index.js";
 import { Distinct } from "./distinct.js";
 import { type ScalarValue, sameScalar, scalarKey } from "./ir.js";
-import { isListOperator } from "./matrix.js";
 import { canonicalNumber, fitsInt64Range, isIntegerText, isNumberText } from "./numbers.js";
 
 /** The type one value must have: the field's type, or for arrays the element type. */
@@ -64,7 +70,7 @@ export function checkValue(value: Value, context: ValueContext): ScalarValue | S
     return checkList(value.elements, context);
   }
   if (value.kind === "list") {
-    const listOperator = operator === "eq" ? "in" : operator === "!eq" ? "!in" : undefined;
+    const listOperator = OPERATORS[operator].onList;
     const hint = listOperator ? `; to match any of several values, use \`${listOperator}\`` : "";
     const suggestion = listOperator
       ? { message: `use \`${listOperator}\``, range: operatorRef.range, replacement: listOperator }

@@ -6,63 +6,24 @@ import {
   ViewPlugin,
   type ViewUpdate,
 } from "@codemirror/view";
-import { scan } from "../syntax/lexer.js";
-import { canonicalOfToken } from "../syntax/tokens.js";
+import type { HighlightKind } from "../service/index.js";
+import { languageService } from "./service.js";
 
-/** The class of each token kind that is not an operator; operators are found by their canonical form. */
-const classOfToken: Record<string, string> = {
-  Identifier: "cm-lpf-field",
-  And: "cm-lpf-logic",
-  Or: "cm-lpf-logic",
-  Not: "cm-lpf-logic",
-  AmpAmp: "cm-lpf-logic",
-  PipePipe: "cm-lpf-logic",
-  Bang: "cm-lpf-logic",
-  True: "cm-lpf-bool",
-  False: "cm-lpf-bool",
-  DoubleQuoted: "cm-lpf-string",
-  SingleQuoted: "cm-lpf-string",
-  UnterminatedString: "cm-lpf-string",
-  Integer: "cm-lpf-number",
-  Decimal: "cm-lpf-number",
-  LParen: "cm-lpf-punctuation",
-  RParen: "cm-lpf-punctuation",
-  LBracket: "cm-lpf-punctuation",
-  RBracket: "cm-lpf-punctuation",
-  Comma: "cm-lpf-punctuation",
-};
-
-const marks = new Map<string, Decoration>();
-function mark(className: string): Decoration {
-  let decoration = marks.get(className);
+const marks = new Map<HighlightKind, Decoration>();
+function mark(kind: HighlightKind): Decoration {
+  let decoration = marks.get(kind);
   if (!decoration) {
-    decoration = Decoration.mark({ class: className });
-    marks.set(className, decoration);
+    decoration = Decoration.mark({ class: `cm-lpf-${kind}` });
+    marks.set(kind, decoration);
   }
   return decoration;
 }
 
-/** Decorations from the compiler's own scanner, so the colours never disagree with the parser. */
-function tokenDecorations(source: string): DecorationSet {
-  const scanned = scan(source);
-  const spans: { from: number; to: number; className: string }[] = [];
-  for (const token of scanned.tokens) {
-    const name = token.tokenType.name;
-    const className = name in canonicalOfToken ? "cm-lpf-operator" : classOfToken[name];
-    if (className)
-      spans.push({ from: token.startOffset, to: token.startOffset + token.image.length, className });
-  }
-  for (const comment of scanned.comments)
-    spans.push({
-      from: comment.startOffset,
-      to: comment.startOffset + comment.image.length,
-      className: "cm-lpf-comment",
-    });
-  for (const error of scanned.errors)
-    spans.push({ from: error.offset, to: error.offset + error.length, className: "cm-lpf-invalid" });
-  spans.sort((a, b) => a.from - b.from);
+/** Decorations from the language service's highlights, so the colours never disagree with the parser or the LSP. */
+function tokenDecorations(view: EditorView): DecorationSet {
   const builder = new RangeSetBuilder<Decoration>();
-  for (const span of spans) if (span.to > span.from) builder.add(span.from, span.to, mark(span.className));
+  for (const span of languageService(view.state).highlights(view.state.doc.toString()))
+    if (span.length > 0) builder.add(span.offset, span.offset + span.length, mark(span.kind));
   return builder.finish();
 }
 
@@ -71,10 +32,10 @@ export const filterHighlighting = ViewPlugin.fromClass(
   class {
     decorations: DecorationSet;
     constructor(view: EditorView) {
-      this.decorations = tokenDecorations(view.state.doc.toString());
+      this.decorations = tokenDecorations(view);
     }
     update(update: ViewUpdate) {
-      if (update.docChanged) this.decorations = tokenDecorations(update.state.doc.toString());
+      if (update.docChanged) this.decorations = tokenDecorations(update.view);
     }
   },
   { decorations: (plugin) => plugin.decorations },

@@ -1,11 +1,9 @@
 import { type Cond, type Leaf, operatorAccepts, type ScalarValue, scalarText } from "../check/index.js";
+import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
 import { compareExact, isExactAsDouble, recordNumber, recordNumberText } from "./numbers.js";
 
 /** A compiled filter: whether one parsed log record passes. */
 export type Predicate = (record: Record<string, unknown>) => boolean;
-
-/** The positive operators; each `!` operator is exactly the negation of its positive one. */
-type PositiveOperator = "eq" | "lt" | "leq" | "gt" | "geq" | "startsWith" | "endsWith" | "contains" | "in";
 
 /** A test on the field's value alone (undefined when the record lacks the field). */
 type ValueTest = (value: unknown) => boolean;
@@ -179,8 +177,7 @@ function compileLeaf(leaf: Leaf, slots: Map<string, number>): SlotTest {
   if (!field.filterable || !operatorAccepts(operator, field.type)) {
     throw new Error(`cannot evaluate ${field.name} (${field.docType}) ${operator}`);
   }
-  const negated = operator.startsWith("!");
-  const positive = (negated ? operator.slice(1) : operator) as PositiveOperator;
+  const { negative: negated, positive } = OPERATORS[operator];
   let slot = slots.get(field.name);
   if (slot === undefined) {
     slot = slots.size;

@@ -1,4 +1,4 @@
-import type { Cond, Leaf, ScalarValue } from "../check/index.js";
+import { type Cond, isNegativeOperator, type Leaf, type ScalarValue } from "../check/index.js";
 
 /**
  * A test on the raw text of a log line that rejects lines which cannot match, before any JSON
@@ -40,7 +40,7 @@ function requiredTexts(cond: Cond, negated: boolean): Clause[] {
   switch (cond.kind) {
     case "leaf": {
       // A `!` operator is exactly the negation of its positive one, so `not X !eq v` needs `X eq v`.
-      const positive = cond.operator.startsWith("!") === negated;
+      const positive = isNegativeOperator(cond.operator) === negated;
       const clause = positive ? leafClause(cond) : undefined;
       return clause ? [clause] : [];
     }

@@ -1,24 +1,6 @@
 import { type Cond, type Leaf, scalarSource } from "../check/index.js";
 import type { FilterStats } from "../emit/index.js";
-import type { CanonicalOperator } from "../syntax/index.js";
-
-/** How each operator reads in words, for a field holding one value and for an array field. */
-const words: Record<CanonicalOperator, { one: string; array?: string }> = {
-  eq: { one: "is" },
-  "!eq": { one: "is not" },
-  lt: { one: "is less than" },
-  leq: { one: "is at most" },
-  gt: { one: "is greater than" },
-  geq: { one: "is at least" },
-  startsWith: { one: "starts with" },
-  endsWith: { one: "ends with" },
-  "!startsWith": { one: "does not start with" },
-  "!endsWith": { one: "does not end with" },
-  contains: { one: "contains the text", array: "has an element" },
-  "!contains": { one: "does not contain the text", array: "has no element" },
-  in: { one: "is one of", array: "has an element that is one of" },
-  "!in": { one: "is none of", array: "has no element that is one of" },
-};
+import { OPERATORS } from "../syntax/index.js";
 
 /**
  * The filter in words, as an indented tree: one line per group and per comparison, then what it
@@ -52,7 +34,7 @@ function tree(cond: Cond, depth: number, lines: string[]): void {
 }
 
 function sentence(leaf: Leaf): string {
-  const phrase = words[leaf.operator];
+  const phrase = OPERATORS[leaf.operator].reads;
   const onArray = leaf.field.type === "array" && phrase.array !== undefined;
   const verb = onArray ? phrase.array! : phrase.one;
   const value = Array.isArray(leaf.value)

@@ -1,7 +1,12 @@
 import type { IToken } from "chevrotain";
-import { type CanonicalOperator, decodeStringToken } from "../syntax/index.js";
-import type { ScanResult } from "../syntax/lexer.js";
-import { canonicalOfToken } from "../syntax/tokens.js";
+import {
+  type CanonicalOperator,
+  decodeStringToken,
+  OPERATORS,
+  type ScanResult,
+  type TokenFacts,
+  tokenFacts,
+} from "../syntax/index.js";
 import type { OffsetRange } from "./types.js";
 
 /**
@@ -40,18 +45,20 @@ export interface CompletionContext {
   inString: boolean;
 }
 
-const andTokens = new Set(["And", "AmpAmp"]);
-const orTokens = new Set(["Or", "PipePipe"]);
-const notTokens = new Set(["Not", "Bang"]);
-const stringTokens = new Set(["DoubleQuoted", "SingleQuoted", "UnterminatedString"]);
-const scalarTokens = new Set([...stringTokens, "Integer", "Decimal", "True", "False", "Identifier"]);
-const negatableTokens = new Set(["In", "Contains", "StartsWith", "EndsWith"]);
-
 const tokenEnd = (token: IToken) => token.startOffset + token.image.length;
 
-/** Words, numbers and `!`: the tokens a person may be in the middle of typing. */
+const isString = (facts: TokenFacts) => facts.class === "value" && facts.value === "string";
+/** A value in a comparison or list: literals, and a bare word (which the checker reports). */
+const isScalar = (facts: TokenFacts) => facts.class === "value" || facts.class === "field";
+const isPunctuation = (facts: TokenFacts, text: string) =>
+  facts.class === "punctuation" && facts.punctuation === text;
+/** `not` written as the word: after a field it starts the infix form (`Field not in`). */
+const isNotWord = (token: IToken, facts: TokenFacts) =>
+  facts.class === "logic" && facts.logic === "not" && token.image !== "!";
+
+/** Words, numbers and `!` (not `!=`): the tokens a person may be in the middle of typing. */
 function isWordToken(token: IToken): boolean {
-  return token.tokenType.name !== "BangEq" && /^(?:[A-Za-z_!]|-?[0-9])/.test(token.image);
+  return /^(?:[A-Za-z_]|!(?!=)|-?[0-9])/.test(token.image);
 }
 
 /** The grammar state at the cursor, or null where nothing can be completed (inside a comment). */
@@ -66,11 +73,11 @@ export function completionContext(scanned: ScanResult, offset: number): Completi
   let inString = false;
   const current = tokens[count];
   if (current && current.startOffset < offset) {
-    const name = current.tokenType.name;
-    const isString = stringTokens.has(name);
+    const facts = tokenFacts(current);
+    const string = isString(facts);
     // A closed string with the cursor after its quote is finished; an unterminated one is still being typed.
-    const typing = isString
-      ? offset < tokenEnd(current) || name === "UnterminatedString"
+    const typing = string
+      ? offset < tokenEnd(current) || (facts.class === "value" && facts.unterminated === true)
       : isWordToken(current);
     if (typing) {
       // Typed is what stands before the cursor; the whole word is replaced.
@@ -79,9 +86,9 @@ export function completionContext(scanned: ScanResult, offset: number): Completi
         end: tokenEnd(current),
         text: current.image.slice(0, offset - current.startOffset),
       };
-      inString = isString;
+      inString = string;
       const previous = tokens[count - 1];
-      if (name === "Identifier" && previous?.tokenType.name === "Bang" && tokenEnd(previous) === word.start) {
+      if (facts.class === "field" && previous?.image === "!" && tokenEnd(previous) === word.start) {
         // `!st` scans as `!` then `st`: the person is typing `!startsWith`.
         count--;
         word = { start: previous.startOffset, end: word.end, text: `!${word.text}` };
@@ -104,9 +111,9 @@ function walk(tokens: readonly IToken[], count: number): { state: GrammarState; 
   let state: GrammarState = { kind: "operand" };
   let depth = 0;
   for (let i = 0; i < count; i++) {
-    const name = tokens[i]!.tokenType.name;
-    if (name === "LParen") depth++;
-    else if (name === "RParen") depth = Math.max(0, depth - 1);
+    const facts = tokenFacts(tokens[i]!);
+    if (isPunctuation(facts, "(")) depth++;
+    else if (isPunctuation(facts, ")")) depth = Math.max(0, depth - 1);
     state = step(state, tokens[i]!);
   }
   return { state, depth };
@@ -114,28 +121,27 @@ function walk(tokens: readonly IToken[], count: number): { state: GrammarState; 
 
 /** The state after one more token. */
 function step(state: GrammarState, token: IToken): GrammarState {
-  const name = token.tokenType.name;
-  if (name === "LParen") return { kind: "operand" };
-  if (name === "RParen") return { kind: "afterComparison" };
-  if (andTokens.has(name) || orTokens.has(name)) return { kind: "operand" };
+  const facts = tokenFacts(token);
+  if (isPunctuation(facts, "(")) return { kind: "operand" };
+  if (isPunctuation(facts, ")")) return { kind: "afterComparison" };
+  if (facts.class === "logic" && facts.logic !== "not") return { kind: "operand" };
   switch (state.kind) {
     case "operand":
     case "afterComparison":
       // After a complete comparison a field means a missing `and`: carry on as if it were there.
-      if (name === "Identifier") return { kind: "operator", field: token.image, afterNot: false };
-      return notTokens.has(name) ? { kind: "operand" } : state;
+      if (facts.class === "field") return { kind: "operator", field: token.image, afterNot: false };
+      return facts.class === "logic" ? { kind: "operand" } : state;
     case "operator": {
-      const canonical = canonicalOfToken[name];
-      if (name === "Not" && !state.afterNot) return { ...state, afterNot: true };
-      if (canonical && (!state.afterNot || negatableTokens.has(name))) {
-        const operator = state.afterNot ? (`!${canonical}` as CanonicalOperator) : canonical;
+      if (isNotWord(token, facts) && !state.afterNot) return { ...state, afterNot: true };
+      if (facts.class === "operator" && (!state.afterNot || OPERATORS[facts.operator].infixNot)) {
+        const operator = state.afterNot ? OPERATORS[facts.operator].negation : facts.operator;
         return { kind: "value", field: state.field, operator };
       }
       // An unknown operator (`neq`): the diagnostics name the right one; a value still follows.
       return { kind: "value", field: state.field, operator: null };
     }
     case "value":
-      if (name === "LBracket")
+      if (isPunctuation(facts, "["))
         return {
           kind: "element",
           field: state.field,
@@ -143,18 +149,16 @@ function step(state: GrammarState, token: IToken): GrammarState {
           afterComma: false,
           listed: [],
         };
-      return scalarTokens.has(name) ? { kind: "afterComparison" } : state;
+      return isScalar(facts) ? { kind: "afterComparison" } : state;
     case "element": {
-      if (name === "RBracket") return { kind: "afterComparison" };
-      if (!scalarTokens.has(name)) return state;
-      const listed = stringTokens.has(name)
-        ? [...state.listed, decodeStringToken(token.image)]
-        : state.listed;
+      if (isPunctuation(facts, "]")) return { kind: "afterComparison" };
+      if (!isScalar(facts)) return state;
+      const listed = isString(facts) ? [...state.listed, decodeStringToken(token.image)] : state.listed;
       return { kind: "afterElement", field: state.field, operator: state.operator, listed };
     }
     case "afterElement":
-      if (name === "RBracket") return { kind: "afterComparison" };
-      return name === "Comma"
+      if (isPunctuation(facts, "]")) return { kind: "afterComparison" };
+      return isPunctuation(facts, ",")
         ? {
             kind: "element",
             field: state.field,

@@ -1,14 +1,10 @@
 import type { Catalog, FieldInfo } from "../catalog/index.js";
 import { operatorsFor } from "../check/index.js";
-import { CANONICAL_OPERATORS, type CanonicalOperator } from "../syntax/index.js";
+import { CANONICAL_OPERATORS, INFIX_NOT_OPERATORS, OPERATORS } from "../syntax/index.js";
 import type { Analysis } from "./analysis.js";
 import { type CompletionContext, completionContext, type GrammarState } from "./completion-context.js";
 import { knownValues } from "./enumerations.js";
-import { operatorMeanings } from "./operator-meanings.js";
 import type { CompletionItem, CompletionKind } from "./types.js";
-
-/** The operators `not` may negate in infix position (`Field not in [...]`). */
-const negatableOperators: readonly CanonicalOperator[] = ["startsWith", "endsWith", "contains", "in"];
 
 /*
  * Ranking, as the first character of sortText: fields whose name starts with the typed text in
@@ -150,14 +146,14 @@ function operatorCandidates(
   if (field && !field.filterable) return [];
   // An unknown field (a typo the diagnostics report) still gets every operator.
   const allowed = field ? operatorsFor(field.type) : CANONICAL_OPERATORS;
-  const operators = state.afterNot ? negatableOperators.filter((op) => allowed.includes(op)) : allowed;
+  const operators = state.afterNot ? INFIX_NOT_OPERATORS.filter((op) => allowed.includes(op)) : allowed;
   const lowerTyped = typed.toLowerCase();
   return operators
     .filter((op) => op.toLowerCase().startsWith(lowerTyped))
     .map((op) => ({
       label: op,
       kind: "operator",
-      detail: operatorMeanings[state.afterNot ? (`!${op}` as CanonicalOperator) : op],
+      detail: OPERATORS[state.afterNot ? OPERATORS[op].negation : op].meaning,
       rank: rank.exactPrefix,
     }));
 }

@@ -1,19 +1,17 @@
 import type { FieldInfo } from "../catalog/index.js";
 import { compile } from "../compile.js";
 import type { Range } from "../diagnostics/index.js";
-import type { Comparison, Expr } from "../syntax/index.js";
+import { type Comparison, type Expr, LOGIC, OPERATORS, tokenFacts } from "../syntax/index.js";
 import type { Analysis } from "./analysis.js";
-import { operatorMeanings } from "./operator-meanings.js";
 import type { Hover, OffsetRange } from "./types.js";
 
-const keywordMeanings: Record<string, string> = {
-  And: "**and**: both sides must hold. Binds tighter than `or`.",
-  AmpAmp: "**&&**: `and`; both sides must hold. Binds tighter than `or`.",
-  Or: "**or**: either side must hold.",
-  PipePipe: "**||**: `or`; either side must hold.",
-  Not: "**not**: negates what follows. Logpush JSON has no `not`: the negation is pushed down to the comparisons (De Morgan), `eq` becoming `!eq` and so on.",
-  Bang: "**!**: `not`; negates what follows. Logpush JSON has no `not`: the negation is pushed down to the comparisons (De Morgan), `eq` becoming `!eq` and so on.",
-};
+/** A logic word in words; a symbol (`&&`) also names the word it stands for. */
+function logicMeaning(word: keyof typeof LOGIC, written: string): string {
+  const { word: name, meaning } = LOGIC[word];
+  return written.toLowerCase() === name
+    ? `**${name}**: ${meaning}`
+    : `**${written}**: \`${name}\`; ${meaning}`;
+}
 
 /** What the thing under the cursor is: a field's type and description, an operator's meaning, and the JSON a comparison emits. */
 export function hover(analysis: Analysis, offset: number): Hover | null {
@@ -35,7 +33,7 @@ export function hover(analysis: Analysis, offset: number): Hover | null {
           ? ""
           : `\`${operator.text}\` is written \`${operator.op}\` in Logpush JSON.`;
       return {
-        contents: join(`**${operator.op}**: ${operatorMeanings[operator.op]}.`, alias, emitted),
+        contents: join(`**${operator.op}**: ${OPERATORS[operator.op].meaning}.`, alias, emitted),
         range: offsets(operator.range),
       };
     }
@@ -48,9 +46,10 @@ export function hover(analysis: Analysis, offset: number): Hover | null {
   }
   for (const token of analysis.scanned.tokens) {
     if (token.startOffset > offset) break;
-    const meaning = keywordMeanings[token.tokenType.name];
+    const facts = tokenFacts(token);
     const end = token.startOffset + token.image.length;
-    if (meaning && offset < end) return { contents: meaning, range: { start: token.startOffset, end } };
+    if (facts.class === "logic" && offset < end)
+      return { contents: logicMeaning(facts.logic, token.image), range: { start: token.startOffset, end } };
   }
   return null;
 }

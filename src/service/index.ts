@@ -1,13 +1,14 @@
 export { Analysis } from "./analysis.js";
 export { type CompletionContext, completionContext, type GrammarState } from "./completion-context.js";
 export { knownValues } from "./enumerations.js";
-export { operatorMeanings } from "./operator-meanings.js";
 export { createLanguageService, LanguageService } from "./service.js";
 export {
   type CodeAction,
   type CompletionItem,
   type CompletionKind,
   type FormattingOptions,
+  type Highlight,
+  type HighlightKind,
   type Hover,
   type OffsetRange,
   type SemanticToken,

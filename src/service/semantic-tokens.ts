@@ -1,48 +1,84 @@
 import type { IToken } from "chevrotain";
-import { canonicalOfToken } from "../syntax/tokens.js";
+import { tokenFacts } from "../syntax/index.js";
 import type { Analysis } from "./analysis.js";
-import type { SemanticToken, SemanticTokenType } from "./types.js";
+import type { Highlight, HighlightKind, SemanticToken, SemanticTokenType } from "./types.js";
 
-const typeOfToken: Record<string, SemanticTokenType> = {
-  Identifier: "property",
-  And: "keyword",
-  Or: "keyword",
-  Not: "keyword",
-  Bang: "keyword",
-  AmpAmp: "keyword",
-  PipePipe: "keyword",
-  True: "keyword",
-  False: "keyword",
-  DoubleQuoted: "string",
-  SingleQuoted: "string",
-  UnterminatedString: "string",
-  Integer: "number",
-  Decimal: "number",
-};
+/** What each token colours as, from the vocabulary's token classes. */
+function kindOf(token: IToken): HighlightKind {
+  const facts = tokenFacts(token);
+  return facts.class === "value" ? facts.value : facts.class;
+}
 
-/** Every token an editor colours, in source order; deprecated fields carry the `deprecated` modifier. */
-export function semanticTokens(analysis: Analysis): SemanticToken[] {
-  const { tokens, comments } = analysis.scanned;
+/**
+ * Every span an editor colours, in source order: each token by its class, comments, and runs of
+ * characters no token starts with. Deprecated fields are marked.
+ */
+export function highlights(analysis: Analysis): Highlight[] {
+  const { tokens, comments, errors } = analysis.scanned;
   const fields = analysis.catalog?.fields;
-  const result: SemanticToken[] = [];
-  const push = (token: IToken, type: SemanticTokenType) => {
-    const deprecated = type === "property" && fields?.get(token.image)?.deprecated === true;
+  const result: Highlight[] = [];
+  let nextComment = 0;
+  let nextError = 0;
+  const pushBefore = (offset: number) => {
+    for (;;) {
+      const comment = comments[nextComment];
+      const error = errors[nextError];
+      const commentOffset = comment && comment.startOffset < offset ? comment.startOffset : Infinity;
+      const errorOffset = error && error.offset < offset ? error.offset : Infinity;
+      if (commentOffset === Infinity && errorOffset === Infinity) return;
+      if (commentOffset < errorOffset) {
+        result.push({
+          offset: commentOffset,
+          length: comment!.image.length,
+          kind: "comment",
+          deprecated: false,
+        });
+        nextComment++;
+      } else {
+        result.push({ offset: errorOffset, length: error!.length, kind: "invalid", deprecated: false });
+        nextError++;
+      }
+    }
+  };
+  for (const token of tokens) {
+    pushBefore(token.startOffset);
+    const kind = kindOf(token);
     result.push({
       offset: token.startOffset,
       length: token.image.length,
-      type,
-      modifiers: deprecated ? ["deprecated"] : [],
+      kind,
+      deprecated: kind === "field" && fields?.get(token.image)?.deprecated === true,
     });
-  };
-  let nextComment = 0;
-  for (const token of tokens) {
-    while (nextComment < comments.length && comments[nextComment]!.startOffset < token.startOffset) {
-      push(comments[nextComment++]!, "comment");
-    }
-    const name = token.tokenType.name;
-    const type = typeOfToken[name] ?? (canonicalOfToken[name] ? "operator" : undefined);
-    if (type) push(token, type);
   }
-  while (nextComment < comments.length) push(comments[nextComment++]!, "comment");
+  pushBefore(Infinity);
+  return result;
+}
+
+/** The LSP type of each highlight; punctuation and invalid runs have none. */
+const semanticTypes: Record<HighlightKind, SemanticTokenType | undefined> = {
+  field: "property",
+  operator: "operator",
+  logic: "keyword",
+  bool: "keyword",
+  string: "string",
+  number: "number",
+  comment: "comment",
+  punctuation: undefined,
+  invalid: undefined,
+};
+
+/** Every token an editor colours through LSP, in source order; deprecated fields carry the `deprecated` modifier. */
+export function semanticTokens(analysis: Analysis): SemanticToken[] {
+  const result: SemanticToken[] = [];
+  for (const highlight of highlights(analysis)) {
+    const type = semanticTypes[highlight.kind];
+    if (type)
+      result.push({
+        offset: highlight.offset,
+        length: highlight.length,
+        type,
+        modifiers: highlight.deprecated ? ["deprecated"] : [],
+      });
+  }
   return result;
 }

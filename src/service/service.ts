@@ -4,11 +4,12 @@ import { codeActions } from "./code-actions.js";
 import { complete } from "./completion.js";
 import { formatting } from "./formatting.js";
 import { hover } from "./hover.js";
-import { semanticTokens } from "./semantic-tokens.js";
+import { highlights, semanticTokens } from "./semantic-tokens.js";
 import type {
   CodeAction,
   CompletionItem,
   FormattingOptions,
+  Highlight,
   Hover,
   OffsetRange,
   SemanticToken,
@@ -84,6 +85,11 @@ export class LanguageService {
 
   semanticTokens(text: string): SemanticToken[] {
     return semanticTokens(this.analyze(text));
+  }
+
+  /** The spans an editor colours, punctuation and unrecognized characters included. */
+  highlights(text: string): Highlight[] {
+    return highlights(this.analyze(text));
   }
 }
 

@@ -61,6 +61,26 @@ export interface FormattingOptions {
   lineWidth?: number;
 }
 
+/** What a span of text colours as: a token's class (values by their type), a comment, or characters no token starts with. */
+export type HighlightKind =
+  | "field"
+  | "operator"
+  | "logic"
+  | "string"
+  | "number"
+  | "bool"
+  | "punctuation"
+  | "comment"
+  | "invalid";
+
+export interface Highlight {
+  offset: number;
+  length: number;
+  kind: HighlightKind;
+  /** A field the catalog marks deprecated. */
+  deprecated: boolean;
+}
+
 /** The semantic token types, in the order of their indexes in `semanticTokenLegend`. */
 export const semanticTokenTypes = ["property", "operator", "keyword", "string", "number", "comment"] as const;
 export type SemanticTokenType = (typeof semanticTokenTypes)[number];

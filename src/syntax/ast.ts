@@ -1,28 +1,5 @@
 import type { Range } from "../diagnostics/index.js";
-
-/** The 14 operators Logpush accepts, spelled as Logpush spells them. */
-export const CANONICAL_OPERATORS = [
-  "eq",
-  "!eq",
-  "lt",
-  "leq",
-  "gt",
-  "geq",
-  "startsWith",
-  "endsWith",
-  "!startsWith",
-  "!endsWith",
-  "contains",
-  "!contains",
-  "in",
-  "!in",
-] as const;
-
-export type CanonicalOperator = (typeof CANONICAL_OPERATORS)[number];
-
-export function isCanonicalOperator(text: string): text is CanonicalOperator {
-  return (CANONICAL_OPERATORS as readonly string[]).includes(text);
-}
+import type { CanonicalOperator } from "./vocabulary.js";
 
 /** A whole source: one expression, or none for the empty filter. */
 export interface FilterSource {

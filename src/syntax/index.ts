@@ -1,4 +1,5 @@
 export * from "./ast.js";
+export { type ScanResult, scan } from "./lexer.js";
 export {
   capDiagnostics,
   DEFAULT_MAX_DEPTH,
@@ -9,3 +10,24 @@ export {
   parse,
 } from "./parse.js";
 export { decodeStringToken, jsonEscapes } from "./strings.js";
+export { tokenFacts } from "./tokens.js";
+export {
+  CANONICAL_OPERATORS,
+  type CanonicalOperator,
+  INFIX_NOT_OPERATORS,
+  isCanonicalOperator,
+  isListOperator,
+  isNegativeOperator,
+  LOGIC,
+  type LogicWord,
+  negateOperator,
+  OPERATOR_SPELLINGS,
+  OPERATORS,
+  type OperatorFacts,
+  operatorAccepts,
+  operatorsFor,
+  type PositiveOperator,
+  type Punctuation,
+  type TokenClass,
+  type TokenFacts,
+} from "./vocabulary.js";

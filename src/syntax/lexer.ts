@@ -4,46 +4,25 @@ import {
   AmpAmp,
   And,
   Bang,
-  BangEq,
   Comma,
-  Contains,
   Decimal,
   DoubleQuoted,
-  EndsWith,
-  Eq,
-  EqEq,
   False,
-  Ge,
-  Geq,
-  Greater,
-  Gt,
-  GtEq,
   Identifier,
-  In,
   Integer,
   LBracket,
-  Le,
-  Leq,
-  Less,
   LParen,
-  Lt,
-  LtEq,
-  Ne,
   Not,
-  NotContains,
-  NotEndsWith,
-  NotEqWord,
-  NotIn,
-  NotStartsWith,
   Or,
+  operatorTokens,
   PipePipe,
   RBracket,
   RParen,
   SingleQuoted,
-  StartsWith,
   True,
   UnterminatedString,
 } from "./tokens.js";
+import { BOOLEAN_WORDS, LOGIC } from "./vocabulary.js";
 
 export interface ScanResult {
   tokens: IToken[];
@@ -54,36 +33,55 @@ export interface ScanResult {
   end: Position;
 }
 
-/** Case-sensitive words (operators and booleans), by length. `and`, `or`, `not` match in any case. */
-const wordsByLength: [string, TokenType][][] = [];
-for (const entry of [
-  ["eq", Eq],
-  ["leq", Leq],
-  ["le", Le],
-  ["lt", Lt],
-  ["geq", Geq],
-  ["ge", Ge],
-  ["gt", Gt],
-  ["ne", Ne],
-  ["startsWith", StartsWith],
-  ["endsWith", EndsWith],
-  ["contains", Contains],
-  ["in", In],
-  ["true", True],
-  ["false", False],
-] as [string, TokenType][]) {
-  const length = entry[0].length;
-  wordsByLength[length] ??= [];
-  wordsByLength[length].push(entry);
+const isWord = (text: string) => /^[A-Za-z_][A-Za-z_0-9]*$/.test(text);
+
+/** Entries by the length of their text, so a word is compared only with words as long. */
+function byLength(entries: [string, TokenType][]): [string, TokenType][][] {
+  const table: [string, TokenType][][] = [];
+  for (const entry of entries) {
+    table[entry[0].length] ??= [];
+    table[entry[0].length]!.push(entry);
+  }
+  return table;
 }
 
+const operatorSpellings = [...operatorTokens];
+
+/** Case-sensitive words (operators and booleans), by length. `and`, `or`, `not` match in any case. */
+const wordsByLength = byLength([
+  ...operatorSpellings.filter(([spelling]) => isWord(spelling)),
+  [BOOLEAN_WORDS[0], True],
+  [BOOLEAN_WORDS[1], False],
+]);
+
 const anyCaseWords: [string, TokenType][] = [
-  ["and", And],
-  ["or", Or],
-  ["not", Not],
+  [LOGIC.and.word, And],
+  [LOGIC.or.word, Or],
+  [LOGIC.not.word, Not],
 ];
 
-const LONGEST_KEYWORD = "startsWith".length;
+/** `!` followed by one of these words (by the word's length) is one token; followed by any other word it is `!` then a field. */
+const bangWordsByLength = byLength(
+  operatorSpellings
+    .filter(([spelling]) => spelling.startsWith("!") && isWord(spelling.slice(1)))
+    .map(([spelling, type]) => [spelling.slice(1), type]),
+);
+
+/** Operators and logic written in symbols, by first char code, longest first so `<=` wins over `<`. */
+const symbolsByFirstChar: [string, TokenType][][] = [];
+for (const entry of [
+  ...operatorSpellings.filter(([spelling]) => !isWord(spelling) && !isWord(spelling.slice(1))),
+  [LOGIC.and.symbol, AmpAmp],
+  [LOGIC.or.symbol, PipePipe],
+] as [string, TokenType][]) {
+  const first = entry[0].charCodeAt(0);
+  symbolsByFirstChar[first] ??= [];
+  symbolsByFirstChar[first]!.push(entry);
+}
+for (const entries of symbolsByFirstChar) entries?.sort((a, b) => b[0].length - a[0].length);
+
+const LONGEST_KEYWORD = wordsByLength.length - 1;
+const LONGEST_ANY_CASE_WORD = Math.max(...anyCaseWords.map(([word]) => word.length));
 
 /**
  * The keyword written at source[start, end), or Identifier. Compares in place: slicing the word
@@ -99,7 +97,7 @@ function keywordAt(source: string, start: number, end: number): TokenType {
       if (isWordAt(source, start, entry[0], 0)) return entry[1];
     }
   }
-  if (length <= 3) {
+  if (length <= LONGEST_ANY_CASE_WORD) {
     for (let i = 0; i < anyCaseWords.length; i++) {
       const entry = anyCaseWords[i]!;
       if (entry[0].length === length && isWordAt(source, start, entry[0], 0x20)) return entry[1];
@@ -118,22 +116,21 @@ function isWordAt(source: string, start: number, word: string, caseBit: number):
   return true;
 }
 
-/** `!` followed by one of these words is one token; followed by any other word it is `!` then a field. */
-const negatedWords = new Map<TokenType, TokenType>([
-  [Eq, NotEqWord],
-  [StartsWith, NotStartsWith],
-  [EndsWith, NotEndsWith],
-  [Contains, NotContains],
-  [In, NotIn],
-]);
+/** The symbol of `entries` (longest first) written at source[start], if any. */
+function symbolAt(
+  source: string,
+  start: number,
+  entries: [string, TokenType][] | undefined,
+): [string, TokenType] | undefined {
+  if (entries === undefined) return undefined;
+  for (let i = 0; i < entries.length; i++) if (source.startsWith(entries[i]![0], start)) return entries[i];
+  return undefined;
+}
 
 /** Single-character tokens by char code. */
 const single: (TokenType | undefined)[] = [];
-single[0x28] = LParen;
-single[0x29] = RParen;
-single[0x5b] = LBracket;
-single[0x5d] = RBracket;
-single[0x2c] = Comma;
+for (const type of [LParen, RParen, LBracket, RBracket, Comma])
+  single[(type.LABEL ?? "").charCodeAt(0)] = type;
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isWordStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
@@ -142,7 +139,12 @@ const isSpace = (c: number) =>
   c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff;
 /** Characters at which an unrecognized run ends: anything a token or a blank may start with. */
 const startsSomething = (c: number) =>
-  isSpace(c) || isWordStart(c) || isDigit(c) || "\"'#!=<>&|()[],-".includes(String.fromCharCode(c));
+  isSpace(c) ||
+  isWordStart(c) ||
+  isDigit(c) ||
+  symbolsByFirstChar[c] !== undefined ||
+  single[c] !== undefined ||
+  "\"'#!-".includes(String.fromCharCode(c));
 
 /** Tokens never span lines and their ends follow from their images: only the starts are stored. */
 function token(
@@ -192,7 +194,7 @@ export function scan(source: string): ScanResult {
       // field names are capitalized: only possible keywords are looked up.
       const wordLength = i - start;
       const type =
-        wordLength <= 3 || (wordLength <= LONGEST_KEYWORD && c >= 97)
+        wordLength <= LONGEST_ANY_CASE_WORD || (wordLength <= LONGEST_KEYWORD && c >= 97)
           ? keywordAt(source, start, i)
           : Identifier;
       tokens.push(token(type, source, start, i, line, lineStart));
@@ -234,43 +236,25 @@ export function scan(source: string): ScanResult {
     } else if (c === 35) {
       while (i < length && source.charCodeAt(i) !== 10 && source.charCodeAt(i) !== 13) i++;
       comments.push(token(Identifier, source, start, i, line, lineStart));
-    } else if (c === 33) {
-      const next = source.charCodeAt(i + 1);
-      if (next === 61) {
-        i += 2;
-        tokens.push(token(BangEq, source, start, i, line, lineStart));
-      } else {
+    } else {
+      const symbol = symbolAt(source, i, symbolsByFirstChar[c]);
+      if (symbol) {
+        i += symbol[0].length;
+        tokens.push(token(symbol[1], source, start, i, line, lineStart));
+      } else if (c === 33) {
         let end = i + 1;
         while (end < length && isWordPart(source.charCodeAt(end))) end++;
-        const negated = isWordStart(next) ? negatedWords.get(keywordAt(source, i + 1, end)) : undefined;
+        const negated = bangWordsByLength[end - i - 1]?.find((entry) => isWordAt(source, i + 1, entry[0], 0));
         i = negated ? end : i + 1;
-        tokens.push(token(negated ?? Bang, source, start, i, line, lineStart));
-      }
-    } else if (c === 60 || c === 62) {
-      const withEquals = source.charCodeAt(i + 1) === 61;
-      i += withEquals ? 2 : 1;
-      tokens.push(
-        token(
-          c === 60 ? (withEquals ? LtEq : Less) : withEquals ? GtEq : Greater,
-          source,
-          start,
-          i,
-          line,
-          lineStart,
-        ),
-      );
-    } else if ((c === 61 || c === 38 || c === 124) && source.charCodeAt(i + 1) === c) {
-      i += 2;
-      tokens.push(token(c === 61 ? EqEq : c === 38 ? AmpAmp : PipePipe, source, start, i, line, lineStart));
-    } else {
-      const type = single[c];
-      if (type) {
-        i++;
-        tokens.push(token(type, source, start, i, line, lineStart));
+        tokens.push(token(negated ? negated[1] : Bang, source, start, i, line, lineStart));
       } else {
+        const type = single[c];
         i++;
-        while (i < length && !startsSomething(source.charCodeAt(i))) i++;
-        errors.push({ offset: start, length: i - start });
+        if (type) tokens.push(token(type, source, start, i, line, lineStart));
+        else {
+          while (i < length && !startsSomething(source.charCodeAt(i))) i++;
+          errors.push({ offset: start, length: i - start });
+        }
       }
     }
   }

@@ -8,17 +8,7 @@ import {
   type TokenType,
 } from "chevrotain";
 import { type Diagnostic, diagnose, type Position, type Range } from "../diagnostics/index.js";
-import type {
-  CanonicalOperator,
-  Comparison,
-  ErrorNode,
-  Expr,
-  FieldRef,
-  ListValue,
-  OperatorRef,
-  Scalar,
-  Value,
-} from "./ast.js";
+import type { Comparison, ErrorNode, Expr, FieldRef, ListValue, OperatorRef, Scalar, Value } from "./ast.js";
 import { errorMessages } from "./messages.js";
 import { decodeStringToken } from "./strings.js";
 import {
@@ -27,22 +17,22 @@ import {
   Bang,
   Comma,
   ComparisonOperator,
-  canonicalOfToken,
   Decimal,
   False,
   Identifier,
   Integer,
   LBracket,
   LParen,
-  Negatable,
   Negation,
   Not,
   OrOperator,
+  operatorOfToken,
   RBracket,
   RParen,
   Scalar as ScalarToken,
   True,
 } from "./tokens.js";
+import { OPERATORS } from "./vocabulary.js";
 
 /** Where a token starts and ends; tokens the parser inserts while recovering have no offsets. */
 function tokenStart(token: IToken): Position {
@@ -297,7 +287,7 @@ class FilterParser extends EmbeddedActionsParser {
         const token = this.CONSUME(ComparisonOperator);
         return this.ACTION(() => ({
           kind: "operator" as const,
-          op: canonicalOfToken[token.tokenType.name] ?? null,
+          op: operatorOfToken(token.tokenType) ?? null,
           text: token.image,
           range: tokenRange(token),
         }));
@@ -332,11 +322,10 @@ class FilterParser extends EmbeddedActionsParser {
             ]);
             return this.ACTION((): OperatorRef | ErrorNode => {
               if (!isRealToken(token)) return { kind: "error", range: tokenRange(not) };
-              const canonical = canonicalOfToken[token.tokenType.name];
-              const negatable = token.tokenType.CATEGORIES?.includes(Negatable) === true;
+              const canonical = operatorOfToken(token.tokenType);
               return {
                 kind: "operator" as const,
-                op: negatable && canonical ? (`!${canonical}` as CanonicalOperator) : null,
+                op: canonical && OPERATORS[canonical].infixNot ? OPERATORS[canonical].negation : null,
                 text: `${not.image} ${token.image}`,
                 range: spanOfPair(not, token),
               };

@@ -1,20 +1,33 @@
-import { createToken, Lexer, type TokenType } from "chevrotain";
-import type { CanonicalOperator } from "./ast.js";
+import { createToken, type IToken, Lexer, type TokenType } from "chevrotain";
+import {
+  BOOLEAN_WORDS,
+  type CanonicalOperator,
+  LOGIC,
+  OPERATOR_SPELLINGS,
+  type Punctuation,
+  type TokenFacts,
+} from "./vocabulary.js";
 
 /*
  * The token types of the filter language. The scanner (lexer.ts) recognizes them by hand, which
  * starts faster than chevrotain's regex lexer and runs faster too; the parser only needs the
- * types, their categories and labels (the labels also name them in syntax diagrams).
+ * types, their categories and labels (the labels also name them in syntax diagrams). The
+ * operator tokens, one per spelling, are made from the vocabulary.
  */
 
-function token(name: string, label: string, categories: TokenType[] = []): TokenType {
-  return createToken({ name, label, pattern: Lexer.NA, categories });
+/** What each token type is, by its index: read by `tokenFacts`, the only door to a token's kind outside this stage. */
+const factsByIndex: (TokenFacts | undefined)[] = [];
+/** The canonical operator of each operator token type, by its index (the parser reads it per comparison). */
+const operatorByIndex: (CanonicalOperator | undefined)[] = [];
+
+function token(name: string, label: string, categories: TokenType[] = [], facts?: TokenFacts): TokenType {
+  const type = createToken({ name, label, pattern: Lexer.NA, categories });
+  if (facts) factsByIndex[type.tokenTypeIdx!] = facts;
+  return type;
 }
 
 /** Every comparison operator token belongs to this category, so the parser takes any of them in one step. */
 export const ComparisonOperator = token("ComparisonOperator", "operator");
-/** `in`, `contains`, `startsWith`, `endsWith`: the operators that `not` may negate in infix position. */
-export const Negatable = token("Negatable", "negatable operator");
 export const OrOperator = token("OrOperator", "or");
 export const AndOperator = token("AndOperator", "and");
 /** Every token a value can be: lists hold these, and a comparison's value is one of these or a list. */
@@ -23,69 +36,58 @@ const StringLiteral = token("StringLiteral", "string", [Scalar]);
 /** `not` and `!` before an operand. */
 export const Negation = token("Negation", "not");
 
-/** Canonical operator of each operator token, by token name. */
-export const canonicalOfToken: Record<string, CanonicalOperator> = {};
+export const Identifier = token("Identifier", "field", [Scalar], { class: "field" });
+export const And = token("And", LOGIC.and.word, [AndOperator], { class: "logic", logic: "and" });
+export const Or = token("Or", LOGIC.or.word, [OrOperator], { class: "logic", logic: "or" });
+export const AmpAmp = token("AmpAmp", LOGIC.and.symbol, [AndOperator], { class: "logic", logic: "and" });
+export const PipePipe = token("PipePipe", LOGIC.or.symbol, [OrOperator], { class: "logic", logic: "or" });
+export const Not = token("Not", LOGIC.not.word, [Negation], { class: "logic", logic: "not" });
+export const Bang = token("Bang", LOGIC.not.symbol, [Negation], { class: "logic", logic: "not" });
+const bool = { class: "value", value: "bool" } as const;
+export const True = token("True", BOOLEAN_WORDS[0], [Scalar], bool);
+export const False = token("False", BOOLEAN_WORDS[1], [Scalar], bool);
 
-function operator(
-  name: string,
-  label: string,
-  canonical: CanonicalOperator,
-  extra: TokenType[] = [],
-): TokenType {
-  canonicalOfToken[name] = canonical;
-  return token(name, label, [ComparisonOperator, ...extra]);
+const punctuation = (name: string, text: Punctuation) =>
+  token(name, text, [], { class: "punctuation", punctuation: text });
+export const LParen = punctuation("LParen", "(");
+export const RParen = punctuation("RParen", ")");
+export const LBracket = punctuation("LBracket", "[");
+export const RBracket = punctuation("RBracket", "]");
+export const Comma = punctuation("Comma", ",");
+
+const string = { class: "value", value: "string" } as const;
+export const DoubleQuoted = token("DoubleQuoted", "double-quoted string", [StringLiteral], string);
+export const SingleQuoted = token("SingleQuoted", "single-quoted string", [StringLiteral], string);
+/** A string whose closing quote is missing: scanned to the end of the line so one mistake is one error. */
+export const UnterminatedString = token("UnterminatedString", "unterminated string", [StringLiteral], {
+  ...string,
+  unterminated: true,
+});
+const number = { class: "value", value: "number" } as const;
+export const Decimal = token("Decimal", "decimal", [Scalar], number);
+export const Integer = token("Integer", "integer", [Scalar], number);
+
+const symbolNames: Record<string, string> = { "!": "Bang", "=": "Equals", "<": "Less", ">": "Greater" };
+
+/** A token name for an operator spelling: `!startsWith` → `BangStartsWith`, `<=` → `LessEquals`. */
+function operatorTokenName(spelling: string): string {
+  const words = spelling.match(/[A-Za-z]+|./g) ?? [];
+  return words.map((part) => symbolNames[part] ?? part[0]!.toUpperCase() + part.slice(1)).join("");
 }
 
-export const Identifier = token("Identifier", "field", [Scalar]);
-export const And = token("And", "and", [AndOperator]);
-export const Or = token("Or", "or", [OrOperator]);
-export const AmpAmp = token("AmpAmp", "&&", [AndOperator]);
-export const PipePipe = token("PipePipe", "||", [OrOperator]);
-export const Not = token("Not", "not", [Negation]);
-export const Bang = token("Bang", "!", [Negation]);
-export const True = token("True", "true", [Scalar]);
-export const False = token("False", "false", [Scalar]);
-
-export const Eq = operator("Eq", "eq", "eq");
-export const Leq = operator("Leq", "leq", "leq");
-export const Le = operator("Le", "le", "leq");
-export const Lt = operator("Lt", "lt", "lt");
-export const Geq = operator("Geq", "geq", "geq");
-export const Ge = operator("Ge", "ge", "geq");
-export const Gt = operator("Gt", "gt", "gt");
-export const Ne = operator("Ne", "ne", "!eq");
-export const StartsWith = operator("StartsWith", "startsWith", "startsWith", [Negatable]);
-export const EndsWith = operator("EndsWith", "endsWith", "endsWith", [Negatable]);
-export const Contains = operator("Contains", "contains", "contains", [Negatable]);
-export const In = operator("In", "in", "in", [Negatable]);
-export const EqEq = operator("EqEq", "==", "eq");
-export const BangEq = operator("BangEq", "!=", "!eq");
-export const LtEq = operator("LtEq", "<=", "leq");
-export const GtEq = operator("GtEq", ">=", "geq");
-export const Less = operator("Less", "<", "lt");
-export const Greater = operator("Greater", ">", "gt");
-export const NotEqWord = operator("NotEqWord", "!eq", "!eq");
-export const NotStartsWith = operator("NotStartsWith", "!startsWith", "!startsWith");
-export const NotEndsWith = operator("NotEndsWith", "!endsWith", "!endsWith");
-export const NotContains = operator("NotContains", "!contains", "!contains");
-export const NotIn = operator("NotIn", "!in", "!in");
-
-export const LParen = token("LParen", "(");
-export const RParen = token("RParen", ")");
-export const LBracket = token("LBracket", "[");
-export const RBracket = token("RBracket", "]");
-export const Comma = token("Comma", ",");
-
-export const DoubleQuoted = token("DoubleQuoted", "double-quoted string", [StringLiteral]);
-export const SingleQuoted = token("SingleQuoted", "single-quoted string", [StringLiteral]);
-/** A string whose closing quote is missing: scanned to the end of the line so one mistake is one error. */
-export const UnterminatedString = token("UnterminatedString", "unterminated string", [StringLiteral]);
-export const Decimal = token("Decimal", "decimal", [Scalar]);
-export const Integer = token("Integer", "integer", [Scalar]);
+/** The token of each operator spelling the language accepts. */
+export const operatorTokens = new Map<string, TokenType>();
+for (const [spelling, canonical] of OPERATOR_SPELLINGS) {
+  const type = token(operatorTokenName(spelling), spelling, [ComparisonOperator], {
+    class: "operator",
+    operator: canonical,
+  });
+  operatorByIndex[type.tokenTypeIdx!] = canonical;
+  operatorTokens.set(spelling, type);
+}
 
 export const allTokens: TokenType[] = [
   ComparisonOperator,
-  Negatable,
   AndOperator,
   OrOperator,
   Scalar,
@@ -100,29 +102,7 @@ export const allTokens: TokenType[] = [
   Bang,
   True,
   False,
-  Eq,
-  Leq,
-  Le,
-  Lt,
-  Geq,
-  Ge,
-  Gt,
-  Ne,
-  StartsWith,
-  EndsWith,
-  Contains,
-  In,
-  EqEq,
-  BangEq,
-  LtEq,
-  GtEq,
-  Less,
-  Greater,
-  NotEqWord,
-  NotStartsWith,
-  NotEndsWith,
-  NotContains,
-  NotIn,
+  ...operatorTokens.values(),
   LParen,
   RParen,
   LBracket,
@@ -134,6 +114,17 @@ export const allTokens: TokenType[] = [
   Decimal,
   Integer,
 ];
+
+/** The canonical operator an operator token type spells; undefined for any other token type. */
+export function operatorOfToken(type: TokenType): CanonicalOperator | undefined {
+  return operatorByIndex[type.tokenTypeIdx!];
+}
+
+/** What a scanned token is: field, operator, logic word, value or punctuation. */
+export function tokenFacts(token: IToken): TokenFacts {
+  // Every type the scanner makes has its facts; comments are scanned as Identifier tokens.
+  return factsByIndex[token.tokenTypeIdx]!;
+}
 
 /** Token names as diagnostics print them. */
 export function describeTokenType(type: TokenType): string {
