@@ -1,5 +1,11 @@
 import { type Catalog, DEFAULT_DATASET, getCatalog, knownDatasets } from "../catalog/index.js";
-import { type Diagnostic, diagnose, hasErrors, sortDiagnostics } from "../diagnostics/index.js";
+import {
+  type Diagnostic,
+  diagnose,
+  hasErrors,
+  optionDiagnostics,
+  sortDiagnostics,
+} from "../diagnostics/index.js";
 import {
   capDiagnostics,
   type FilterSource,
@@ -47,6 +53,11 @@ export function check(
   input: string | (ParseResult & { source: string }),
   options: CheckOptions = {},
 ): CheckResult {
+  const invalidOptions = optionDiagnostics(options);
+  if (invalidOptions.length > 0) {
+    const filter = typeof input === "string" ? parse(input, options).filter : input.filter;
+    return { filter, condition: null, diagnostics: invalidOptions, catalog: undefined };
+  }
   let parsed: ParseResult & { source: string };
   if (typeof input === "string") {
     const result = parse(input, options);

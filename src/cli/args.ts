@@ -12,11 +12,13 @@ export function parseCommandArgs<T extends Options>(argv: string[], options: T, 
   }
 }
 
-/** A whole non-negative number from a flag, or a usage error naming the flag. */
-export function parseCount(value: string | undefined, flag: string): number | undefined {
+/** A whole number of at least `least` from a flag, or a usage error naming the flag. */
+export function parseCount(value: string | undefined, flag: string, least = 0): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value))
-    throw new UsageError(`${flag} takes a whole number, not ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) < least) {
+    const range = least === 0 ? "a whole number" : `a whole number of at least ${least}`;
+    throw new UsageError(`${flag} takes ${range}, not ${JSON.stringify(value)}`);
+  }
   return Number(value);
 }
 

@@ -34,8 +34,8 @@ export async function compilerOptionsFrom(values: CompilerFlagValues): Promise<C
   if (values.catalog !== undefined)
     options.catalog = await readCatalogFile(values.catalog, values.dataset ?? "custom");
   if (values["no-optimize"]) options.optimize = false;
-  const maxOperators = parseCount(values["max-operators"], "--max-operators");
-  const maxBytes = parseCount(values["max-bytes"], "--max-bytes");
+  const maxOperators = parseCount(values["max-operators"], "--max-operators", 1);
+  const maxBytes = parseCount(values["max-bytes"], "--max-bytes", 1);
   if (maxOperators !== undefined) options.maxOperators = maxOperators;
   if (maxBytes !== undefined) options.maxBytes = maxBytes;
   return options;

@@ -7,6 +7,7 @@ import {
   diagnose,
   hasErrors,
   LineIndex,
+  optionDiagnostics,
   type Range,
   sortDiagnostics,
 } from "../diagnostics/index.js";
@@ -49,6 +50,8 @@ const noFilter: DecompileResult = { ok: true, condition: null, source: "", diagn
  * `""`/`null` for no filter. Never throws: every problem is a diagnostic with its JSON pointer.
  */
 export function decompile(input: unknown, options: DecompileOptions = {}): DecompileResult {
+  const invalidOptions = optionDiagnostics(options);
+  if (invalidOptions.length > 0) return failed(invalidOptions);
   if (input === null || input === undefined) return { ...noFilter, diagnostics: [] };
   let text: string;
   if (typeof input === "string") {

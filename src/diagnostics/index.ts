@@ -1,5 +1,6 @@
 export { type Diagnostic, diagnose, hasErrors, type Suggestion, sortDiagnostics } from "./diagnostic.js";
 export { type ArgsOf, DiagnosticKind, type DiagnosticKindName, type Severity } from "./kinds.js";
+export { numericOptionProblem, optionDiagnostics } from "./options.js";
 export {
   emptyRangeAt,
   LineIndex,

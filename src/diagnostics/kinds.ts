@@ -46,6 +46,7 @@ export const DiagnosticKind = {
     (a) =>
       `the filter nests too deeply for the parser before reaching the ${a.limit} levels of option maxDepth; flatten the parentheses or \`not\`s, or lower maxDepth`,
   ),
+  InvalidOption: kind<{ problem: string }>("E0006", "error", (a) => a.problem),
   UnknownDataset: kind<{ dataset: string; known: string }>(
     "E0004",
     "error",

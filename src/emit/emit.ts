@@ -1,5 +1,5 @@
 import { type Cond, toNegationNormalForm } from "../check/index.js";
-import { type Diagnostic, diagnose } from "../diagnostics/index.js";
+import { type Diagnostic, diagnose, optionDiagnostics } from "../diagnostics/index.js";
 import type { LogpushFilter } from "./json.js";
 import { optimize } from "./optimize.js";
 import { serialize } from "./serialize.js";
@@ -71,6 +71,8 @@ export function emit(condition: Cond, options: EmitOptions = {}): EmitResult {
   const written = options.optimize === false ? normal : optimize(normal);
   const { text, bytes, leaves } = serialize(written);
   const stats: FilterStats = { operators: leaves.length, bytes, maxOperators, maxBytes };
+  const invalidOptions = optionDiagnostics(options);
+  if (invalidOptions.length > 0) return new Emitted(null, invalidOptions, stats, written);
   const diagnostics: Diagnostic[] = [];
   if (stats.operators > maxOperators) {
     const crossing = leaves[maxOperators]!.leaf;

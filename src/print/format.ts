@@ -1,4 +1,4 @@
-import { type Diagnostic, hasErrors } from "../diagnostics/index.js";
+import { type Diagnostic, hasErrors, optionDiagnostics } from "../diagnostics/index.js";
 import { type Comment, type Comparison, type Expr, type FilterSource, parse } from "../syntax/index.js";
 import { type CommentPlacement, type PrintOptions, printWithComments } from "./print.js";
 
@@ -11,6 +11,8 @@ export interface FormatResult {
 
 /** Prints a source canonically, keeping its comments in place. Idempotent: formatting the result changes nothing. */
 export function format(source: string, options: PrintOptions = {}): FormatResult {
+  const invalidOptions = optionDiagnostics(options);
+  if (invalidOptions.length > 0) return { text: null, diagnostics: invalidOptions };
   const parsed = parse(source);
   if (hasErrors(parsed.diagnostics)) return { text: null, diagnostics: parsed.diagnostics };
   const comments = attachComments(parsed.filter, source);

@@ -1,3 +1,4 @@
+import { numericOptionProblem } from "../diagnostics/index.js";
 import type { Comment, Comparison, Expr, FilterSource, Scalar, Value } from "../syntax/index.js";
 
 export interface PrintOptions {
@@ -31,6 +32,9 @@ export function printWithComments(
   comments: CommentPlacement | undefined,
   options: PrintOptions = {},
 ): string {
+  // Printing returns text, not diagnostics: a line width that is not a whole number is a caller's error.
+  const problem = numericOptionProblem("lineWidth", options.lineWidth);
+  if (problem) throw new RangeError(problem);
   const printer = new Printer(options.lineWidth ?? DEFAULT_LINE_WIDTH, comments);
   if (expr) {
     printer.markCommented(expr);

@@ -6,6 +6,7 @@ import {
   emptyRangeAt,
   isHiddenCharacter,
   LineIndex,
+  optionDiagnostics,
   type Position,
   type Range,
   sortDiagnostics,
@@ -54,6 +55,11 @@ const characterHints: Record<string, string> = {
 
 /** Parses a filter source into its AST and every syntax error in it. Never throws. */
 export function parse(source: string, options: ParseOptions = {}): ParseResult {
+  const invalidOptions = optionDiagnostics(options);
+  if (invalidOptions.length > 0) {
+    const range = new LineIndex(source).rangeOf(0, source.length);
+    return { filter: { kind: "filter", expr: null, comments: [], range }, diagnostics: invalidOptions };
+  }
   const maxSourceLength = options.maxSourceLength ?? DEFAULT_MAX_SOURCE_LENGTH;
   if (source.length > maxSourceLength) {
     const lines = new LineIndex(source);

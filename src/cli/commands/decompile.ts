@@ -29,7 +29,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     dataset: values.dataset,
     catalog: values.catalog,
   });
-  const lineWidth = parseCount(values["line-width"], "--line-width");
+  const lineWidth = parseCount(values["line-width"], "--line-width", 1);
   const input = await readSource(io, singleInput(positionals, "decompile"));
   const result = decompile(input.text, {
     ...(dataset !== undefined && { dataset }),

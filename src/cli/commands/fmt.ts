@@ -25,7 +25,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values.write && values.check) throw new UsageError("--write and --check exclude each other");
   const files = positionals.length === 0 ? ["-"] : positionals;
   if (values.write && files.includes("-")) throw new UsageError("--write needs files, not standard input");
-  const lineWidth = parseCount(values["line-width"], "--line-width");
+  const lineWidth = parseCount(values["line-width"], "--line-width", 1);
   const options = lineWidth === undefined ? {} : { lineWidth };
   let status = 0;
   for (const file of files) {
