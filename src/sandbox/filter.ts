@@ -2,7 +2,7 @@ import { getCatalog } from "../catalog/index.js";
 import type { Cond } from "../check/index.js";
 import { decompile } from "../decompile/index.js";
 import { type Diagnostic, DiagnosticKind } from "../diagnostics/index.js";
-import { emit } from "../emit/index.js";
+import { DEFAULT_MAX_BYTES, emit, utf8Length } from "../emit/index.js";
 import { ApiError, ErrorCode } from "./errors.js";
 
 const badPredicate = (detail: string) => new ApiError(400, ErrorCode.badFilter, `bad predicate: ${detail}`);
@@ -13,12 +13,15 @@ const firstError = (diagnostics: readonly Diagnostic[]) =>
 /**
  * Checks a job's `filter` (a string of JSON; "" or null for none) as the service would: its shape,
  * field names, operator × type matrix and values (through the decompiler), then the limits on
- * comparisons and bytes (through the emitter). Returns the condition, for the push.
+ * comparisons and bytes of the filter as sent: the service does not optimize what it measures, so
+ * neither does the sandbox (31 comparisons that filterc would merge into one `in` are still 31).
+ * Returns the condition, for the push.
  */
 export function checkJobFilter(filter: unknown, dataset: string): Cond | null {
   if (filter === undefined || filter === null || filter === "") return null;
   if (typeof filter !== "string")
     throw new ApiError(400, ErrorCode.invalidJob, "filter must be a string holding the filter's JSON");
+  rejectWrappedFilter(filter);
   const decompiled = decompile(filter, { dataset });
   if (!decompiled.ok || !decompiled.condition) {
     // The decompiler finds comma-joined lists; the service words that failure its own way.
@@ -26,10 +29,31 @@ export function checkJobFilter(filter: unknown, dataset: string): Cond | null {
       rejectJoinedLists(filter, dataset);
     throw badPredicate(firstError(decompiled.diagnostics));
   }
-  const emitted = emit(decompiled.condition);
-  if (emitted.diagnostics.some((d) => d.severity === "error"))
-    throw badPredicate(firstError(emitted.diagnostics));
+  const asSent = emit(decompiled.condition, { optimize: false, maxBytes: Number.POSITIVE_INFINITY });
+  if (asSent.diagnostics.some((d) => d.severity === "error"))
+    throw badPredicate(firstError(asSent.diagnostics));
+  const bytes = utf8Length(filter);
+  if (bytes > DEFAULT_MAX_BYTES)
+    throw badPredicate(`the filter is ${bytes} bytes; Logpush accepts at most ${DEFAULT_MAX_BYTES}`);
   return decompiled.condition;
+}
+
+/**
+ * The decompiler also reads a filter's JSON inside a JSON string and a whole job record; the
+ * service takes only the filter object itself, so neither wrapping is accepted here.
+ */
+function rejectWrappedFilter(filter: string): void {
+  let json: unknown;
+  try {
+    json = JSON.parse(filter);
+  } catch {
+    return; // the decompiler reports where the JSON breaks
+  }
+  const isJob = typeof json === "object" && json !== null && !Array.isArray(json) && "filter" in json;
+  if (typeof json === "string" || isJob)
+    throw badPredicate(
+      `the filter is the JSON object {"where": …} itself, not ${isJob ? "a job holding it" : "a string holding it"}`,
+    );
 }
 
 /**
