@@ -8,6 +8,8 @@ export interface RequestContext {
   params: Record<string, string>;
   query: URLSearchParams;
   body: Record<string, unknown>;
+  /** The deepest nesting of arrays and objects accepted in a JSON value. */
+  maxJsonDepth: number;
   /** The raw body, for the NDJSON ingest. */
   rawBody: Buffer;
 }

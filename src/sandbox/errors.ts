@@ -33,6 +33,7 @@ export const ErrorCode = {
   invalidIdentifier: 7003,
   malformedJson: 6007,
   bodyTooLarge: 6008,
+  bodyTooDeep: 6009,
   authentication: 10000,
   invalidJob: 1002,
   ownershipChallenge: 1003,

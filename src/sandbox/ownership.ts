@@ -27,7 +27,7 @@ export async function createChallenge(context: RequestContext): Promise<Reply> {
   const folder = destinationFolder(context.dataDir, destination, utcDate(new Date()));
   const file = join(folder, `ownership-challenge-${randomBytes(4).toString("hex")}.txt`);
   await mkdir(folder, { recursive: true });
-  await writeFileAtomically(file, token);
+  await writeFileAtomically(file, token, context.store.temporaryFolder);
   await context.store.update(context.zoneId, (zone) => {
     zone.challenges[destination.key] = token;
   });

@@ -9,6 +9,7 @@ import { type CustomFields, customFieldsOf } from "./custom-fields.js";
 import { datasetCatalog } from "./datasets.js";
 import { destinationFolder, parseDestination } from "./destination.js";
 import { checkJobFilter } from "./filter.js";
+import { nestsDeeperThan } from "./http.js";
 import type { Job } from "./model.js";
 import { utcDate } from "./ownership.js";
 import { writeFileAtomically } from "./store.js";
@@ -100,10 +101,15 @@ interface ParsedBody {
   malformedLines: number[];
 }
 
-function parseNdjson(text: string): ParsedBody {
+/** A line nested deeper than `maxDepth` is malformed: written out again, it would exhaust the stack. */
+function parseNdjson(text: string, maxDepth: number): ParsedBody {
   const parsed: ParsedBody = { records: [], malformedLines: [] };
   text.split("\n").forEach((line, index) => {
     if (line.trim() === "") return;
+    if (nestsDeeperThan(line, maxDepth)) {
+      parsed.malformedLines.push(index + 1);
+      return;
+    }
     try {
       const value: unknown = JSON.parse(line);
       if (typeof value === "object" && value !== null && !Array.isArray(value))
@@ -131,7 +137,7 @@ const compactTime = (at: Date) =>
 export async function ingest(context: RequestContext): Promise<Reply> {
   const dataset = context.query.get("dataset") ?? "http_requests";
   datasetCatalog(dataset);
-  const { records, malformedLines } = parseNdjson(context.rawBody.toString("utf8"));
+  const { records, malformedLines } = parseNdjson(context.rawBody.toString("utf8"), context.maxJsonDepth);
   const zone = context.store.zone(context.zoneId);
   const customFields = dataset === "http_requests" ? customFieldsOf(zone.rulesets) : null;
   const logged = customFields ? records.map((record) => withCustomFields(record, customFields)) : records;
@@ -150,7 +156,7 @@ export async function ingest(context: RequestContext): Promise<Reply> {
       `${compactTime(now)}_${compactTime(now)}_${randomBytes(4).toString("hex")}.log.gz`,
     );
     await mkdir(folder, { recursive: true });
-    await writeFileAtomically(file, await gzipAsync(`${lines.join("\n")}\n`));
+    await writeFileAtomically(file, await gzipAsync(`${lines.join("\n")}\n`), context.store.temporaryFolder);
     deliveries.push({
       job_id: job.id,
       records: lines.length,

@@ -26,6 +26,8 @@ export interface SandboxOptions extends Credentials {
   port?: number;
   /** Largest JSON body accepted (default 1 MiB). */
   maxBodyBytes?: number;
+  /** Deepest nesting of arrays and objects in a JSON body or an ingested record (default 64). */
+  maxJsonDepth?: number;
   /** Largest NDJSON body the ingest accepts (default 64 MiB). */
   maxIngestBytes?: number;
   /** Where failures that are the sandbox's own fault are reported (default: nowhere). */
@@ -44,6 +46,10 @@ export const API_PREFIX = "/client/v4";
 export const DEFAULT_PORT = 8787;
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MAX_INGEST_BYTES = 64 * 1024 * 1024;
+/** Far deeper than any body of the API needs (a ruleset rule is 4 levels), far from the stack's limits. */
+const DEFAULT_MAX_JSON_DEPTH = 64;
+/** The levels a zone file adds around a body: zone, rulesets, a ruleset, its rules. */
+const STATE_DEPTH = 4;
 
 type Handler = (context: RequestContext) => Promise<Reply>;
 
@@ -110,7 +116,8 @@ const noRoute = () => new ApiError(404, ErrorCode.noRoute, "No route for that UR
 /** Serves the sandbox on 127.0.0.1 until `close()`. */
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const dataDir = resolve(options.dataDir);
-  const store = await Store.open(dataDir);
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  const store = await Store.open(dataDir, maxJsonDepth + STATE_DEPTH);
   const { credentials, generatedToken } = resolveCredentials(options);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxIngestBytes = options.maxIngestBytes ?? DEFAULT_MAX_INGEST_BYTES;
@@ -143,7 +150,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       zoneId: found.params["zone"]!,
       params: found.params,
       query: url.searchParams,
-      body: found.route.ingest ? {} : parseJsonObject(rawBody),
+      maxJsonDepth,
+      body: found.route.ingest ? {} : parseJsonObject(rawBody, maxJsonDepth),
       rawBody,
     });
     if (reply.status === 204) {

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { nestsDeeperThan } from "./http.js";
 import { emptyZone, type ZoneState } from "./model.js";
+import { StateFileError, zoneStateProblem } from "./state-file.js";
 
 interface PendingChange {
   change: (zone: ZoneState) => unknown;
@@ -12,6 +14,11 @@ interface PendingChange {
 
 /** The state folder inside the data directory; `_` cannot start an S3 bucket name, so no destination folder collides. */
 export const STATE_FOLDER = "_sandbox";
+
+/** A zone's file: `<zone id>.json`. Other names in the zones folder are not the sandbox's and are left alone. */
+const zoneFileName = /^([0-9a-f]{32})\.json$/;
+/** The temporary files `writeFileAtomically` makes (in the temporary folder, and beside zone files before it existed). */
+const temporaryFileName = /\.tmp-[0-9a-f]{12}$/;
 
 /**
  * The sandbox's state: one JSON file per zone. Every change is written to a temporary file,
@@ -26,24 +33,54 @@ export class Store {
   private readonly flushing = new Set<string>();
   private lastJobId = 0;
 
-  private constructor(private readonly folder: string) {}
+  private constructor(
+    private readonly folder: string,
+    /** Where files are written before they are renamed into place, so a write killed midway leaves its debris only here. */
+    readonly temporaryFolder: string,
+  ) {}
 
-  static async open(dataDir: string): Promise<Store> {
+  /**
+   * Loads every zone file, checked for its shape and for a nesting of at most `maxDepth` levels;
+   * the first file that fails stops the start with its name and its problem. Only the sandbox's
+   * own leftovers (temporary files of writes never acknowledged) are removed.
+   */
+  static async open(dataDir: string, maxDepth: number): Promise<Store> {
     const folder = join(dataDir, STATE_FOLDER, "zones");
-    await mkdir(folder, { recursive: true });
-    const store = new Store(folder);
+    const temporaryFolder = join(dataDir, STATE_FOLDER, "tmp");
+    await makeFolder(folder);
+    await makeFolder(temporaryFolder);
+    const store = new Store(folder, temporaryFolder);
+    for (const name of await readdir(temporaryFolder))
+      if (temporaryFileName.test(name)) await rm(join(temporaryFolder, name), { force: true });
     for (const name of await readdir(folder)) {
       const path = join(folder, name);
-      if (!name.endsWith(".json")) {
-        // A temporary file of a write that never finished: it was never acknowledged.
-        await rm(path, { force: true });
-        continue;
+      if (zoneFileName.test(name.replace(temporaryFileName, ""))) {
+        if (name !== name.replace(temporaryFileName, "")) await rm(path, { force: true });
+        else await store.load(path, name.slice(0, -".json".length), maxDepth);
       }
-      const zone = JSON.parse(await readFile(path, "utf8")) as ZoneState;
-      store.zones.set(name.slice(0, -".json".length), zone);
-      store.lastJobId = Math.max(store.lastJobId, zone.lastJobId);
     }
     return store;
+  }
+
+  private async load(path: string, zoneId: string, maxDepth: number): Promise<void> {
+    const entry = await stat(path);
+    if (!entry.isFile()) throw new StateFileError(path, "it is not a regular file");
+    const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+      throw new StateFileError(path, `it cannot be read (${error.code ?? error.message})`);
+    });
+    if (nestsDeeperThan(text, maxDepth))
+      throw new StateFileError(path, `it nests arrays and objects deeper than ${maxDepth} levels`);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new StateFileError(path, `it is not JSON (${(error as Error).message})`);
+    }
+    const problem = zoneStateProblem(value);
+    if (problem !== undefined) throw new StateFileError(path, problem);
+    const zone = value as ZoneState;
+    this.zones.set(zoneId, zone);
+    this.lastJobId = Math.max(this.lastJobId, zone.lastJobId);
   }
 
   /** The zone's acknowledged state (read-only: change it with `update`). */
@@ -87,52 +124,75 @@ export class Store {
   /**
    * Group commit: the changes that arrive while a write is under way are applied one after the
    * other (each to a copy, so a change that throws leaves no trace) and written together; each is
-   * acknowledged once that one write is on disk.
+   * acknowledged once that one write is on disk. Never rejects: whatever fails (a change, the copy,
+   * the write) rejects the changes it concerns, so no error escapes as an unhandled rejection.
    */
   private async flush(zoneId: string): Promise<void> {
     this.flushing.add(zoneId);
     try {
       for (let batch = this.pending.get(zoneId); batch; batch = this.pending.get(zoneId)) {
         this.pending.delete(zoneId);
-        let state = this.zone(zoneId);
-        let changed = false;
-        const applied: [PendingChange, unknown][] = [];
-        for (const item of batch) {
-          const attempt = structuredClone(state);
-          try {
-            const result = item.change(attempt);
-            if (item.persist) {
-              state = attempt;
-              changed = true;
-            }
-            applied.push([item, result]);
-          } catch (error) {
-            item.reject(error);
-          }
-        }
-        try {
-          if (changed) await this.write(zoneId, state);
-        } catch (error) {
-          for (const [item] of applied) item.reject(error);
-          continue;
-        }
-        this.zones.set(zoneId, state);
-        for (const [item, result] of applied) item.resolve(result);
+        const settled = batch;
+        await this.commit(zoneId, settled).catch((error: unknown) => {
+          for (const item of settled) item.reject(error); // a promise already settled ignores this
+        });
       }
     } finally {
       this.flushing.delete(zoneId);
     }
   }
 
+  private async commit(zoneId: string, batch: PendingChange[]): Promise<void> {
+    let state = this.zone(zoneId);
+    let changed = false;
+    const applied: [PendingChange, unknown][] = [];
+    for (const item of batch) {
+      try {
+        const attempt = structuredClone(state);
+        const result = item.change(attempt);
+        if (item.persist) {
+          state = attempt;
+          changed = true;
+        }
+        applied.push([item, result]);
+      } catch (error) {
+        item.reject(error);
+      }
+    }
+    if (changed) await this.write(zoneId, state);
+    this.zones.set(zoneId, state);
+    for (const [item, result] of applied) item.resolve(result);
+  }
+
   private async write(zoneId: string, zone: ZoneState): Promise<void> {
     const path = join(this.folder, `${zoneId}.json`);
-    await writeFileAtomically(path, JSON.stringify(zone));
+    await writeFileAtomically(path, JSON.stringify(zone), this.temporaryFolder);
   }
 }
 
-/** Writes a temporary file beside `path`, fsyncs it, renames it over `path` and fsyncs the folder. */
-export async function writeFileAtomically(path: string, data: string | Uint8Array): Promise<void> {
-  const temporary = `${path}.tmp-${randomBytes(6).toString("hex")}`;
+/** A folder the sandbox can write in: a file or anything else in its place is named. */
+async function makeFolder(path: string): Promise<void> {
+  try {
+    await mkdir(path, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new StateFileError(
+      path,
+      code === "EEXIST" || code === "ENOTDIR" ? "it is not a folder" : `it cannot be made (${code})`,
+    );
+  }
+}
+
+/**
+ * Writes a temporary file in `temporaryFolder` (on the data directory's file system), fsyncs it,
+ * renames it over `path` and fsyncs the folder.
+ */
+export async function writeFileAtomically(
+  path: string,
+  data: string | Uint8Array,
+  temporaryFolder: string,
+): Promise<void> {
+  const temporary = join(temporaryFolder, `${basename(path)}.tmp-${randomBytes(6).toString("hex")}`);
   const file = await open(temporary, "w");
   try {
     await file.writeFile(data);

@@ -1,0 +1,123 @@
+import { datasetCatalog } from "./datasets.js";
+import { parseDestination } from "./destination.js";
+import { ApiError } from "./errors.js";
+import { checkJobFilter } from "./filter.js";
+import type { ZoneState } from "./model.js";
+
+/** A state file the sandbox cannot use: it stops rather than overwrite or delete what it cannot read. */
+export class StateFileError extends Error {
+  constructor(path: string, problem: string) {
+    super(
+      `state file ${path}: ${problem}; the sandbox leaves it untouched and does not start (repair it, or move it out of the data directory)`,
+    );
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+type Check = [key: string, test: (value: unknown) => boolean, expected: string];
+
+const string: Check[1] = (value) => typeof value === "string";
+const nullableString: Check[1] = (value) => value === null || typeof value === "string";
+const nullableCount: Check[1] = (value) =>
+  value === null || (Number.isInteger(value) && (value as number) >= 0);
+
+const rulesetChecks: Check[] = [
+  ["id", string, "a string"],
+  ["name", string, "a string"],
+  ["kind", string, "a string"],
+  ["phase", string, "a string"],
+  ["version", string, "a string"],
+  ["rules", Array.isArray, "an array"],
+];
+const ruleChecks: Check[] = [
+  ["id", string, "a string"],
+  ["version", string, "a string"],
+  ["action", string, "a string"],
+  ["expression", string, "a string"],
+  ["enabled", (value) => typeof value === "boolean", "a boolean"],
+];
+const jobChecks: Check[] = [
+  ["id", (value) => Number.isInteger(value) && (value as number) > 0, "a whole number above 0"],
+  ["dataset", string, "a string"],
+  ["enabled", (value) => typeof value === "boolean", "a boolean"],
+  ["name", nullableString, "a string or null"],
+  ["kind", string, "a string"],
+  ["destination_conf", string, "a string"],
+  ["filter", string, "a string"],
+  ["logpull_options", nullableString, "a string or null"],
+  ["output_options", (value) => value === null || isObject(value), "an object or null"],
+  ["frequency", nullableString, "a string or null"],
+  ["max_upload_bytes", nullableCount, "a whole number or null"],
+  ["max_upload_interval_seconds", nullableCount, "a whole number or null"],
+  ["max_upload_records", nullableCount, "a whole number or null"],
+];
+
+/** A found value in a message: primitives as JSON (cut to 40 characters), containers by kind. */
+function found(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (Array.isArray(value)) return "an array";
+  if (isObject(value)) return "an object";
+  const json = JSON.stringify(value);
+  return json.length > 40 ? `${json.slice(0, 40)}…` : json;
+}
+
+function checkMembers(value: unknown, at: string, checks: readonly Check[]): string | undefined {
+  if (!isObject(value)) return `${at || "the file"} is ${found(value)}, not an object`;
+  for (const [key, test, expected] of checks)
+    if (!test(value[key])) return `${at ? `${at}.` : ""}${key} is ${found(value[key])}, not ${expected}`;
+  return undefined;
+}
+
+/** What the sandbox says when it checks a saved job again (its own ApiError wording). */
+function jobProblem(job: Record<string, unknown>, at: string): string | undefined {
+  try {
+    datasetCatalog(job["dataset"]);
+    parseDestination(job["destination_conf"] as string);
+    checkJobFilter(job["filter"], job["dataset"] as string);
+  } catch (error) {
+    if (error instanceof ApiError) return `${at}: ${error.message}`;
+    throw error;
+  }
+  return undefined;
+}
+
+/**
+ * The problem with a zone file's parsed content, or undefined when it is a zone state the sandbox
+ * can serve: every member a handler or the push relies on, with its type, and every job's dataset,
+ * destination and filter accepted as they would be on a write.
+ */
+export function zoneStateProblem(value: unknown): string | undefined {
+  const top = checkMembers(value, "", [
+    ["rulesets", Array.isArray, "an array"],
+    ["jobs", Array.isArray, "an array"],
+    ["lastJobId", (v) => Number.isInteger(v) && (v as number) >= 0, "a whole number"],
+    [
+      "challenges",
+      (v) => isObject(v) && Object.values(v).every((token) => typeof token === "string"),
+      "an object of strings",
+    ],
+  ]);
+  if (top !== undefined) return top;
+  const zone = value as unknown as ZoneState;
+  for (const [index, ruleset] of zone.rulesets.entries()) {
+    const problem = checkMembers(ruleset, `rulesets[${index}]`, rulesetChecks);
+    if (problem !== undefined) return problem;
+    for (const [ruleIndex, rule] of ruleset.rules.entries()) {
+      const ruleProblem = checkMembers(rule, `rulesets[${index}].rules[${ruleIndex}]`, ruleChecks);
+      if (ruleProblem !== undefined) return ruleProblem;
+    }
+  }
+  const ids = new Set<number>();
+  for (const [index, job] of zone.jobs.entries()) {
+    const problem =
+      checkMembers(job, `jobs[${index}]`, jobChecks) ??
+      jobProblem(job as unknown as Record<string, unknown>, `jobs[${index}]`);
+    if (problem !== undefined) return problem;
+    if (ids.has(job.id)) return `jobs[${index}].id ${job.id} is used twice`;
+    if (job.id > zone.lastJobId) return `jobs[${index}].id ${job.id} is above lastJobId ${zone.lastJobId}`;
+    ids.add(job.id);
+  }
+  return undefined;
+}
