@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { ensureBundles } from "./helpers/bundles.js";
 import { spawnCli } from "./helpers/cli.js";
+
+// Built while the file is collected, outside any test's time limit.
+ensureBundles();
 
 describe("filterc compile (the built bundle)", () => {
   it("prints the compact JSON and a newline, exit 0", async () => {

@@ -3,7 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cliPath, runCli, spawnCli } from "./helpers/cli.js";
+import { builtCli, ensureBundles } from "./helpers/bundles.js";
+import { runCli, spawnCli } from "./helpers/cli.js";
+
+// Built while the file is collected, outside any test's time limit.
+ensureBundles();
 
 const filter =
   '{"where":{"or":[{"key":"EdgeResponseStatus","operator":"in","value":[500,502]},{"key":"ClientRequestPath","operator":"!startsWith","value":"/health"}]}}';
@@ -89,7 +93,7 @@ describe("filterc fmt", () => {
   });
 
   it("stops quietly when the reader goes away (`filterc fmt … | head`): exit 0, nothing on stderr", async () => {
-    const child = spawn(process.execPath, [cliPath, "fmt"]);
+    const child = spawn(process.execPath, [builtCli(), "fmt"]);
     child.stdin.end(longSource);
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {

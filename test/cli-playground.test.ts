@@ -5,8 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StaticServer, serveStatic } from "../src/cli/static-server.js";
+import { ensurePlayground } from "./helpers/bundles.js";
 import { runCli, spawnCli } from "./helpers/cli.js";
 import { startPlayground } from "./helpers/playground.js";
+
+// Built while the file is collected, outside any test's time limit.
+ensurePlayground();
 
 /** A raw GET, so paths reach the server exactly as written (fetch would normalize `..`). */
 function get(url: string, path: string, method = "GET") {

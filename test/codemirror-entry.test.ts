@@ -1,5 +1,8 @@
 import { Compartment, EditorState } from "@codemirror/state";
 import { describe, expect, it } from "vitest";
+import { ensureBundles } from "./helpers/bundles.js";
+
+ensureBundles();
 
 /** The package's own subpath export, as an app imports it: the built dist/codemirror.js. */
 const { filterResult, languageService, logpushFilter } = await import("filterc/codemirror");

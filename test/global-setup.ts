@@ -1,9 +1,22 @@
-import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
 
-/** The CLI tests spawn the real bundle: build it once from the current sources before any test runs. */
-export default function setup(): void {
-  execFileSync(process.execPath, ["node_modules/tsup/dist/cli-default.js"], { stdio: "ignore" });
-  // The playground page (dist/playground), which `filterc playground` serves to the browser tests.
-  const vite = ["node_modules/vite/bin/vite.js", "build", "--config", "playground/vite.config.ts"];
-  execFileSync(process.execPath, vite, { stdio: "ignore" });
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Names this run's build markers (test/helpers/bundles.ts): bundles are built once per run, when a test needs them. */
+    testRun: string;
+  }
+}
+
+export default function setup(project: TestProject): () => void {
+  const run = randomUUID();
+  project.provide("testRun", run);
+  return () => {
+    for (const name of readdirSync(tmpdir()))
+      if (name.startsWith(`filterc-test-${run}-`))
+        rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  };
 }

@@ -3,7 +3,11 @@ import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { datasetNames } from "../../src/catalog/index.js";
+import { ensurePlayground } from "../helpers/bundles.js";
 import { type RunningPlayground, startPlayground } from "../helpers/playground.js";
+
+// Built while the file is collected, outside any test's time limit.
+ensurePlayground();
 
 /** Debian's Chromium; `.ci/run` installs it. Without it these tests fail: they never skip. */
 const CHROMIUM = "/usr/bin/chromium";

@@ -4,7 +4,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cliPath, runCli } from "../helpers/cli.js";
+import { builtCli, ensureBundles } from "../helpers/bundles.js";
+import { runCli } from "../helpers/cli.js";
+
+// Built while the file is collected, outside any test's time limit.
+ensureBundles();
 
 const out = fileURLToPath(new URL("../out/eval-cli/", import.meta.url));
 
@@ -17,7 +21,7 @@ interface ByteRun {
 /** Runs the built CLI with binary standard input; stdout is kept as bytes. */
 function spawnBytes(args: string[], stdin: Buffer | string = "", nodeArgs: string[] = []): Promise<ByteRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, cliPath, "eval", ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, builtCli(), "eval", ...args], {
       env: { ...process.env, NO_COLOR: "1" },
     });
     const chunks: Buffer[] = [];

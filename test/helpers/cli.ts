@@ -1,15 +1,13 @@
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import type { CliIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
+import { builtCli } from "./bundles.js";
 
 export interface CliRun {
   code: number;
   stdout: string;
   stderr: string;
 }
-
-export const cliPath = fileURLToPath(new URL("../../dist/cli.cjs", import.meta.url));
 
 /** Runs the CLI in-process against the source tree, with the given standard input (and, to test terminal output, a TTY stderr). */
 export async function runCli(
@@ -39,7 +37,7 @@ export async function runCli(
 /** Runs the built `filterc` as a separate process, as a user's shell would. */
 export function spawnCli(args: string[], stdin = "", env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], {
+    const child = spawn(process.execPath, [builtCli(), ...args], {
       env: { ...process.env, NO_COLOR: "1", ...env },
     });
     let stdout = "";

@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { cliPath } from "./cli.js";
+import { builtCli, ensurePlayground } from "./bundles.js";
 
 export interface RunningPlayground {
   url: string;
@@ -9,7 +9,8 @@ export interface RunningPlayground {
 
 /** Starts the built `filterc playground` and waits for the address it prints. */
 export function startPlayground(args: string[] = ["--port", "0"]): Promise<RunningPlayground> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [cliPath, "playground", ...args]);
+  ensurePlayground();
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [builtCli(), "playground", ...args]);
   let stdout = "";
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {

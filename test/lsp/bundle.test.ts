@@ -2,9 +2,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commands } from "../../src/cli/commands.js";
-import { cliPath } from "../helpers/cli.js";
+import { builtCli, ensureBundles } from "../helpers/bundles.js";
 
-const dist = dirname(cliPath);
+// Built while the file is collected, outside any test's time limit.
+ensureBundles();
+
+const dist = dirname(builtCli());
 const read = (file: string) => readFileSync(join(dist, file), "utf8");
 
 // A string every vscode-languageserver build carries (an LSP method name), whatever the minifier renames.
@@ -12,7 +15,7 @@ const languageServerMarker = "textDocument/semanticTokens/full";
 
 describe("the CLI bundle", () => {
   it("is a small entry that requires each command's own bundle only when that command runs", () => {
-    const entry = read(basename(cliPath));
+    const entry = read(basename(builtCli()));
     const bundles = readdirSync(dist).filter((file) => /^cli-.+\.cjs$/.test(file));
     expect(bundles.sort()).toEqual(
       Object.keys(commands)
@@ -31,7 +34,7 @@ describe("the CLI bundle", () => {
   });
 
   it("loads the language server only for filterc lsp", () => {
-    expect(read(basename(cliPath))).not.toContain(languageServerMarker);
+    expect(read(basename(builtCli()))).not.toContain(languageServerMarker);
     expect(read("cli-compile.cjs")).not.toContain(languageServerMarker);
     expect(read("cli-check.cjs")).not.toContain(languageServerMarker);
     expect(read("cli-lsp.cjs")).toContain(languageServerMarker);

@@ -7,7 +7,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
-import { cliPath } from "../helpers/cli.js";
+import { builtCli } from "../helpers/bundles.js";
 
 /** A language client talking to a spawned `filterc lsp --stdio`, as an editor would. */
 export interface TestClient {
@@ -22,7 +22,7 @@ export interface TestClient {
 }
 
 export function startClient(args: string[] = []): TestClient {
-  const child = spawn(process.execPath, [cliPath, "lsp", "--stdio", ...args], { stdio: "pipe" });
+  const child = spawn(process.execPath, [builtCli(), "lsp", "--stdio", ...args], { stdio: "pipe" });
   const connection = createProtocolConnection(
     new StreamMessageReader(child.stdout),
     new StreamMessageWriter(child.stdin),

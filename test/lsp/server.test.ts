@@ -15,7 +15,11 @@ import {
   SemanticTokensRequest,
   ShutdownRequest,
 } from "vscode-languageserver-protocol/node";
+import { ensureBundles } from "../helpers/bundles.js";
 import { startClient, type TestClient } from "./client.js";
+
+// Built while the file is collected, outside any test's time limit.
+ensureBundles();
 
 let client: TestClient | undefined;
 

@@ -2,14 +2,18 @@ import { spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { cliPath, runCli } from "../helpers/cli.js";
+import { builtCli, ensureBundles } from "../helpers/bundles.js";
+import { runCli } from "../helpers/cli.js";
 import { tempDir, ZONE } from "./helpers.js";
+
+// Built while the file is collected, outside any test's time limit.
+ensureBundles();
 
 describe("filterc sandbox", () => {
   it("prints where it listens and its generated token, serves with it, and stops cleanly on SIGTERM", async () => {
     const dataDir = await tempDir();
     try {
-      const child = spawn(process.execPath, [cliPath, "sandbox", "--port", "0", "--data-dir", dataDir], {
+      const child = spawn(process.execPath, [builtCli(), "sandbox", "--port", "0", "--data-dir", dataDir], {
         env: { ...process.env, CLOUDFLARE_API_TOKEN: "", CLOUDFLARE_EMAIL: "", CLOUDFLARE_API_KEY: "" },
       });
       let stdout = "";

@@ -3,8 +3,11 @@ import { rm } from "node:fs/promises";
 import Cloudflare from "cloudflare";
 import { describe, expect, it } from "vitest";
 import type { Job, Ruleset } from "../../src/sandbox/model.js";
-import { cliPath } from "../helpers/cli.js";
+import { builtCli, ensureBundles } from "../helpers/bundles.js";
 import { ownershipToken, type Running, runSandbox, sdk, TOKEN, tempDir, ZONE } from "./helpers.js";
+
+// Built while the file is collected, outside any test's time limit.
+ensureBundles();
 
 const DESTINATION = "s3://crash-bucket/logs?region=eu-west-1";
 const customFields = (name: string) => [
@@ -56,7 +59,7 @@ function spawnSandbox(dataDir: string): Promise<{ child: ChildProcess; api: stri
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [cliPath, "sandbox", "--port", "0", "--data-dir", dataDir, "--api-token", TOKEN],
+      [builtCli(), "sandbox", "--port", "0", "--data-dir", dataDir, "--api-token", TOKEN],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let output = "";
