@@ -1,10 +1,11 @@
-import { type CheckOptions, check } from "./check/index.js";
+import type { Catalog } from "./catalog/index.js";
+import { type CheckOptions, type CheckResult, type Cond, check, type Leaf } from "./check/index.js";
 import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics/index.js";
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_OPERATORS,
   type EmitOptions,
-  emit,
+  emitNormal,
   type FilterStats,
   type LogpushFilter,
   WithLazyJson,
@@ -24,41 +25,62 @@ export interface CompileResult {
   stats: FilterStats;
   /** The parsed source. */
   ast: FilterSource;
+  /** What the filter means, as written (`not` kept); null when it is empty or has errors. */
+  condition: Cond | null;
+  /** `condition` in negation normal form, before optimizing; null with it. */
+  normal: Cond | null;
+  /** Every comparison that checked, in source order, even where the filter as a whole has errors. */
+  comparisons: Leaf[];
+  /** The catalog the filter was checked against; undefined when the dataset is unknown. */
+  catalog: Catalog | undefined;
 }
 
 class Compiled extends WithLazyJson implements CompileResult {
+  ast: FilterSource;
+  condition: Cond | null;
+  normal: Cond | null;
+  comparisons: Leaf[];
+  catalog: Catalog | undefined;
+
   constructor(
     public ok: boolean,
     filter: string | null,
     public diagnostics: Diagnostic[],
     public stats: FilterStats,
-    public ast: FilterSource,
+    checked: CheckResult,
   ) {
     super(filter);
+    this.ast = checked.filter;
+    this.condition = checked.condition;
+    this.normal = checked.normal;
+    this.comparisons = checked.comparisons;
+    this.catalog = checked.catalog;
   }
 }
 
-/** Compiles filter source to the Logpush JSON string: parse, check, emit. Never throws. */
-export function compile(source: string, options: CompileOptions = {}): CompileResult {
-  const checked = check(source, options);
-  const emptyStats: FilterStats = {
+/** What an empty filter uses against the limits. */
+function emptyStats(options: EmitOptions): FilterStats {
+  return {
     operators: 0,
     bytes: 0,
     maxOperators: options.maxOperators ?? DEFAULT_MAX_OPERATORS,
     maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
   };
-  if (!checked.condition) {
-    return new Compiled(
-      !hasErrors(checked.diagnostics),
-      null,
-      checked.diagnostics,
-      emptyStats,
-      checked.filter,
-    );
+}
+
+/**
+ * Compiles filter source to the Logpush JSON string: parse, check, emit. The negation normal form
+ * the checker computed for its warnings is the one the emitter writes. Never throws.
+ */
+export function compile(source: string, options: CompileOptions = {}): CompileResult {
+  const checked = check(source, options);
+  if (!checked.normal) {
+    const ok = !hasErrors(checked.diagnostics);
+    return new Compiled(ok, null, checked.diagnostics, emptyStats(options), checked);
   }
-  const emitted = emit(checked.condition, options);
+  const emitted = emitNormal(checked.normal, options);
   const diagnostics = emitted.diagnostics.length
     ? sortDiagnostics([...checked.diagnostics, ...emitted.diagnostics])
     : checked.diagnostics;
-  return new Compiled(!hasErrors(diagnostics), emitted.filter, diagnostics, emitted.stats, checked.filter);
+  return new Compiled(!hasErrors(diagnostics), emitted.filter, diagnostics, emitted.stats, checked);
 }

@@ -1,11 +1,5 @@
 import { type Catalog, DEFAULT_DATASET, getCatalog, knownDatasets } from "../catalog/index.js";
-import {
-  type Diagnostic,
-  diagnose,
-  hasErrors,
-  optionDiagnostics,
-  sortDiagnostics,
-} from "../diagnostics/index.js";
+import { type Diagnostic, diagnose, optionDiagnostics, sortDiagnostics } from "../diagnostics/index.js";
 import {
   capDiagnostics,
   type FilterSource,
@@ -13,10 +7,7 @@ import {
   type ParseResult,
   parse,
 } from "../syntax/index.js";
-import { Checker } from "./checker.js";
-import type { Cond } from "./ir.js";
-import { toNegationNormalForm } from "./negate.js";
-import { findConstantGroups } from "./satisfiability.js";
+import { analyzeExpr, type FilterAnalysis, unanalyzed } from "./analyze.js";
 
 export interface CheckOptions extends ParseOptions {
   /** The Logpush dataset whose field catalog applies (default `http_requests`). */
@@ -25,11 +16,9 @@ export interface CheckOptions extends ParseOptions {
   catalog?: Catalog;
 }
 
-export interface CheckResult {
+export interface CheckResult extends FilterAnalysis {
   /** The AST, as parsed. */
   filter: FilterSource;
-  /** What the filter means; null when the source is empty or has errors. */
-  condition: Cond | null;
   diagnostics: Diagnostic[];
   /** The catalog the filter was checked against; undefined when the dataset is unknown. */
   catalog: Catalog | undefined;
@@ -56,7 +45,7 @@ export function check(
   const invalidOptions = optionDiagnostics(options);
   if (invalidOptions.length > 0) {
     const filter = typeof input === "string" ? parse(input, options).filter : input.filter;
-    return { filter, condition: null, diagnostics: invalidOptions, catalog: undefined };
+    return { filter, ...unanalyzed(), diagnostics: invalidOptions, catalog: undefined };
   }
   let parsed: ParseResult & { source: string };
   if (typeof input === "string") {
@@ -67,21 +56,14 @@ export function check(
   const catalog = resolveCatalog(options, parsed.filter);
   if (!("fields" in catalog)) {
     diagnostics.push(catalog);
-    return { filter: parsed.filter, condition: null, diagnostics, catalog: undefined };
+    return { filter: parsed.filter, ...unanalyzed(), diagnostics, catalog: undefined };
   }
-  let condition: Cond | null = null;
-  if (parsed.filter.expr) {
-    const checker = new Checker(catalog, parsed.source);
-    const checked = checker.checkExpr(parsed.filter.expr);
-    diagnostics.push(...checker.diagnostics);
-    if (checked && !hasErrors(diagnostics)) {
-      condition = checked;
-      findConstantGroups(toNegationNormalForm(checked), diagnostics);
-    }
-  }
+  const analysis = analyzeExpr(parsed.filter.expr, catalog, parsed.source, diagnostics);
   return {
     filter: parsed.filter,
-    condition,
+    condition: analysis.condition,
+    normal: analysis.normal,
+    comparisons: analysis.comparisons,
     diagnostics: capDiagnostics(sortDiagnostics(diagnostics), options.maxDiagnostics),
     catalog,
   };

@@ -21,6 +21,8 @@ import { checkValue, typeWithArticle } from "./values.js";
  */
 export class Checker {
   readonly diagnostics: Diagnostic[] = [];
+  /** Every comparison that checked, in source order. */
+  readonly comparisons: Leaf[] = [];
 
   constructor(
     private readonly catalog: Catalog,
@@ -69,7 +71,10 @@ export class Checker {
       source: this.source,
       diagnostics: this.diagnostics,
     });
-    return value && { kind: "leaf", field, operator, value, range: comparison.range };
+    if (!value) return undefined;
+    const leaf: Leaf = { kind: "leaf", field, operator, value, range: comparison.range };
+    this.comparisons.push(leaf);
+    return leaf;
   }
 
   private resolveField(ref: FieldRef): FieldInfo | undefined {

@@ -5,6 +5,7 @@ export {
   operatorAccepts,
   operatorsFor,
 } from "../syntax/index.js";
+export { analyzeExpr, type FilterAnalysis } from "./analyze.js";
 export { type CheckOptions, type CheckResult, check, resolveCatalog } from "./check.js";
 export { Checker } from "./checker.js";
 export { Distinct } from "./distinct.js";

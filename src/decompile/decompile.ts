@@ -1,7 +1,6 @@
 import type { Node } from "jsonc-parser";
 import type { Catalog } from "../catalog/index.js";
-import { Checker, type Cond, resolveCatalog, toNegationNormalForm } from "../check/index.js";
-import { findConstantGroups } from "../check/satisfiability.js";
+import { analyzeExpr, type Cond, type FilterAnalysis, resolveCatalog } from "../check/index.js";
 import {
   type Diagnostic,
   diagnose,
@@ -189,26 +188,18 @@ class Decompilation {
       diagnostics.push(catalog);
       return this.finish(document, diagnostics);
     }
-    let condition: Cond | null = null;
-    if (expr) {
-      const checker = new Checker(catalog, document.text);
-      const checked = checker.checkExpr(expr);
-      for (const diagnostic of checker.diagnostics) diagnostics.push(withPointer(diagnostic, reader.places));
-      if (checked && !hasErrors(diagnostics)) {
-        condition = checked;
-        const warnings: Diagnostic[] = [];
-        findConstantGroups(toNegationNormalForm(checked), warnings);
-        for (const warning of warnings) diagnostics.push(withPointer(warning, reader.places));
-      }
-    }
-    return this.finish(document, diagnostics, condition);
+    const read = diagnostics.length;
+    const analysis = analyzeExpr(expr, catalog, document.text, diagnostics);
+    for (let i = read; i < diagnostics.length; i++)
+      diagnostics[i] = withPointer(diagnostics[i]!, reader.places);
+    return this.finish(document, diagnostics, analysis);
   }
 
   /** Maps every range to the input text and escapes suggested replacements for where they go. */
   private finish(
     document: JsonDocument,
     diagnostics: Diagnostic[],
-    condition: Cond | null = null,
+    analysis?: FilterAnalysis,
   ): DecompileResult {
     const mapRange = (range: Range): Range =>
       this.inputLines.rangeOf(
@@ -228,8 +219,9 @@ class Decompilation {
     });
     const sorted = capDiagnostics(sortDiagnostics(mapped), this.options.maxDiagnostics);
     const ok = !hasErrors(sorted);
-    if (!ok || !condition) return { ok, condition: null, source: ok ? "" : null, diagnostics: sorted };
-    const inputCondition = mapCondition(condition, mapRange);
+    if (!ok || !analysis?.condition)
+      return { ok, condition: null, source: ok ? "" : null, diagnostics: sorted };
+    const inputCondition = mapCondition(analysis.condition, mapRange);
     return {
       ok,
       condition: inputCondition,

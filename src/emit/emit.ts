@@ -65,9 +65,13 @@ class Emitted extends WithLazyJson implements EmitResult {
 
 /** Writes a checked condition as Logpush JSON and holds it to the limits. */
 export function emit(condition: Cond, options: EmitOptions = {}): EmitResult {
+  return emitNormal(toNegationNormalForm(condition), options);
+}
+
+/** `emit` for a condition already in negation normal form (the analysis computes it once). */
+export function emitNormal(normal: Cond, options: EmitOptions = {}): EmitResult {
   const maxOperators = options.maxOperators ?? DEFAULT_MAX_OPERATORS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const normal = toNegationNormalForm(condition);
   const written = options.optimize === false ? normal : optimize(normal);
   const { text, bytes, leaves } = serialize(written);
   const stats: FilterStats = { operators: leaves.length, bytes, maxOperators, maxBytes };

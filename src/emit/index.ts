@@ -4,6 +4,7 @@ export {
   type EmitOptions,
   type EmitResult,
   emit,
+  emitNormal,
   type FilterStats,
   WithLazyJson,
 } from "./emit.js";
@@ -15,4 +16,4 @@ export {
   toJsonStringLiteral,
 } from "./json.js";
 export { optimize } from "./optimize.js";
-export { serialize, utf8Length } from "./serialize.js";
+export { comparisonJson, serialize, utf8Length } from "./serialize.js";

@@ -36,6 +36,11 @@ export function serialize(cond: Cond): Serialized {
   return { text, bytes: text.length + writer.extraBytes, leaves: writer.leaves };
 }
 
+/** The JSON of one comparison, as it stands inside the filter. */
+export function comparisonJson(leaf: Leaf): string {
+  return new Writer().leafJson(leaf);
+}
+
 /** Appends the JSON to one string (V8 joins appended strings lazily, which beats collecting parts). */
 class Writer {
   text = '{"where":';
@@ -63,7 +68,7 @@ class Writer {
     }
   }
 
-  private leafJson(leaf: Leaf): string {
+  leafJson(leaf: Leaf): string {
     let value: string;
     if (Array.isArray(leaf.value)) {
       // Lists hold numbers for number fields and strings otherwise; never a comma-joined string.

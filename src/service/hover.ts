@@ -1,7 +1,7 @@
 import type { FieldInfo } from "../catalog/index.js";
-import { compile } from "../compile.js";
 import type { Range } from "../diagnostics/index.js";
-import { type Comparison, type Expr, LOGIC, OPERATORS, tokenFacts } from "../syntax/index.js";
+import { comparisonJson } from "../emit/index.js";
+import { type Comparison, type Expr, LOGIC, negateOperator, OPERATORS, tokenFacts } from "../syntax/index.js";
 import type { Analysis } from "./analysis.js";
 import type { Hover, OffsetRange } from "./types.js";
 
@@ -66,11 +66,13 @@ function join(...parts: string[]): string {
 
 /** The comparison's leaf in the emitted JSON, negated when an odd number of `not`s encloses it. */
 function emittedLeaf(analysis: Analysis, comparison: Comparison, negated: boolean): string {
-  const written = analysis.text.slice(comparison.range.start.offset, comparison.range.end.offset);
-  const alone = compile(negated ? `not (${written})` : written, analysis.options);
-  if (!alone.ok || alone.filter === null) return "";
-  const leaf = alone.filter.slice('{"where":'.length, -1);
-  return `Emits${negated ? " (negated by the enclosing `not`)" : ""}:\n\`\`\`json\n${leaf}\n\`\`\``;
+  const { start, end } = comparison.range;
+  const leaf = analysis.compiled.comparisons.find(
+    (checked) => checked.range.start.offset === start.offset && checked.range.end.offset === end.offset,
+  );
+  if (!leaf) return "";
+  const written = negated ? { ...leaf, operator: negateOperator(leaf.operator) } : leaf;
+  return `Emits${negated ? " (negated by the enclosing `not`)" : ""}:\n\`\`\`json\n${comparisonJson(written)}\n\`\`\``;
 }
 
 function comparisonAt(

@@ -1,6 +1,4 @@
-import { check } from "../../check/index.js";
-import { hasErrors, sortDiagnostics } from "../../diagnostics/index.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_OPERATORS, emit } from "../../emit/index.js";
+import { compile } from "../../compile.js";
 import { explain } from "../../print/index.js";
 import { parseCommandArgs, singleInput } from "../args.js";
 import { compilerFlags, compilerOptionsFrom } from "../compiler-options.js";
@@ -20,17 +18,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, compilerFlags);
   const options = await compilerOptionsFrom(values);
   const input = await readSource(io, singleInput(positionals, "explain"));
-  const checked = check(input.text, options);
-  const emitted = checked.condition && emit(checked.condition, options);
-  const diagnostics = sortDiagnostics([...checked.diagnostics, ...(emitted?.diagnostics ?? [])]);
-  reportDiagnostics(io, diagnostics, input.text, input.name);
-  if (hasErrors(diagnostics)) return 1;
-  const stats = emitted?.stats ?? {
-    operators: 0,
-    bytes: 0,
-    maxOperators: options.maxOperators ?? DEFAULT_MAX_OPERATORS,
-    maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
-  };
-  io.stdout(explain(checked.condition, stats));
+  const compiled = compile(input.text, options);
+  reportDiagnostics(io, compiled.diagnostics, input.text, input.name);
+  if (!compiled.ok) return 1;
+  io.stdout(explain(compiled.condition, compiled.stats));
   return 0;
 }

@@ -1,0 +1,45 @@
+import type { Catalog } from "../catalog/index.js";
+import { type Diagnostic, hasErrors } from "../diagnostics/index.js";
+import type { Expr } from "../syntax/index.js";
+import { Checker } from "./checker.js";
+import type { Cond, Leaf } from "./ir.js";
+import { toNegationNormalForm } from "./negate.js";
+import { findConstantGroups } from "./satisfiability.js";
+
+/** What a filter means, found once and passed forward to every later stage. */
+export interface FilterAnalysis {
+  /** The checked condition as written (`not` kept); null when the filter is empty or has errors. */
+  condition: Cond | null;
+  /** The condition in negation normal form, as the emitter writes it; null with `condition`. */
+  normal: Cond | null;
+  /** Every comparison that checked, in source order, even where the filter as a whole has errors. */
+  comparisons: Leaf[];
+}
+
+/** The analysis of a filter that is empty, or was not analyzed (unknown dataset, invalid options). */
+export function unanalyzed(): FilterAnalysis {
+  return { condition: null, normal: null, comparisons: [] };
+}
+
+/**
+ * The analysis the compiler and the decompiler share: resolves the AST against the catalog and
+ * the matrix, and when nothing is wrong (`prior` holds the errors found before, by the parser or
+ * the JSON reader) computes the negation normal form once and warns about groups that can never
+ * or always hold. Appends its diagnostics to `diagnostics`.
+ */
+export function analyzeExpr(
+  expr: Expr | null,
+  catalog: Catalog,
+  source: string,
+  diagnostics: Diagnostic[],
+): FilterAnalysis {
+  if (!expr) return unanalyzed();
+  const checker = new Checker(catalog, source);
+  const checked = checker.checkExpr(expr);
+  for (const diagnostic of checker.diagnostics) diagnostics.push(diagnostic);
+  if (!checked || hasErrors(diagnostics))
+    return { condition: null, normal: null, comparisons: checker.comparisons };
+  const normal = toNegationNormalForm(checked);
+  findConstantGroups(normal, diagnostics);
+  return { condition: checked, normal, comparisons: checker.comparisons };
+}
