@@ -1,10 +1,13 @@
 import type { Catalog, FieldInfo } from "../catalog/index.js";
 import { closestMatch, type Diagnostic, diagnose, type Suggestion } from "../diagnostics/index.js";
 import {
+  CANONICAL_OPERATORS,
   type CanonicalOperator,
   type Comparison,
   type Expr,
   type FieldRef,
+  negateOperator,
+  OPERATOR_SPELLINGS,
   OPERATORS,
   type OperatorRef,
   operatorAccepts,
@@ -19,6 +22,11 @@ import { checkValue, typeWithArticle } from "./values.js";
  * Returns the checked condition, or undefined where anything below was wrong (the reasons are
  * in `diagnostics`); it keeps walking after an error so that every mistake is reported.
  */
+/** The operators with a `!` form, as messages list them: `eq`, `startsWith`, … */
+const BANGED_OPERATORS = CANONICAL_OPERATORS.filter((operator) => OPERATORS[operator].negative)
+  .map((operator) => `\`${OPERATORS[operator].positive}\``)
+  .join(", ");
+
 export class Checker {
   readonly diagnostics: Diagnostic[] = [];
   /** Every comparison that checked, in source order. */
@@ -126,6 +134,21 @@ export class Checker {
         );
         return undefined;
       }
+    }
+    // `!lt`: only the operators with a `!` form take one; the negation is another operator.
+    const banged = /^!([A-Za-z]+)$/.exec(ref.text);
+    const written = banged ? OPERATOR_SPELLINGS.get(banged[1]!) : undefined;
+    if (banged && written && !OPERATOR_SPELLINGS.has(ref.text)) {
+      const negation = negateOperator(written);
+      this.diagnostics.push(
+        diagnose(
+          "BangBeforeOperator",
+          ref.range,
+          { operator: banged[1]!, replacement: negation, banged: BANGED_OPERATORS },
+          this.replace(ref, negation),
+        ),
+      );
+      return undefined;
     }
     const suggestion = suggestOperator(ref.text);
     const hint = suggestion

@@ -59,10 +59,10 @@ export const DiagnosticKind = {
     "error",
     (a) => `unexpected character ${quote(a.text)}${a.hint}`,
   ),
-  UnterminatedString: kind(
+  UnterminatedString: kind<{ quote: string; hint: string }>(
     "E0102",
     "error",
-    () => "unterminated string; close it with the quote it starts with",
+    (a) => `unterminated string: the line ends before its closing ${quote(a.quote)}${a.hint}`,
   ),
   InvalidEscape: kind<{ escape: string }>(
     "E0103",
@@ -79,6 +79,27 @@ export const DiagnosticKind = {
     "E0105",
     "error",
     (a) => `unexpected ${a.found} after the end of the filter; join comparisons with \`and\` or \`or\``,
+  ),
+  BangBeforeOperator: kind<{ operator: string; replacement: string; banged: string }>(
+    "E0107",
+    "error",
+    (a) =>
+      `\`!${a.operator}\` is not an operator: \`!\` goes before ${a.banged} only; for the opposite of \`${a.operator}\` write ${quote(a.replacement)}`,
+  ),
+  ExponentNumber: kind<{ text: string; hint: string }>(
+    "E0108",
+    "error",
+    (a) => `number ${quote(a.text)} has an exponent; Logpush takes plain digits${a.hint}`,
+  ),
+  CurlyQuotes: kind<{ text: string; replacement: string }>(
+    "E0109",
+    "error",
+    (a) => `${quote(a.text)} is in curly quotes; filters take straight quotes: write ${a.replacement}`,
+  ),
+  NestedList: kind(
+    "E0110",
+    "error",
+    () => 'lists do not nest; write the values in one list, like ["a", "b"]',
   ),
   LeadingZero: kind<{ text: string; fixed: string }>(
     "E0106",

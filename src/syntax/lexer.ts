@@ -5,6 +5,7 @@ import {
   And,
   Bang,
   Comma,
+  CurlyQuoted,
   Decimal,
   DoubleQuoted,
   False,
@@ -13,6 +14,7 @@ import {
   LBracket,
   LParen,
   Not,
+  nearMissTokens,
   Or,
   operatorTokens,
   PipePipe,
@@ -45,7 +47,7 @@ function byLength(entries: [string, TokenType][]): [string, TokenType][][] {
   return table;
 }
 
-const operatorSpellings = [...operatorTokens];
+const operatorSpellings = [...operatorTokens, ...nearMissTokens];
 
 /** Case-sensitive words (operators and booleans), by length. `and`, `or`, `not` match in any case. */
 const wordsByLength = byLength([
@@ -133,6 +135,10 @@ for (const type of [LParen, RParen, LBracket, RBracket, Comma])
   single[(type.LABEL ?? "").charCodeAt(0)] = type;
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
+const isLineEnd = (c: number) => c === 10 || c === 13;
+/** “ ” „ ‘ ’ ‚: the quotes word processors put in, which filters do not take. */
+const isCurlyQuote = (c: number) =>
+  c === 0x201c || c === 0x201d || c === 0x201e || c === 0x2018 || c === 0x2019 || c === 0x201a;
 const isWordStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 const isWordPart = (c: number) => isWordStart(c) || isDigit(c);
 const isSpace = (c: number) =>
@@ -144,6 +150,7 @@ const startsSomething = (c: number) =>
   isDigit(c) ||
   symbolsByFirstChar[c] !== undefined ||
   single[c] !== undefined ||
+  isCurlyQuote(c) ||
   "\"'#!-".includes(String.fromCharCode(c));
 
 /** Tokens never span lines and their ends follow from their images: only the starts are stored. */
@@ -207,6 +214,14 @@ export function scan(source: string): ScanResult {
         while (i < length && isDigit(source.charCodeAt(i))) i++;
         type = Decimal;
       }
+      // An exponent (`1e3`) is scanned with its number, so that the error can give the plain digits.
+      const exponentDigit =
+        source.charCodeAt(i + 1) === 43 || source.charCodeAt(i + 1) === 45 ? i + 2 : i + 1;
+      if ((source.charCodeAt(i) | 0x20) === 101 && isDigit(source.charCodeAt(exponentDigit))) {
+        i = exponentDigit + 1;
+        while (i < length && isDigit(source.charCodeAt(i))) i++;
+        type = Decimal;
+      }
       tokens.push(token(type, source, start, i, line, lineStart));
     } else if (c === 34 || c === 39) {
       i++;
@@ -233,6 +248,11 @@ export function scan(source: string): ScanResult {
           lineStart,
         ),
       );
+    } else if (isCurlyQuote(c)) {
+      i++;
+      while (i < length && !isLineEnd(source.charCodeAt(i)) && !isCurlyQuote(source.charCodeAt(i))) i++;
+      if (i < length && isCurlyQuote(source.charCodeAt(i))) i++;
+      tokens.push(token(CurlyQuoted, source, start, i, line, lineStart));
     } else if (c === 35) {
       while (i < length && source.charCodeAt(i) !== 10 && source.charCodeAt(i) !== 13) i++;
       comments.push(token(Identifier, source, start, i, line, lineStart));

@@ -38,6 +38,8 @@ export const errorMessages: IParserErrorMessageProvider = {
   }) {
     const next = actual[0];
     switch (ruleName) {
+      case "element":
+        return valueExpected(previous, next);
       case "operator":
         return `an operator${after(previous)}, such as \`eq\`, \`in\` or \`startsWith\`|${found(next)}`;
       default:

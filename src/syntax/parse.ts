@@ -18,6 +18,7 @@ import { filterParser, tokenRange } from "./parser.js";
 import { findInvalidEscapes, isTerminated } from "./strings.js";
 import {
   Bang,
+  CurlyQuoted,
   Decimal,
   DoubleQuoted,
   Integer,
@@ -231,18 +232,8 @@ function tokenDiagnostics(token: IToken, diagnostics: Diagnostic[]): void {
   const type = token.tokenType;
   if (type === UnterminatedString || type === DoubleQuoted || type === SingleQuoted) {
     const range = tokenRange(token);
-    if (type === UnterminatedString && !isTerminated(token.image)) {
-      const quote = token.image[0]!;
-      const fixed = token.image.endsWith("\\") ? `${token.image}\\${quote}` : `${token.image}${quote}`;
-      diagnostics.push(
-        diagnose(
-          "UnterminatedString",
-          range,
-          {},
-          { message: `close the string with ${quote}`, range, replacement: fixed },
-        ),
-      );
-    }
+    if (type === UnterminatedString && !isTerminated(token.image))
+      diagnostics.push(unterminatedString(token.image, range));
     if (token.image.includes("\\")) {
       for (const invalid of findInvalidEscapes(token.image)) {
         const start = shift(range.start, invalid.offset);
@@ -255,6 +246,32 @@ function tokenDiagnostics(token: IToken, diagnostics: Diagnostic[]): void {
         );
       }
     }
+  } else if (type === CurlyQuoted) {
+    const range = tokenRange(token);
+    const text = token.image.slice(
+      1,
+      isCurlyQuote(token.image.at(-1)) && token.image.length > 1 ? -1 : undefined,
+    );
+    const replacement = JSON.stringify(text);
+    diagnostics.push(
+      diagnose(
+        "CurlyQuotes",
+        range,
+        { text: token.image, replacement },
+        { message: "use straight quotes", range, replacement },
+      ),
+    );
+  } else if (type === Decimal && hasExponent(token.image)) {
+    const range = tokenRange(token);
+    const plain = plainDigits(token.image);
+    diagnostics.push(
+      diagnose(
+        "ExponentNumber",
+        range,
+        { text: token.image, hint: plain === undefined ? "" : `: write ${plain}` },
+        plain === undefined ? undefined : { message: "write the digits", range, replacement: plain },
+      ),
+    );
   } else if ((type === Integer || type === Decimal) && startsWithZero(token.image)) {
     const match = /^(-?)0+(?=[0-9])/.exec(token.image);
     if (match) {
@@ -270,6 +287,58 @@ function tokenDiagnostics(token: IToken, diagnostics: Diagnostic[]): void {
       );
     }
   }
+}
+
+const isCurlyQuote = (character: string | undefined) =>
+  character !== undefined && "“”„‘’‚".includes(character);
+
+/**
+ * E0102 with the fix most likely meant: a string closed by a curly quote or by the other straight
+ * quote gets that quote straightened; one ending in `\"` (an escaped quote) gets a backslash of its
+ * own; any other is closed at the end of the line.
+ */
+function unterminatedString(image: string, range: Range): Diagnostic {
+  const quote = image[0]!;
+  const other = quote === '"' ? "'" : '"';
+  const curly = /[“”„‘’‚]/.exec(image.slice(1));
+  let hint = "";
+  let fixed = `${image}${quote}`;
+  if (curly) {
+    const at = curly.index + 1;
+    hint = `; \`${curly[0]}\` is a curly quote: end the string with ${quote}`;
+    fixed = `${image.slice(0, at)}${quote}${image.slice(at + 1)}`;
+  } else if (image.length > 1 && image.endsWith(other)) {
+    hint = `; it starts with ${quote} and ends with ${other}: use the same quote at both ends`;
+    fixed = `${image.slice(0, -1)}${quote}`;
+  } else if (image.endsWith(`\\${quote}`)) {
+    hint = `; \`\\${quote}\` is an escaped quote, not the end: for a backslash at the end write \`\\\\${quote}\``;
+    fixed = `${image.slice(0, -1)}\\${quote}`;
+  } else if (image.endsWith("\\")) {
+    fixed = `${image}\\${quote}`;
+  }
+  return diagnose(
+    "UnterminatedString",
+    range,
+    { quote, hint },
+    { message: "close it", range, replacement: fixed },
+  );
+}
+
+const hasExponent = (number: string) => /[eE]/.test(number);
+
+/** The digits of `1.5e3` without the exponent (`1500`), or undefined past 64 digits of shifting. */
+function plainDigits(number: string): string | undefined {
+  const match = /^(-?)([0-9]+)(?:\.([0-9]+))?[eE]([+-]?[0-9]+)$/.exec(number)!;
+  const exponent = Number(match[4]);
+  if (Math.abs(exponent) > 64) return undefined;
+  const digits = match[2]! + (match[3] ?? "");
+  const point = match[2]!.length + exponent;
+  const padded = point <= 0 ? "0".repeat(1 - point) + digits : digits.padEnd(point, "0");
+  const split = Math.max(point, 1);
+  const whole = padded.slice(0, split).replace(/^0+(?=[0-9])/, "");
+  const fraction = padded.slice(split).replace(/0+$/, "");
+  const plain = fraction ? `${whole}.${fraction}` : whole;
+  return plain === "0" ? "0" : match[1] + plain;
 }
 
 /** Whether the number's digits start with 0: only then can the regex find a leading zero. */

@@ -17,6 +17,7 @@ import {
   Bang,
   Comma,
   ComparisonOperator,
+  CurlyQuoted,
   Decimal,
   False,
   Identifier,
@@ -389,14 +390,42 @@ class FilterParser extends EmbeddedActionsParser {
     this.recovery,
   );
 
-  private element = this.RULE(
-    "element",
-    (): Scalar => {
-      const token = this.CONSUME(ScalarToken);
-      return this.ACTION(() => scalarOf(token));
+  /**
+   * A list inside a list (`[["us"]]`) is read to its `]` (values and commas only: no recursion, so
+   * a thousand `[` cannot exhaust the stack), so that one error says lists do not nest.
+   */
+  private readonly elementForms: IOrAlt<Scalar>[] = [
+    {
+      ALT: () => {
+        const token = this.CONSUME(ScalarToken);
+        return this.ACTION(() => scalarOf(token));
+      },
     },
-    this.recovery,
-  );
+    {
+      ALT: () => {
+        const open = this.CONSUME(LBracket);
+        let last = open;
+        this.MANY(() => {
+          last = this.OR2(this.innerListParts);
+        });
+        this.OPTION(() => {
+          last = this.CONSUME(RBracket);
+        });
+        return this.ACTION(() => {
+          const range = { start: tokenStart(open), end: tokenEnd(last) };
+          this.problems.push(diagnose("NestedList", range, {}));
+          return { kind: "error" as const, range };
+        });
+      },
+    },
+  ];
+
+  private readonly innerListParts: IOrAlt<IToken>[] = [
+    { ALT: () => this.CONSUME2(ScalarToken) },
+    { ALT: () => this.CONSUME(Comma) },
+  ];
+
+  private element = this.RULE("element", (): Scalar => this.OR(this.elementForms), this.recovery);
 }
 
 /** The AST of a scalar token; one category token and a switch cost less than a six-way alternation. */
@@ -404,6 +433,9 @@ function scalarOf(token: IToken): Scalar {
   const range = tokenRange(token);
   // A value invented while recovering: the syntax error is reported, the checker has nothing to add.
   if (token.isInsertedInRecovery) return { kind: "error", range };
+  // Curly quotes and exponents are syntax errors (E0109, E0108) with their fix: no value to check.
+  if (token.tokenType === CurlyQuoted || (token.tokenType === Decimal && /[eE]/.test(token.image)))
+    return { kind: "error", range };
   switch (token.tokenType) {
     case Integer:
       return { kind: "int", digits: token.image, range };

@@ -1,9 +1,11 @@
 import { createToken, type IToken, Lexer, type TokenType } from "chevrotain";
 import {
   BOOLEAN_WORDS,
+  CANONICAL_OPERATORS,
   type CanonicalOperator,
   LOGIC,
   OPERATOR_SPELLINGS,
+  OPERATORS,
   type Punctuation,
   type TokenFacts,
 } from "./vocabulary.js";
@@ -63,6 +65,8 @@ export const UnterminatedString = token("UnterminatedString", "unterminated stri
   ...string,
   unterminated: true,
 });
+/** A string in curly quotes (“ca”, ‘ca’), as word processors write them: an error whose fix straightens them. */
+export const CurlyQuoted = token("CurlyQuoted", "curly-quoted string", [StringLiteral], string);
 const number = { class: "value", value: "number" } as const;
 export const Decimal = token("Decimal", "decimal", [Scalar], number);
 export const Integer = token("Integer", "integer", [Scalar], number);
@@ -111,6 +115,7 @@ export const allTokens: TokenType[] = [
   DoubleQuoted,
   SingleQuoted,
   UnterminatedString,
+  CurlyQuoted,
   Decimal,
   Integer,
 ];
@@ -126,6 +131,34 @@ export function tokenFacts(token: IToken): TokenFacts {
   return factsByIndex[token.tokenTypeIdx]!;
 }
 
+/**
+ * Operators the language does not have but people write, each one token so that the checker can
+ * say what to write instead: the symbol near misses (`<>`, `===`) and `!` before a word operator
+ * that has no `!` form (`!lt`, whose negation is `geq`). Their facts name the operator meant.
+ */
+export const nearMissTokens = new Map<string, TokenType>();
+for (const canonical of CANONICAL_OPERATORS) {
+  const facts = OPERATORS[canonical];
+  for (const miss of facts.nearMisses.filter((spelling) => !/^[A-Za-z_]/.test(spelling)))
+    nearMissTokens.set(
+      miss,
+      token(operatorTokenName(miss), miss, [ComparisonOperator], operatorFacts(canonical)),
+    );
+  for (const spelling of [canonical, ...facts.aliases]) {
+    const banged = `!${spelling}`;
+    if (/^[A-Za-z]+$/.test(spelling) && !OPERATOR_SPELLINGS.has(banged))
+      nearMissTokens.set(
+        banged,
+        token(operatorTokenName(banged), banged, [ComparisonOperator], operatorFacts(facts.negation)),
+      );
+  }
+}
+allTokens.push(...nearMissTokens.values());
+
+function operatorFacts(operator: CanonicalOperator): TokenFacts {
+  return { class: "operator", operator };
+}
+
 /** Token names as diagnostics print them. */
 export function describeTokenType(type: TokenType): string {
   switch (type.name) {
@@ -135,6 +168,7 @@ export function describeTokenType(type: TokenType): string {
     case "DoubleQuoted":
     case "SingleQuoted":
     case "UnterminatedString":
+    case "CurlyQuoted":
       return "a string";
     case "Integer":
       return "an integer";

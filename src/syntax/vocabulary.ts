@@ -11,7 +11,10 @@ import type { FieldType } from "../catalog/index.js";
 interface OperatorDeclaration {
   /** Other spellings the language accepts (symbols, short words); Logpush JSON takes only the canonical one. */
   aliases: readonly string[];
-  /** Spellings from other languages and the Instant Logs docs that mean it: offered as the fix, never accepted. */
+  /**
+   * Spellings from other languages and the Instant Logs docs that mean it: offered as the fix, never
+   * accepted. The lexer scans the symbols among them as one token, so `<>` is one unknown operator.
+   */
   nearMisses: readonly string[];
   /** The operator that holds exactly when this one does not, for a present field. */
   negation: string;
@@ -37,7 +40,7 @@ const numberTypes = ["int", "float"] as const;
 const declarations = {
   eq: {
     aliases: ["=="],
-    nearMisses: ["equals", "equal", "is"],
+    nearMisses: ["equals", "equal", "is", "==="],
     negation: "!eq",
     list: false,
     infixNot: false,
@@ -49,7 +52,7 @@ const declarations = {
   },
   "!eq": {
     aliases: ["!=", "ne"],
-    nearMisses: ["neq", "nq", "noteq"],
+    nearMisses: ["neq", "nq", "noteq", "<>", "!=="],
     negation: "eq",
     list: false,
     infixNot: false,
@@ -71,7 +74,7 @@ const declarations = {
   },
   leq: {
     aliases: ["<=", "le"],
-    nearMisses: ["lte"],
+    nearMisses: ["lte", "=<"],
     negation: "gt",
     list: false,
     infixNot: false,
@@ -91,7 +94,7 @@ const declarations = {
   },
   geq: {
     aliases: [">=", "ge"],
-    nearMisses: ["gte"],
+    nearMisses: ["gte", "=>"],
     negation: "lt",
     list: false,
     infixNot: false,
