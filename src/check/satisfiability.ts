@@ -10,15 +10,22 @@ import { compareNumbers } from "./numbers.js";
  * negation normal form and reasons about present fields only; where it cannot be sure it is silent.
  */
 export function findConstantGroups(cond: Cond, diagnostics: Diagnostic[]): void {
-  if (cond.kind === "leaf") return;
+  if (cond.kind === "leaf") {
+    findConstantComparison(cond, diagnostics);
+    return;
+  }
   if (cond.kind === "not") {
     findConstantGroups(cond.operand, diagnostics);
     return;
   }
   let leafCount = 0;
+  const constant = new Set<FieldInfo>();
   for (const operand of cond.operands) {
-    if (operand.kind === "leaf") leafCount++;
-    else findConstantGroups(operand, diagnostics);
+    if (operand.kind !== "leaf") findConstantGroups(operand, diagnostics);
+    else {
+      leafCount++;
+      if (findConstantComparison(operand, diagnostics)) constant.add(operand.field);
+    }
   }
   if (leafCount < 2) return;
   // Keyed by the catalog's field object: one per field, and cheaper to hash than its name.
@@ -29,8 +36,10 @@ export function findConstantGroups(cond: Cond, diagnostics: Diagnostic[]): void 
     if (leaves) leaves.push(operand);
     else byField.set(operand.field, [operand]);
   }
-  for (const [{ name: field }, leaves] of byField) {
-    if (leaves.length < 2) continue;
+  for (const [info, leaves] of byField) {
+    // A comparison constant by itself already has its warning; the group adds nothing.
+    if (leaves.length < 2 || constant.has(info)) continue;
+    const field = info.name;
     const range = { start: leaves[0]!.range.start, end: leaves[leaves.length - 1]!.range.end };
     if (cond.kind === "and" && !satisfiable(leaves))
       diagnostics.push(diagnose("NeverTrue", range, { field }));
@@ -41,6 +50,19 @@ export function findConstantGroups(cond: Cond, diagnostics: Diagnostic[]): void 
       diagnostics.push(diagnose("AlwaysTrue", range, { field }));
     }
   }
+}
+
+/**
+ * Warns about one comparison that holds for every value of a present field (`X contains ""`,
+ * `X startsWith ""`) or for none (`X !endsWith ""`); returns whether it did.
+ */
+function findConstantComparison(leaf: Leaf, diagnostics: Diagnostic[]): boolean {
+  const args = { field: leaf.field.name };
+  if (!satisfiable([leaf])) diagnostics.push(diagnose("ComparisonNeverTrue", leaf.range, args));
+  else if (!satisfiable([withOperator(leaf, negateOperator(leaf.operator))]))
+    diagnostics.push(diagnose("ComparisonAlwaysTrue", leaf.range, args));
+  else return false;
+  return true;
 }
 
 /** Whether some value of the field satisfies every leaf (all on one field). */

@@ -24,5 +24,9 @@ export async function loadEvalFilter(flags: EvalFilterFlags, io: CliIO): Promise
     flags.expr !== undefined ? { text: flags.expr, name: "<expr>" } : await readSource(io, flags.filter);
   const result = /^\s*["{]/.test(input.text) ? decompile(input.text, options) : check(input.text, options);
   reportDiagnostics(io, result.diagnostics, input.text, input.name);
-  return hasErrors(result.diagnostics) ? undefined : result.condition;
+  if (hasErrors(result.diagnostics)) return undefined;
+  // An empty filter selects every line: most likely an empty file or a mistyped --expr, so say so.
+  if (result.condition === null)
+    io.stderr(`filterc eval: the filter ${input.name} is empty: every line is selected\n`);
+  return result.condition;
 }

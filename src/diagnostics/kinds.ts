@@ -377,6 +377,24 @@ export const DiagnosticKind = {
     (a) =>
       `one of these comparisons of ${quote(a.field)} always holds when the field is present, so this part is always true`,
   ),
+  UnseenCharacterInString: kind<{ name: string }>(
+    "W0107",
+    "warning",
+    (a) =>
+      `the string holds ${a.name}, a character that cannot be seen (a control, bidi or zero-width character); if it is meant, write it as an escape`,
+  ),
+  ComparisonNeverTrue: kind<{ field: string }>(
+    "W0105",
+    "warning",
+    (a) =>
+      `this comparison of ${quote(a.field)} holds for no value, so this part of the filter is always false`,
+  ),
+  ComparisonAlwaysTrue: kind<{ field: string }>(
+    "W0106",
+    "warning",
+    (a) =>
+      `this comparison of ${quote(a.field)} holds for every value when the field is present, so this part is always true`,
+  ),
 } as const;
 
 export type DiagnosticKindName = keyof typeof DiagnosticKind;

@@ -234,6 +234,7 @@ function tokenDiagnostics(token: IToken, diagnostics: Diagnostic[]): void {
     const range = tokenRange(token);
     if (type === UnterminatedString && !isTerminated(token.image))
       diagnostics.push(unterminatedString(token.image, range));
+    if (unseenInString.test(token.image)) warnUnseenCharacters(token.image, range, diagnostics);
     if (token.image.includes("\\")) {
       for (const invalid of findInvalidEscapes(token.image)) {
         const start = shift(range.start, invalid.offset);
@@ -286,6 +287,36 @@ function tokenDiagnostics(token: IToken, diagnostics: Diagnostic[]): void {
         ),
       );
     }
+  }
+}
+
+/** Characters a string holds that cannot be seen where it is read: controls, tabs, bidi and other format characters. */
+const unseenInString = /[\0-\x1f\x7f-\x9f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+
+/**
+ * W0107 for each such character written raw in a string (the filter would match text the reader
+ * of the source cannot see), with its `\u` escape as the fix; the zero-width joiner of emoji is fine.
+ */
+function warnUnseenCharacters(image: string, range: Range, diagnostics: Diagnostic[]): void {
+  for (let i = 1; i < image.length; i++) {
+    const code = image.codePointAt(i)!;
+    const character = String.fromCodePoint(code);
+    const width = code > 0xffff ? 2 : 1;
+    if (character === "\t" || isHiddenCharacter(character)) {
+      const at = { start: shift(range.start, i), end: shift(range.start, i + width) };
+      let escaped = "";
+      for (let unit = i; unit < i + width; unit++)
+        escaped += `\\u${image.charCodeAt(unit).toString(16).toUpperCase().padStart(4, "0")}`;
+      diagnostics.push(
+        diagnose(
+          "UnseenCharacterInString",
+          at,
+          { name: codePointName(character) },
+          { message: `write it as ${escaped}`, range: at, replacement: escaped },
+        ),
+      );
+    }
+    i += width - 1;
   }
 }
 
