@@ -80,7 +80,8 @@ describe("the renderer", () => {
 
   it("control characters in the source and the message are shown as code points, never raw", () => {
     const source = 'ClientRequestHost eq "\x1b]0;owned\x07\u202e" and Foo\x07 eq 1';
-    expect(render(source)).toBe(
+    const errors = compile(source).diagnostics.filter((d) => d.severity === "error");
+    expect(renderDiagnostics(errors, source)).toBe(
       [
         "error[E0201]: unknown field `Foo` in dataset http_requests",
         " --> <input>:1:40",

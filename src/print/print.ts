@@ -1,5 +1,13 @@
 import { numericOptionProblem } from "../diagnostics/index.js";
-import type { Comment, Comparison, Expr, FilterSource, Scalar, Value } from "../syntax/index.js";
+import {
+  type Comment,
+  type Comparison,
+  type Expr,
+  type FilterSource,
+  type Scalar,
+  stringLiteral,
+  type Value,
+} from "../syntax/index.js";
 
 export interface PrintOptions {
   /** The column lines are wrapped at (default 80). */
@@ -219,7 +227,7 @@ function valueText(value: Value): string {
 function scalarText(value: Scalar): string {
   switch (value.kind) {
     case "string":
-      return JSON.stringify(value.value);
+      return stringLiteral(value.value);
     case "int":
       return value.digits;
     case "decimal":

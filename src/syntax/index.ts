@@ -9,7 +9,7 @@ export {
   type ParseResult,
   parse,
 } from "./parse.js";
-export { decodeStringToken, jsonEscapes } from "./strings.js";
+export { decodeStringToken, jsonEscapes, stringLiteral } from "./strings.js";
 export { tokenFacts } from "./tokens.js";
 export {
   CANONICAL_OPERATORS,

@@ -15,7 +15,7 @@ import {
 import type { Comment, Expr, FilterSource } from "./ast.js";
 import { scan } from "./lexer.js";
 import { filterParser, tokenRange } from "./parser.js";
-import { findInvalidEscapes, isTerminated } from "./strings.js";
+import { findInvalidEscapes, isTerminated, stringLiteral, unicodeEscapes } from "./strings.js";
 import {
   Bang,
   CurlyQuoted,
@@ -253,7 +253,7 @@ function tokenDiagnostics(token: IToken, diagnostics: Diagnostic[]): void {
       1,
       isCurlyQuote(token.image.at(-1)) && token.image.length > 1 ? -1 : undefined,
     );
-    const replacement = JSON.stringify(text);
+    const replacement = stringLiteral(text);
     diagnostics.push(
       diagnose(
         "CurlyQuotes",
@@ -304,9 +304,7 @@ function warnUnseenCharacters(image: string, range: Range, diagnostics: Diagnost
     const width = code > 0xffff ? 2 : 1;
     if (character === "\t" || isHiddenCharacter(character)) {
       const at = { start: shift(range.start, i), end: shift(range.start, i + width) };
-      let escaped = "";
-      for (let unit = i; unit < i + width; unit++)
-        escaped += `\\u${image.charCodeAt(unit).toString(16).toUpperCase().padStart(4, "0")}`;
+      const escaped = unicodeEscapes(character);
       diagnostics.push(
         diagnose(
           "UnseenCharacterInString",

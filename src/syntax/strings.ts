@@ -1,3 +1,5 @@
+import { isHiddenCharacter } from "../diagnostics/index.js";
+
 /**
  * String literals take JSON escapes in either quote style (plus `\'`). The lexer has already
  * matched the literal; this decodes it, and `findInvalidEscapes` reports what JSON would reject.
@@ -94,4 +96,23 @@ export function findInvalidEscapes(image: string): { offset: number; length: num
     i += 1;
   }
   return found;
+}
+
+/** `\u` escapes of a character's UTF-16 units: `\u202E`, `\uDB40\uDC01`. */
+export function unicodeEscapes(character: string): string {
+  let escaped = "";
+  for (let i = 0; i < character.length; i++)
+    escaped += `\\u${character.charCodeAt(i).toString(16).toUpperCase().padStart(4, "0")}`;
+  return escaped;
+}
+
+/**
+ * A string as filter source writes it: JSON's escapes, and a `\u` escape for every other character
+ * a reader could not see (bidi controls, zero-width characters, C1 controls, line separators), so
+ * that printed source shows all it matches (and raises no W0107).
+ */
+export function stringLiteral(value: string): string {
+  return JSON.stringify(value).replace(/[^\x20-\x7e]/gu, (character) =>
+    isHiddenCharacter(character) ? unicodeEscapes(character) : character,
+  );
 }
