@@ -51,7 +51,14 @@ export {
   toHclStringLiteral,
   toJsonStringLiteral,
 } from "./emit/index.js";
-export { compilePredicate, type Predicate } from "./eval/index.js";
+export {
+  compileLineFilter,
+  compilePredicate,
+  type LineFilter,
+  type LineFilterOptions,
+  LineVerdict,
+  type Predicate,
+} from "./eval/index.js";
 export {
   conditionToExpr,
   DEFAULT_LINE_WIDTH,

@@ -19,6 +19,23 @@ describe("filterc compile (the built bundle)", () => {
     });
   });
 
+  it("--hcl escapes HCL template sequences (${ as $${, %{ as %%{); --string leaves them", async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the value holds an HCL template sequence on purpose
+    const source = 'ClientRequestPath eq "/${a}/%{b}"';
+    const stored =
+      '"{\\"where\\":{\\"key\\":\\"ClientRequestPath\\",\\"operator\\":\\"eq\\",\\"value\\":\\"/';
+    expect(await spawnCli(["compile", "--string"], source)).toEqual({
+      code: 0,
+      stdout: `${stored}\${a}/%{b}\\"}}"\n`,
+      stderr: "",
+    });
+    expect(await spawnCli(["compile", "--hcl"], source)).toEqual({
+      code: 0,
+      stdout: `${stored}$\${a}/%%{b}\\"}}"\n`,
+      stderr: "",
+    });
+  });
+
   it("renders every error with its place and caret on stderr, exit 1", async () => {
     const run = await spawnCli(["compile", "-"], 'ClientIp eq "1.2.3.4"\n  and EdgeResponseStatus neq 5');
     expect(run.code).toBe(1);

@@ -24,5 +24,5 @@ export function toJsonStringLiteral(filter: string): string {
  * HCL does not read template sequences in the values.
  */
 export function toHclStringLiteral(filter: string): string {
-  return JSON.stringify(filter).replace(/\$\{/g, "$${").replace(/%\{/g, "%%{");
+  return JSON.stringify(filter).replace(/\$\{/g, "$$$${").replace(/%\{/g, "%%{");
 }
