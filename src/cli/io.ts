@@ -92,5 +92,6 @@ export async function readSource(
 }
 
 export function useColor(io: CliIO): boolean {
-  return io.stderrIsTTY && io.env["NO_COLOR"] === undefined;
+  // https://no-color.org: NO_COLOR turns colour off when it is set and not empty.
+  return io.stderrIsTTY && !io.env["NO_COLOR"];
 }
