@@ -20,9 +20,13 @@ export function toJsonStringLiteral(filter: string): string {
 }
 
 /**
- * The filter as an HCL (Terraform) string literal: JSON escaping, plus `$${` and `%%{` so that
- * HCL does not read template sequences in the values.
+ * The filter as an HCL (Terraform) string literal: JSON escaping (whose escapes HCL shares for
+ * the text a filter holds: `\"` and `\\`; the filter's own control characters are already `\u`
+ * escapes inside its JSON), plus `$${` and `%%{` so that HCL does not read template sequences in
+ * the values. The replacements are functions: in a replacement string, `$$` is one `$`.
  */
 export function toHclStringLiteral(filter: string): string {
-  return JSON.stringify(filter).replace(/\$\{/g, "$$$${").replace(/%\{/g, "%%{");
+  return JSON.stringify(filter)
+    .replace(/\$\{/g, () => "$${")
+    .replace(/%\{/g, () => "%%{");
 }
