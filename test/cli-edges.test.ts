@@ -32,3 +32,94 @@ describe("eval with an empty filter", () => {
     expect([run.code, run.stdout, run.stderr.includes("empty")]).toEqual([0, '{"BotScore":1}\n', false]);
   });
 });
+
+const BOM = "\uFEFF";
+
+describe("a UTF-8 byte order mark is dropped wherever a filter is read", () => {
+  const source = `${BOM}BotScore lt 30\n`;
+  const json = `${BOM}{"where":{"key":"BotScore","operator":"lt","value":"30"}}`;
+
+  it("decompile, from a file and from standard input (it gave E0502 at 1:1)", async () => {
+    const expected = { code: 0, stdout: "BotScore lt 30\n", stderr: "" };
+    expect(await runCli(["decompile", file("bom.json", json)])).toEqual(expected);
+    expect(await runCli(["decompile"], json)).toEqual(expected);
+  });
+
+  it("eval --filter with filter JSON or source, and --expr", async () => {
+    for (const filter of [file("bom-filter.json", json), file("bom.flt", source)]) {
+      const run = await runCli(["eval", "--filter", filter], logs);
+      expect([run.code, run.stdout]).toEqual([0, '{"BotScore":1}\n']);
+    }
+    const run = await runCli(["eval", "--expr", source], logs);
+    expect([run.code, run.stdout]).toEqual([0, '{"BotScore":1}\n']);
+  });
+
+  it("fmt --check, check, explain and compile --catalog", async () => {
+    expect(await runCli(["fmt", "--check", file("bom-fmt.flt", source)])).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: "",
+    });
+    expect((await runCli(["check"], source)).code).toBe(0);
+    expect((await runCli(["explain"], source)).code).toBe(0);
+    const catalog = file("bom-catalog.json", `${BOM}[{"name":"Score","type":"int"}]`);
+    expect(await runCli(["compile", "--dataset", "x", "--catalog", catalog], "Score lt 3")).toEqual({
+      code: 0,
+      stdout: '{"where":{"key":"Score","operator":"lt","value":"3"}}\n',
+      stderr: "",
+    });
+  });
+
+  it("the library's decompile reads it as a blank, keeping offsets", async () => {
+    const { decompile } = await import("../src/index.js");
+    expect(decompile(json).source).toBe("BotScore lt 30");
+    expect(decompile(`${BOM}{"where":1}`).diagnostics[0]!.range.start.offset).toBe(10);
+  });
+
+  it("a mark later in the source is text, not dropped", async () => {
+    const run = await runCli(["compile"], `BotScore lt 30 and ClientRequestHost eq "a${BOM}"`);
+    expect(run.stdout).toBe(
+      '{"where":{"and":[{"key":"BotScore","operator":"lt","value":"30"},{"key":"ClientRequestHost","operator":"eq","value":"a\uFEFF"}]}}\n',
+    );
+  });
+});
+
+describe("source that is not UTF-8", () => {
+  it("is an error naming the byte offset, not U+FFFD compiled silently", async () => {
+    const bad = file("latin1.flt", Buffer.from([...Buffer.from('ClientCountry eq "caf'), 0xe9, 0x22]));
+    expect(await runCli(["compile", bad])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `filterc compile: ${bad} is not valid UTF-8: byte 21 (0xE9) is not; save it as UTF-8\n`,
+    });
+    const cut = file("cut.flt", Buffer.from([...Buffer.from('ClientCountry eq "a'), 0xe2, 0x82]));
+    expect((await runCli(["fmt", cut])).stderr).toBe(
+      `filterc fmt: ${cut} is not valid UTF-8: byte 19 (0xE2) is not; save it as UTF-8\n`,
+    );
+  });
+});
+
+describe("fmt keeps what the file had", () => {
+  it("comments after list elements stay with their elements", async () => {
+    const source =
+      'ClientRequestHost in [\n  "a.com", # prod\n  "b.com", # staging\n]\n  and BotScore lt 3 # bots\n';
+    expect(await runCli(["fmt"], source)).toEqual({ code: 0, stdout: source, stderr: "" });
+    expect(await runCli(["fmt"], 'ClientRequestHost in ["a.com", # prod\n"b.com"]')).toEqual({
+      code: 0,
+      stdout: 'ClientRequestHost in [\n  "a.com", # prod\n  "b.com",\n]\n',
+      stderr: "",
+    });
+  });
+
+  it("CRLF line endings stay CRLF, so fmt --check passes a formatted CRLF file", async () => {
+    const crlf = 'ClientRequestHost eq "a" # host\r\n  and BotScore lt 3\r\n';
+    expect(await runCli(["fmt", "--check", file("crlf.flt", crlf)])).toEqual({
+      code: 0,
+      stdout: "",
+      stderr: "",
+    });
+    expect((await runCli(["fmt"], "BotScore lt 3 # x\r\n# end\r\n")).stdout).toBe(
+      "BotScore lt 3 # x\r\n# end\r\n",
+    );
+  });
+});

@@ -43,6 +43,7 @@ function readHclString(literal: string): string {
 
 describe("--hcl", () => {
   it("escapes ${ as $${ (the replacement string $${ meant one $)", async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the filter holds a Terraform template on purpose
     const run = await runCli(["compile", "--hcl"], 'ClientRequestPath eq "${var.x}"');
     expect(run).toEqual({
       code: 0,

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { createCatalog, type FieldSpec, getCatalog, knownDatasets } from "../catalog/index.js";
 import type { CompileOptions } from "../compile.js";
+import { withoutByteOrderMark } from "../syntax/index.js";
 import { parseCount } from "./args.js";
-import { UsageError, UserError } from "./io.js";
+import { decodeText, UsageError, UserError } from "./io.js";
 
 /** The flags every compiling command shares. */
 export const compilerFlags = {
@@ -45,7 +46,7 @@ export async function compilerOptionsFrom(values: CompilerFlagValues): Promise<C
 async function readCatalogFile(path: string, dataset: string) {
   let specs: unknown;
   try {
-    specs = JSON.parse(await readFile(path, "utf8"));
+    specs = JSON.parse(withoutByteOrderMark(decodeText(await readFile(path), path)));
   } catch (error) {
     throw new UserError(`cannot read catalog ${path}: ${(error as Error).message}`);
   }

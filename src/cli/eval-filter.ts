@@ -2,6 +2,7 @@ import type { Cond } from "../check/index.js";
 import { check } from "../check/index.js";
 import { decompile } from "../decompile/index.js";
 import { hasErrors } from "../diagnostics/index.js";
+import { withoutByteOrderMark } from "../syntax/index.js";
 import { compilerOptionsFrom } from "./compiler-options.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, readSource } from "./io.js";
@@ -21,7 +22,9 @@ export interface EvalFilterFlags {
 export async function loadEvalFilter(flags: EvalFilterFlags, io: CliIO): Promise<Cond | null | undefined> {
   const options = await compilerOptionsFrom({ dataset: flags.dataset, catalog: flags.catalog });
   const input =
-    flags.expr !== undefined ? { text: flags.expr, name: "<expr>" } : await readSource(io, flags.filter);
+    flags.expr !== undefined
+      ? { text: withoutByteOrderMark(flags.expr), name: "<expr>" }
+      : await readSource(io, flags.filter);
   const result = /^\s*["{]/.test(input.text) ? decompile(input.text, options) : check(input.text, options);
   reportDiagnostics(io, result.diagnostics, input.text, input.name);
   if (hasErrors(result.diagnostics)) return undefined;

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { withoutByteOrderMark } from "../syntax/index.js";
 import { writeBytes, writeText } from "./stdout.js";
 
 /** What a command may touch; tests pass their own to run commands in-process. */
@@ -33,24 +34,73 @@ export const isUsageError = (error: unknown): error is UsageError =>
 export const isUserError = (error: unknown): error is UserError =>
   error instanceof Error && error.name === "UserError";
 
-export async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+async function readStreamBytes(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream)
     chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 /**
- * Standard input as text. Read synchronously from the descriptor where it can be: creating
- * `process.stdin` loads Node's stream and socket modules, a tenth of a short command's run time.
- * A descriptor that cannot be read so (non-blocking: EAGAIN; closed) is read as a stream instead.
+ * Standard input as text (see `decodeText`). Read synchronously from the descriptor where it can
+ * be: creating `process.stdin` loads Node's stream and socket modules, a tenth of a short
+ * command's run time. A descriptor that cannot be read so (non-blocking: EAGAIN; closed) is read
+ * as a stream instead.
  */
-function readProcessStdin(): Promise<string> {
+async function readProcessStdin(): Promise<string> {
+  let bytes: Uint8Array;
   try {
-    return Promise.resolve(readFileSync(0, "utf8"));
+    bytes = readFileSync(0);
   } catch {
-    return readStream(process.stdin);
+    bytes = await readStreamBytes(process.stdin);
   }
+  return decodeText(bytes, "standard input");
+}
+
+/**
+ * Bytes read as UTF-8 text (a byte order mark kept: `readSource` drops it), bytes that are not
+ * UTF-8 an error naming the first one's offset, never U+FFFD put in silently.
+ */
+export function decodeText(bytes: Uint8Array, name: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8Byte(bytes);
+    const byte = bytes[offset]!.toString(16).toUpperCase().padStart(2, "0");
+    throw new UserError(`${name} is not valid UTF-8: byte ${offset} (0x${byte}) is not; save it as UTF-8`);
+  }
+}
+
+/** The offset of the byte where UTF-8 decoding of `bytes` fails (they are known not to be UTF-8). */
+function firstInvalidUtf8Byte(bytes: Uint8Array): number {
+  // A streaming decoder fails on a prefix once the prefix holds a bad sequence: search for the shortest.
+  const fails = (length: number) => {
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, length), { stream: true });
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  let low = 1;
+  let high = bytes.length;
+  if (!fails(high)) {
+    // Only a sequence cut off at the end: it starts at the last lead byte.
+    let start = bytes.length - 1;
+    while (start > 0 && (bytes[start]! & 0xc0) === 0x80) start--;
+    return start;
+  }
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (fails(middle)) high = middle;
+    else low = middle + 1;
+  }
+  // The byte that made it fail; when it cut short a sequence begun before it, that sequence's start.
+  const failing = low - 1;
+  if ((bytes[failing]! & 0xc0) === 0x80) return failing;
+  let start = failing - 1;
+  while (start > 0 && (bytes[start]! & 0xc0) === 0x80) start--;
+  return start >= 0 && (bytes[start]! & 0xc0) === 0xc0 ? start : failing;
 }
 
 export function processIO(): CliIO {
@@ -69,14 +119,19 @@ export function processIO(): CliIO {
   };
 }
 
-/** Reads a file argument, or standard input for `-` or no argument. */
+/**
+ * Reads filter source or filter JSON from a file argument, or standard input for `-` or no
+ * argument: UTF-8 only, a byte order mark at the start dropped (the rule of `withoutByteOrderMark`).
+ */
 export async function readSource(
   io: CliIO,
   file: string | undefined,
 ): Promise<{ text: string; name: string }> {
-  if (file === undefined || file === "-") return { text: await io.readStdin(), name: "<stdin>" };
+  if (file === undefined || file === "-")
+    return { text: withoutByteOrderMark(await io.readStdin()), name: "<stdin>" };
+  let bytes: Uint8Array;
   try {
-    return { text: await readFile(file, "utf8"), name: file };
+    bytes = await readFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
@@ -89,6 +144,7 @@ export async function readSource(
             : String((error as Error).message);
     throw new UserError(`cannot read ${file}: ${reason}`);
   }
+  return { text: withoutByteOrderMark(decodeText(bytes, file)), name: file };
 }
 
 export function useColor(io: CliIO): boolean {

@@ -11,7 +11,12 @@ import {
   sortDiagnostics,
 } from "../diagnostics/index.js";
 import { conditionToExpr, type PrintOptions, print } from "../print/index.js";
-import { capDiagnostics, DEFAULT_MAX_DEPTH, type FilterSource } from "../syntax/index.js";
+import {
+  capDiagnostics,
+  DEFAULT_MAX_DEPTH,
+  type FilterSource,
+  withoutByteOrderMark,
+} from "../syntax/index.js";
 import { JsonDocument, jsonTypeName, membersOf, parseDocument } from "./document.js";
 import { at, type Place, ShapeReader } from "./shape.js";
 
@@ -54,7 +59,8 @@ export function decompile(input: unknown, options: DecompileOptions = {}): Decom
   if (input === null || input === undefined) return { ...noFilter, diagnostics: [] };
   let text: string;
   if (typeof input === "string") {
-    text = input;
+    // A byte order mark at the start is read as a blank, so that offsets stay those of the input.
+    text = input.length === withoutByteOrderMark(input).length ? input : ` ${input.slice(1)}`;
   } else if (typeof input === "object") {
     try {
       text = JSON.stringify(input, null, 2);

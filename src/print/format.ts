@@ -1,5 +1,12 @@
 import { type Diagnostic, hasErrors, optionDiagnostics } from "../diagnostics/index.js";
-import { type Comment, type Comparison, type Expr, type FilterSource, parse } from "../syntax/index.js";
+import {
+  type Comment,
+  type Comparison,
+  type Expr,
+  type FilterSource,
+  type ListValue,
+  parse,
+} from "../syntax/index.js";
 import { type CommentPlacement, type PrintOptions, printWithComments } from "./print.js";
 
 export interface FormatResult {
@@ -17,7 +24,10 @@ export function format(source: string, options: PrintOptions = {}): FormatResult
   if (hasErrors(parsed.diagnostics)) return { text: null, diagnostics: parsed.diagnostics };
   const comments = attachComments(parsed.filter, source);
   const printed = printWithComments(parsed.filter.expr, comments, options);
-  return { text: printed === "" ? "" : `${printed}\n`, diagnostics: parsed.diagnostics };
+  // The source's line ending (its first line break) is kept: a CRLF file stays CRLF.
+  const lineEnd = /\r\n|\n|\r/.exec(source)?.[0] ?? "\n";
+  const text = printed === "" ? "" : `${printed}\n`;
+  return { text: lineEnd === "\n" ? text : text.replace(/\n/g, lineEnd), diagnostics: parsed.diagnostics };
 }
 
 /**
@@ -28,11 +38,18 @@ export function format(source: string, options: PrintOptions = {}): FormatResult
  */
 export function attachComments(filter: FilterSource, source: string): CommentPlacement {
   const comparisons = filter.expr ? comparisonsOf(filter.expr) : [];
-  const placement: CommentPlacement = { leading: new Map(), trailing: new Map(), end: [] };
+  const placement: CommentPlacement = {
+    leading: new Map(),
+    trailing: new Map(),
+    end: [],
+    elements: new Map(),
+  };
   for (const comment of filter.comments) {
     const offset = comment.range.start.offset;
-    const lineStart = source.lastIndexOf("\n", offset - 1) + 1;
+    const lineStart =
+      Math.max(source.lastIndexOf("\n", offset - 1), source.lastIndexOf("\r", offset - 1)) + 1;
     const afterCode = source.slice(lineStart, offset).trim() !== "";
+    if (placeInList(comparisons, comment, afterCode, placement)) continue;
     const before = afterCode ? lastStartingBefore(comparisons, offset) : undefined;
     if (before && !placement.trailing.has(before)) {
       placement.trailing.set(before, comment);
@@ -43,6 +60,36 @@ export function attachComments(filter: FilterSource, source: string): CommentPla
     else placement.end.push(comment);
   }
   return placement;
+}
+
+/**
+ * A comment inside a list (`"a.com", # prod`) stays with its element: after code, it trails the
+ * element before it (the first element, right after `[`); on a line of its own, it leads the
+ * element after it. One on its own line after the last element goes where other comments go.
+ */
+function placeInList(
+  comparisons: Comparison[],
+  comment: Comment,
+  afterCode: boolean,
+  placement: CommentPlacement,
+): boolean {
+  const offset = comment.range.start.offset;
+  const list = comparisons.find(
+    (comparison) =>
+      comparison.value.kind === "list" &&
+      comparison.value.range.start.offset < offset &&
+      offset < comparison.value.range.end.offset,
+  )?.value as ListValue | undefined;
+  if (!list || list.elements.length === 0) return false;
+  const before = list.elements.filter((element) => element.range.start.offset < offset).at(-1);
+  const after = list.elements.find((element) => element.range.start.offset > offset);
+  const element = afterCode ? (before ?? after) : after;
+  if (!element) return false;
+  const entry = placement.elements.get(element) ?? { leading: [] };
+  if (afterCode && before && !entry.trailing) entry.trailing = comment;
+  else entry.leading.push(comment);
+  placement.elements.set(element, entry);
+  return true;
 }
 
 function push(map: Map<Comparison, Comment[]>, key: Comparison, comment: Comment): void {

@@ -24,6 +24,8 @@ export interface CommentPlacement {
   trailing: Map<Comparison, Comment>;
   /** Comments after the last comparison (or of a source with none), printed at the end. */
   end: Comment[];
+  /** Comments inside a list, by element: own-line ones before it, the one after code at the end of its line. */
+  elements: Map<Scalar, { leading: Comment[]; trailing?: Comment }>;
 }
 
 /** Binding strength: a child binding more loosely than its parent needs parentheses. */
@@ -138,7 +140,22 @@ class Printer {
     const head = `${comparison.field.name} ${operatorText(comparison)} `;
     const value = comparison.value;
     const flat = head + valueText(value);
-    if (
+    if (value.kind === "list" && value.elements.some((element) => this.comments?.elements.has(element))) {
+      // A list with comments: one element a line, each with its comments.
+      this.line += `${head}[`;
+      for (const element of value.elements) {
+        const comments = this.comments?.elements.get(element);
+        for (const comment of comments?.leading ?? []) {
+          this.newline(indent + INDENT);
+          this.line += commentText(comment);
+        }
+        this.newline(indent + INDENT);
+        this.line += `${scalarText(element)},`;
+        if (comments?.trailing) this.line += ` ${commentText(comments.trailing)}`;
+      }
+      this.newline(indent);
+      this.line += "]";
+    } else if (
       value.kind === "list" &&
       value.elements.length > 0 &&
       this.column + flat.length + suffix > this.width
@@ -171,7 +188,11 @@ class Printer {
   /** Every node above a commented comparison breaks over lines, so each comment has a line to itself or to end. */
   markCommented(expr: Expr): boolean {
     let has =
-      this.comments?.leading.has(expr as Comparison) || this.comments?.trailing.has(expr as Comparison);
+      this.comments?.leading.has(expr as Comparison) ||
+      this.comments?.trailing.has(expr as Comparison) ||
+      (expr.kind === "comparison" &&
+        expr.value.kind === "list" &&
+        expr.value.elements.some((element) => this.comments?.elements.has(element)));
     if (expr.kind === "and" || expr.kind === "or") {
       for (const operand of expr.operands) if (this.markCommented(operand)) has = true;
     } else if (expr.kind === "not") {

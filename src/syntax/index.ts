@@ -1,4 +1,5 @@
 export * from "./ast.js";
+export { withoutByteOrderMark } from "./byte-order-mark.js";
 export { type ScanResult, scan } from "./lexer.js";
 export {
   capDiagnostics,
