@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { withoutByteOrderMark } from "../syntax/index.js";
+import { withoutByteOrderMark } from "../syntax/byte-order-mark.js";
 import { writeBytes, writeText } from "./stdout.js";
 
 /** What a command may touch; tests pass their own to run commands in-process. */
