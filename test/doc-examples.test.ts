@@ -428,3 +428,27 @@ describe("grammar/REFERENCE.md: each diagnostic's example reports it", () => {
       }
     });
 });
+
+/** grammar/REFERENCE.md's structure table: each example is a valid filter (`filterc check` exits 0, silently but for its figures). */
+describe("grammar/REFERENCE.md: each structure example is a valid filter", () => {
+  const text = readFileSync(join(root, "grammar", "REFERENCE.md"), "utf8");
+  const section = text.slice(text.indexOf("## Structure"), text.indexOf("## Operators"));
+  const examples = section.split("\n").flatMap((line) => {
+    const match = /^\| .* \| .* \| `([^`]+)` \|$/.exec(line);
+    return match ? [match[1]!] : [];
+  });
+
+  it("has the examples", () => expect(examples.length).toBe(6));
+
+  for (const example of examples)
+    it(example, async () => {
+      const cli = join(root, "dist", "cli.cjs");
+      const command = `printf '%s' "$0" | "$1" "$2" check`;
+      const result = await run("bash", ["-c", command, example, process.execPath, cli], root, {
+        PATH: process.env.PATH ?? "",
+      });
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toMatch(/^ok: \d+ of 30 comparisons, \d+ of 1000 bytes\n$/);
+      expect(result.code).toBe(0);
+    });
+});
