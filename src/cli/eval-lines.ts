@@ -22,9 +22,20 @@ export interface EvalLinesOptions {
   write: ((bytes: Buffer) => Promise<void>) | undefined;
   /** Stop at the first malformed line. */
   strict: boolean;
+  /** Longer lines (in bytes, without the LF) are not read: counted as malformed, with a message. */
+  maxLineBytes: number;
   counts: EvalCounts;
   onRead: (bytes: number) => void;
+  /** Tells the user about a line that is not read (on stderr). */
+  warn: (message: string) => void;
 }
+
+/**
+ * The default of --max-line-bytes. Logpush lines are a few kB; a line is held whole, twice (its
+ * bytes and its text) and parsed, so the limit bounds memory, and it stays well under the longest
+ * string V8 can build (2^29 - 24 characters), past which decoding a line failed.
+ */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 const MALFORMED_SHOWN = 5;
 /** Lines are decoded in blocks of about this many bytes (whole lines). */
@@ -37,10 +48,17 @@ const NEWLINE = Buffer.from("\n");
  * without LF gets one. Blank lines are skipped. Returns false when --strict stopped the run.
  */
 export async function evalLines(input: LogInput, options: EvalLinesOptions): Promise<boolean> {
-  const { filter, invert, write, strict, counts } = options;
+  const { filter, invert, write, strict, counts, maxLineBytes } = options;
   const selected = invert ? LineVerdict.miss : LineVerdict.match;
   let line = 0;
-  let carry: Buffer | undefined;
+  /**
+   * The line begun in earlier chunks, as those chunks' pieces: joined once when its LF comes (joining
+   * at every chunk copied a long line again per chunk, quadratic: 64 MB took 21 s).
+   */
+  let carry: Buffer[] = [];
+  let carryBytes = 0;
+  /** The current line is longer than the limit: its bytes are skipped up to the next LF. */
+  let skipping = false;
   let stopped = false;
   let parts: Buffer[] = [];
   let runStart = -1;
@@ -63,18 +81,27 @@ export async function evalLines(input: LogInput, options: EvalLinesOptions): Pro
    * Tests one line, bytes start…end of buf without the LF, decoded as `text`; `next` is where the
    * following line starts.
    */
+  const malformed = (): boolean => {
+    counts.lines++;
+    counts.malformed++;
+    if (counts.firstMalformed.length < MALFORMED_SHOWN)
+      counts.firstMalformed.push({ input: input.name, line });
+    return !strict;
+  };
+  /** Counts the next line, longer than the limit, as malformed without reading it. */
+  const tooLong = (): boolean => {
+    line++;
+    options.warn(
+      `line ${line} of ${input.name} is longer than ${maxLineBytes} bytes (--max-line-bytes): not read, counted as malformed`,
+    );
+    return malformed();
+  };
   const take = (buf: Buffer, start: number, end: number, next: number, text: string): boolean => {
+    if (end - start > maxLineBytes) return tooLong();
     line++;
     if (start === end) return true;
     const verdict = filter(text);
-    if (verdict === LineVerdict.malformed) {
-      if (text.trim() === "") return true;
-      counts.lines++;
-      counts.malformed++;
-      if (counts.firstMalformed.length < MALFORMED_SHOWN)
-        counts.firstMalformed.push({ input: input.name, line });
-      return !strict;
-    }
+    if (verdict === LineVerdict.malformed) return text.trim() === "" || malformed();
     counts.lines++;
     if (verdict === LineVerdict.match) counts.matched++;
     if (verdict !== selected) return true;
@@ -119,19 +146,36 @@ export async function evalLines(input: LogInput, options: EvalLinesOptions): Pro
     return true;
   };
 
+  /** Keeps the unfinished line's bytes, or starts skipping them once they pass the limit. */
+  const carryOn = (bytes: Buffer): boolean => {
+    if (skipping) return true;
+    carry.push(bytes);
+    carryBytes += bytes.length;
+    if (carryBytes <= maxLineBytes) return true;
+    carry = [];
+    carryBytes = 0;
+    skipping = true;
+    return tooLong();
+  };
+
   for await (const chunk of input.open(options.onRead)) {
     let start = 0;
-    if (carry) {
+    if (carryBytes > 0 || skipping) {
       // The line begun in earlier chunks: joined on its own, not by copying this whole chunk.
       const newline = chunk.indexOf(10);
       if (newline === -1) {
-        carry = Buffer.concat([carry, chunk]);
+        if (!carryOn(chunk)) return false;
         continue;
       }
-      const head = Buffer.concat([carry, chunk.subarray(0, newline + 1)]);
-      carry = undefined;
-      const end = head.length - 1;
-      stopped = !take(head, 0, end, head.length, head.toString("utf8", 0, end));
+      if (skipping) skipping = false;
+      else if (carryBytes + newline > maxLineBytes) stopped = !tooLong();
+      else {
+        const head = Buffer.concat([...carry, chunk.subarray(0, newline + 1)], carryBytes + newline + 1);
+        const end = head.length - 1;
+        stopped = !take(head, 0, end, head.length, head.toString("utf8", 0, end));
+      }
+      carry = [];
+      carryBytes = 0;
       start = newline + 1;
     }
     const lastNewline = chunk.lastIndexOf(10);
@@ -139,12 +183,12 @@ export async function evalLines(input: LogInput, options: EvalLinesOptions): Pro
       stopped = !takeLines(chunk, start, lastNewline);
       start = lastNewline + 1;
     }
-    carry = start < chunk.length ? chunk.subarray(start) : undefined;
+    if (!stopped && start < chunk.length) stopped = !carryOn(chunk.subarray(start));
     await flush();
     if (stopped) return false;
   }
-  if (carry) {
-    const last = carry;
+  if (carryBytes > 0) {
+    const last = carry.length === 1 ? carry[0]! : Buffer.concat(carry, carryBytes);
     if (!take(last, 0, last.length, last.length, last.toString("utf8"))) stopped = true;
     const wroteLast = runBuffer === last;
     await flush();

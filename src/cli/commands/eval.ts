@@ -1,7 +1,7 @@
 import { compileLineFilter } from "../../eval/index.js";
-import { parseCommandArgs } from "../args.js";
+import { parseCommandArgs, parseCount } from "../args.js";
 import { loadEvalFilter } from "../eval-filter.js";
-import { type EvalCounts, evalLines } from "../eval-lines.js";
+import { DEFAULT_MAX_LINE_BYTES, type EvalCounts, evalLines } from "../eval-lines.js";
 import { type CliIO, UsageError } from "../io.js";
 import { fileInput, type LogInput, streamInput } from "../log-input.js";
 import { Progress } from "../progress.js";
@@ -20,6 +20,8 @@ Options:
   --count               print the number of selected lines instead of the lines
   --invert              select the lines that do not match (malformed lines never are)
   --strict              stop with status 1 at the first malformed line
+  --max-line-bytes N    longer lines are not read: counted as malformed, with a message
+                        (default 67108864, 64 MiB)
   --no-prefilter        no quick rejection on the raw text (the same output, more slowly)
 Exit status: 0 ran (also when nothing matched), 1 errors in the filter, an unreadable input or
 a malformed line with --strict, 2 usage.`;
@@ -34,7 +36,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     invert: { type: "boolean" },
     strict: { type: "boolean" },
     "no-prefilter": { type: "boolean" },
+    "max-line-bytes": { type: "string" },
   });
+  const maxLineBytes = parseCount(values["max-line-bytes"], "--max-line-bytes") ?? DEFAULT_MAX_LINE_BYTES;
   const positionals: string[] = files;
   if ((values.filter === undefined) === (values.expr === undefined))
     throw new UsageError("give the filter with exactly one of --filter FILE and --expr SOURCE");
@@ -57,11 +61,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       filter,
       invert: values.invert === true,
       strict: values.strict === true,
+      maxLineBytes,
       write,
       counts,
       onRead: (bytes) => {
         progress?.read(bytes);
         progress?.update(counts.lines);
+      },
+      warn: (message) => {
+        progress?.clear();
+        io.stderr(`filterc eval: ${message}\n`);
       },
     });
     if (!completed) break;

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { check } from "../../src/check/index.js";
+import { DEFAULT_MAX_LINE_BYTES, type EvalCounts, evalLines } from "../../src/cli/eval-lines.js";
+import { streamInput } from "../../src/cli/log-input.js";
+import { compileLineFilter } from "../../src/eval/index.js";
+import { runCli } from "../helpers/cli.js";
+
+/** Runs evalLines over `chunks` as they come, returning what it wrote, its counts and its messages. */
+async function evalChunks(
+  chunks: () => Iterable<Buffer>,
+  source: string,
+  maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+) {
+  const counts: EvalCounts = { lines: 0, matched: 0, selected: 0, malformed: 0, firstMalformed: [] };
+  const written: Buffer[] = [];
+  const messages: string[] = [];
+  const completed = await evalLines(
+    streamInput("<stdin>", async function* () {
+      yield* chunks();
+    }),
+    {
+      filter: compileLineFilter(check(source).condition),
+      invert: false,
+      strict: false,
+      maxLineBytes,
+      write: async (bytes) => {
+        written.push(Buffer.from(bytes));
+      },
+      counts,
+      onRead: () => {},
+      warn: (message) => messages.push(message),
+    },
+  );
+  return { completed, out: Buffer.concat(written).toString(), counts, messages };
+}
+
+describe("filterc eval on long lines", () => {
+  it("reads a 16 MB line arriving in 4 kB chunks in linear time (regression: each chunk re-copied the line)", async () => {
+    const piece = Buffer.from(`${"x".repeat(4095)}`);
+    const chunks = function* () {
+      yield Buffer.from('{"ClientCountry":"us","ClientRequestPath":"');
+      for (let i = 0; i < 4096; i++) yield piece;
+      yield Buffer.from('"}\n{"ClientCountry":"us"}\n');
+    };
+    const run = await evalChunks(chunks, 'ClientCountry eq "us"');
+    expect(run.counts).toEqual({ lines: 2, matched: 2, selected: 2, malformed: 0, firstMalformed: [] });
+    expect(run.out.length).toBe(43 + 4095 * 4096 + 3 + 23);
+  }, 20_000);
+
+  it("counts a line over --max-line-bytes as malformed, says so, and goes on", async () => {
+    const long = `{"ClientCountry":"us","ClientRequestPath":"${"y".repeat(100)}"}`;
+    const short = '{"ClientCountry":"us"}';
+    const input = `${short}\n${long}\n${short}\n${long}`;
+    // Within one chunk, across chunks, and as the last line without LF.
+    const whole = await evalChunks(() => [Buffer.from(input)], 'ClientCountry eq "us"', 100);
+    const split = await evalChunks(
+      () => input.match(/.{1,7}/gs)!.map((piece) => Buffer.from(piece)),
+      'ClientCountry eq "us"',
+      100,
+    );
+    for (const run of [whole, split]) {
+      expect(run.out).toBe(`${short}\n${short}\n`);
+      expect(run.counts).toEqual({
+        lines: 4,
+        matched: 2,
+        selected: 2,
+        malformed: 2,
+        firstMalformed: [
+          { input: "<stdin>", line: 2 },
+          { input: "<stdin>", line: 4 },
+        ],
+      });
+      expect(run.messages).toEqual([
+        "line 2 of <stdin> is longer than 100 bytes (--max-line-bytes): not read, counted as malformed",
+        "line 4 of <stdin> is longer than 100 bytes (--max-line-bytes): not read, counted as malformed",
+      ]);
+    }
+    const exact = await evalChunks(() => [Buffer.from(`${long}\n`)], "", long.length);
+    expect(exact.counts.malformed).toBe(0);
+  });
+
+  it("stops there with --strict, and rejects a limit that is not a whole number", async () => {
+    const input = `{"a":1}\n{"ClientCountry":"${"z".repeat(50)}"}\n{"a":2}\n`;
+    expect(await runCli(["eval", "--expr", "", "--strict", "--max-line-bytes", "40"], input)).toEqual({
+      code: 1,
+      stdout: '{"a":1}\n',
+      stderr:
+        "filterc eval: line 2 of <stdin> is longer than 40 bytes (--max-line-bytes): not read, counted as malformed\n" +
+        "read 2 lines, matched 1, malformed 1 (first at line 2)\n" +
+        "filterc eval: stopped at malformed line 2 of <stdin> (--strict)\n",
+    });
+    const bad = await runCli(["eval", "--expr", "", "--max-line-bytes", "1e6"], input);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^filterc eval: --max-line-bytes takes a whole number, not "1e6"\n/);
+  });
+
+  it("has a default limit of 64 MiB, past which a line is not read", async () => {
+    expect(DEFAULT_MAX_LINE_BYTES).toBe(64 * 1024 * 1024);
+    const body = Buffer.alloc(DEFAULT_MAX_LINE_BYTES, 0x61);
+    const run = await evalChunks(function* () {
+      yield Buffer.from('{"ClientRequestPath":"');
+      for (let i = 0; i < body.length; i += 1 << 20) yield body.subarray(i, i + (1 << 20));
+      yield Buffer.from('"}\n{"ClientRequestPath":"/"}\n');
+    }, 'ClientRequestPath startsWith "/"');
+    expect(run.counts).toMatchObject({ lines: 2, matched: 1, malformed: 1 });
+    expect(run.out).toBe('{"ClientRequestPath":"/"}\n');
+  }, 30_000);
+});
