@@ -1,5 +1,6 @@
 import { isAscii } from "node:buffer";
 import { type LineFilter, LineVerdict } from "../eval/index.js";
+import { InputDamage } from "./gzip-members.js";
 import type { LogInput } from "./log-input.js";
 
 /** What a run has seen so far, over all inputs. */
@@ -10,6 +11,8 @@ export interface EvalCounts {
   /** Lines written (or counted with --count): the matching ones, or with --invert the others. */
   selected: number;
   malformed: number;
+  /** Inputs found damaged (a gzip member cut short or corrupt, bytes after the last one). */
+  damaged: number;
   /** Where the first malformed lines are, as `name:line` or the line number alone. */
   firstMalformed: { input: string; line: number }[];
 }
@@ -158,34 +161,50 @@ export async function evalLines(input: LogInput, options: EvalLinesOptions): Pro
     return tooLong();
   };
 
-  for await (const chunk of input.open(options.onRead)) {
-    let start = 0;
+  try {
+    for await (const chunk of input.open(options.onRead)) {
+      let start = 0;
+      if (carryBytes > 0 || skipping) {
+        // The line begun in earlier chunks: joined on its own, not by copying this whole chunk.
+        const newline = chunk.indexOf(10);
+        if (newline === -1) {
+          if (!carryOn(chunk)) return false;
+          continue;
+        }
+        if (skipping) skipping = false;
+        else if (carryBytes + newline > maxLineBytes) stopped = !tooLong();
+        else {
+          const head = Buffer.concat([...carry, chunk.subarray(0, newline + 1)], carryBytes + newline + 1);
+          const end = head.length - 1;
+          stopped = !take(head, 0, end, head.length, head.toString("utf8", 0, end));
+        }
+        carry = [];
+        carryBytes = 0;
+        start = newline + 1;
+      }
+      const lastNewline = chunk.lastIndexOf(10);
+      if (!stopped && lastNewline >= start) {
+        stopped = !takeLines(chunk, start, lastNewline);
+        start = lastNewline + 1;
+      }
+      if (!stopped && start < chunk.length) stopped = !carryOn(chunk.subarray(start));
+      await flush();
+      if (stopped) return false;
+    }
+  } catch (error) {
+    if (!(error instanceof InputDamage)) throw error;
+    // What was read before the damage stays read; a line it cuts is counted as malformed.
+    counts.damaged++;
+    let cut = "";
     if (carryBytes > 0 || skipping) {
-      // The line begun in earlier chunks: joined on its own, not by copying this whole chunk.
-      const newline = chunk.indexOf(10);
-      if (newline === -1) {
-        if (!carryOn(chunk)) return false;
-        continue;
+      if (!skipping) {
+        line++;
+        stopped = !malformed();
       }
-      if (skipping) skipping = false;
-      else if (carryBytes + newline > maxLineBytes) stopped = !tooLong();
-      else {
-        const head = Buffer.concat([...carry, chunk.subarray(0, newline + 1)], carryBytes + newline + 1);
-        const end = head.length - 1;
-        stopped = !take(head, 0, end, head.length, head.toString("utf8", 0, end));
-      }
-      carry = [];
-      carryBytes = 0;
-      start = newline + 1;
+      cut = `; line ${line}, cut there, is counted as malformed`;
     }
-    const lastNewline = chunk.lastIndexOf(10);
-    if (!stopped && lastNewline >= start) {
-      stopped = !takeLines(chunk, start, lastNewline);
-      start = lastNewline + 1;
-    }
-    if (!stopped && start < chunk.length) stopped = !carryOn(chunk.subarray(start));
-    await flush();
-    if (stopped) return false;
+    options.warn(`${input.name}: damaged: ${error.message}; the lines before it were read${cut}`);
+    return !stopped;
   }
   if (carryBytes > 0) {
     const last = carry.length === 1 ? carry[0]! : Buffer.concat(carry, carryBytes);

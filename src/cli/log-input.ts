@@ -1,7 +1,6 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { Readable } from "node:stream";
-import { createGunzip } from "node:zlib";
+import { gunzipMembers } from "./gzip-members.js";
 import { UserError } from "./io.js";
 
 /** One log input: a file or standard input, read as a stream of decompressed byte chunks. */
@@ -31,7 +30,7 @@ export async function fileInput(path: string): Promise<LogInput> {
     name: path,
     size,
     open: (onRead) =>
-      withoutBom(decompressed(counted(createReadStream(path, { highWaterMark: CHUNK_BYTES }), onRead), path)),
+      withoutBom(decompressed(counted(createReadStream(path, { highWaterMark: CHUNK_BYTES }), onRead))),
   };
 }
 
@@ -39,7 +38,7 @@ export function streamInput(name: string, source: () => AsyncIterable<Uint8Array
   return {
     name,
     size: undefined,
-    open: (onRead) => withoutBom(decompressed(counted(source(), onRead), name)),
+    open: (onRead) => withoutBom(decompressed(counted(source(), onRead))),
   };
 }
 
@@ -77,8 +76,11 @@ async function* counted(source: AsyncIterable<Uint8Array>, onRead: (bytes: numbe
   }
 }
 
-/** Gunzips the stream when it starts with the gzip magic bytes (1f 8b), whatever the input is called. */
-async function* decompressed(source: AsyncIterable<Buffer>, name: string): AsyncGenerator<Buffer> {
+/**
+ * Gunzips the stream when it starts with the gzip magic bytes (1f 8b), whatever the input is called;
+ * damage in it is thrown as InputDamage after the content before it.
+ */
+async function* decompressed(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   const iterator = source[Symbol.asyncIterator]();
   let head: Buffer = Buffer.alloc(0);
   while (head.length < 2) {
@@ -87,24 +89,10 @@ async function* decompressed(source: AsyncIterable<Buffer>, name: string): Async
     head = head.length === 0 ? next.value : (Buffer.concat([head, next.value]) as Buffer);
   }
   if (head.length === 0) return;
-  async function* rest() {
+  if (head[0] !== 0x1f || head[1] !== 0x8b) {
     yield head;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-  }
-  if (head[0] !== 0x1f || head[1] !== 0x8b) {
-    yield* rest();
     return;
   }
-  const compressed = Readable.from(rest());
-  const gunzip = createGunzip({ chunkSize: CHUNK_BYTES });
-  compressed.on("error", (error) => gunzip.destroy(error));
-  compressed.pipe(gunzip);
-  try {
-    for await (const chunk of gunzip) yield chunk as Buffer;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code === "string" && code.startsWith("Z_"))
-      throw new UserError(`cannot decompress ${name}: ${(error as Error).message}`);
-    throw error;
-  }
+  yield* gunzipMembers(iterator, head);
 }

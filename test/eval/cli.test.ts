@@ -176,8 +176,8 @@ describe("filterc eval", () => {
     });
     const truncated = await runCli(["eval", ...expr, join(out, "truncated.gz")]);
     expect(truncated.code).toBe(1);
-    expect(truncated.stderr).toBe(
-      `filterc eval: cannot decompress ${join(out, "truncated.gz")}: unexpected end of file\n`,
+    expect(truncated.stderr).toMatch(
+      /^filterc eval: \S+truncated.gz: damaged: unexpected end of file inside a gzip member at byte 30; /,
     );
   });
 

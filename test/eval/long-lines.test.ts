@@ -11,7 +11,14 @@ async function evalChunks(
   source: string,
   maxLineBytes = DEFAULT_MAX_LINE_BYTES,
 ) {
-  const counts: EvalCounts = { lines: 0, matched: 0, selected: 0, malformed: 0, firstMalformed: [] };
+  const counts: EvalCounts = {
+    lines: 0,
+    matched: 0,
+    selected: 0,
+    malformed: 0,
+    damaged: 0,
+    firstMalformed: [],
+  };
   const written: Buffer[] = [];
   const messages: string[] = [];
   const completed = await evalLines(
@@ -43,7 +50,14 @@ describe("filterc eval on long lines", () => {
       yield Buffer.from('"}\n{"ClientCountry":"us"}\n');
     };
     const run = await evalChunks(chunks, 'ClientCountry eq "us"');
-    expect(run.counts).toEqual({ lines: 2, matched: 2, selected: 2, malformed: 0, firstMalformed: [] });
+    expect(run.counts).toEqual({
+      lines: 2,
+      matched: 2,
+      selected: 2,
+      malformed: 0,
+      damaged: 0,
+      firstMalformed: [],
+    });
     expect(run.out.length).toBe(43 + 4095 * 4096 + 3 + 23);
   }, 20_000);
 
@@ -65,6 +79,7 @@ describe("filterc eval on long lines", () => {
         matched: 2,
         selected: 2,
         malformed: 2,
+        damaged: 0,
         firstMalformed: [
           { input: "<stdin>", line: 2 },
           { input: "<stdin>", line: 4 },

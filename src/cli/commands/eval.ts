@@ -49,7 +49,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 
   const inputs = await openInputs(positionals, io);
   const filter = compileLineFilter(condition, { prefilter: !values["no-prefilter"] });
-  const counts: EvalCounts = { lines: 0, matched: 0, selected: 0, malformed: 0, firstMalformed: [] };
+  const counts: EvalCounts = {
+    lines: 0,
+    matched: 0,
+    selected: 0,
+    malformed: 0,
+    damaged: 0,
+    firstMalformed: [],
+  };
   const totalBytes = inputs.every((input) => input.size !== undefined)
     ? inputs.reduce((sum, input) => sum + input.size!, 0)
     : undefined;
@@ -83,7 +90,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`filterc eval: stopped at malformed line ${first.line} of ${first.input} (--strict)\n`);
     return 1;
   }
-  return 0;
+  return counts.damaged > 0 ? 1 : 0;
 }
 
 async function openInputs(positionals: string[], io: CliIO): Promise<LogInput[]> {
@@ -114,5 +121,7 @@ function summary(counts: EvalCounts, manyInputs: boolean): string {
     const more = counts.malformed > places.length ? ", …" : "";
     text += ` (first at line${places.length === 1 ? "" : "s"} ${places.join(", ")}${more})`;
   }
+  if (counts.damaged > 0)
+    text += `; ${counts.damaged} damaged input${counts.damaged === 1 ? "" : "s"}, read up to the damage`;
   return text;
 }

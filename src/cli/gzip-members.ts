@@ -1,0 +1,153 @@
+import { constants, crc32, createInflateRaw } from "node:zlib";
+
+/**
+ * Damage in an input, found after everything before it was delivered: `offset` is the byte of the
+ * stored (compressed) input where it is.
+ */
+export class InputDamage extends Error {
+  override readonly name = "InputDamage";
+  constructor(
+    readonly offset: number,
+    readonly reason: string,
+  ) {
+    super(`${reason} at byte ${offset}`);
+  }
+}
+
+/** Compressed bytes handed to the inflater at a time: bounds the output held between two yields. */
+const PIECE_BYTES = 256 * 1024;
+const OUTPUT_CHUNK_BYTES = 1 << 20;
+const FLAG_HCRC = 2;
+const FLAG_EXTRA = 4;
+const FLAG_NAME = 8;
+const FLAG_COMMENT = 16;
+
+/**
+ * Decompresses gzip members one after another (RFC 1952; Logpush and `cat a.gz b.gz` make several),
+ * yielding the content as it comes, and throws InputDamage after the last good byte when the input
+ * is cut short, corrupt, fails its CRC or length check, or has bytes after the last member that
+ * are not another member (zero bytes there are padding, as gzip(1) allows). Node's gunzip stream
+ * dropped the content decoded in the same write as such an error and gave no offset; here each
+ * member's header and trailer are read by hand and the deflate data inflated raw, so the content
+ * before the damage is all delivered.
+ */
+export async function* gunzipMembers(source: AsyncIterator<Buffer>, head: Buffer): AsyncGenerator<Buffer> {
+  let pending = head;
+  /** The offset in the input of pending[0]. */
+  let base = 0;
+  let ended = false;
+  const more = async (): Promise<boolean> => {
+    if (ended) return false;
+    const next = await source.next();
+    if (next.done) {
+      ended = true;
+      return false;
+    }
+    pending = pending.length === 0 ? next.value : Buffer.concat([pending, next.value]);
+    return true;
+  };
+  const need = async (bytes: number): Promise<boolean> => {
+    while (pending.length < bytes) if (!(await more())) return false;
+    return true;
+  };
+  const consume = (bytes: number) => {
+    pending = pending.subarray(bytes);
+    base += bytes;
+  };
+
+  for (let members = 0; ; members++) {
+    if (!(await need(1))) return;
+    if (members > 0 && pending[0] === 0) {
+      // Padding after the last member: zeros to the end.
+      do {
+        const nonZero = pending.findIndex((byte) => byte !== 0);
+        if (nonZero >= 0) throw new InputDamage(base + nonZero, "bytes after the last gzip member");
+        consume(pending.length);
+      } while (await more());
+      return;
+    }
+    const headerBytes = await readHeader(members);
+    consume(headerBytes);
+    yield* inflateMember();
+  }
+
+  /** The length of the member header at pending[0]. */
+  async function readHeader(members: number): Promise<number> {
+    const complete = await need(10);
+    if (pending[0] !== 0x1f || (pending.length > 1 && pending[1] !== 0x8b))
+      throw new InputDamage(base, members > 0 ? "bytes after the last gzip member" : "not gzip data");
+    if (!complete) throw new InputDamage(base + pending.length, "unexpected end of file in a gzip header");
+    if (pending[2] !== 8) throw new InputDamage(base + 2, "unknown gzip compression method");
+    const flags = pending[3]!;
+    if (flags & 0xe0) throw new InputDamage(base + 3, "reserved gzip header flags set");
+    let end = 10;
+    const cut = () => new InputDamage(base + pending.length, "unexpected end of file in a gzip header");
+    if (flags & FLAG_EXTRA) {
+      if (!(await need(end + 2))) throw cut();
+      end += 2 + pending.readUInt16LE(end);
+    }
+    for (const flag of [FLAG_NAME, FLAG_COMMENT]) {
+      if (!(flags & flag)) continue;
+      // A zero-terminated string.
+      let zero = pending.indexOf(0, end);
+      while (zero < 0) {
+        if (!(await more())) throw cut();
+        zero = pending.indexOf(0, end);
+      }
+      end = zero + 1;
+    }
+    if (flags & FLAG_HCRC) end += 2;
+    if (!(await need(end))) throw cut();
+    // The header CRC is the low 16 bits of the CRC-32 of the header before it.
+    if (flags & FLAG_HCRC && pending.readUInt16LE(end - 2) !== (crc32(pending.subarray(0, end - 2)) & 0xffff))
+      throw new InputDamage(base + end - 2, "gzip header CRC mismatch");
+    return end;
+  }
+
+  async function* inflateMember(): AsyncGenerator<Buffer> {
+    const inflater = createInflateRaw({ chunkSize: OUTPUT_CHUNK_BYTES });
+    const output: Buffer[] = [];
+    let failure: Error | undefined;
+    inflater.on("data", (chunk: Buffer) => output.push(chunk));
+    inflater.on("error", (error) => {
+      failure = error;
+    });
+    const bodyStart = base;
+    let fed = 0;
+    let crc = 0;
+    let size = 0;
+    const drain = function* () {
+      for (const chunk of output.splice(0)) {
+        crc = crc32(chunk, crc);
+        size += chunk.length;
+        yield chunk;
+      }
+    };
+    try {
+      for (;;) {
+        if (pending.length === 0 && !(await more())) {
+          // Cut inside the deflate data: what can be decoded so far is content.
+          await new Promise<void>((resolve) => inflater.flush(constants.Z_SYNC_FLUSH, () => resolve()));
+          yield* drain();
+          throw new InputDamage(base, "unexpected end of file inside a gzip member");
+        }
+        const piece = pending.subarray(0, PIECE_BYTES);
+        await new Promise<void>((resolve) => inflater.write(piece, () => resolve()));
+        fed += piece.length;
+        yield* drain();
+        if (failure) throw new InputDamage(bodyStart + inflater.bytesWritten, failure.message);
+        // The inflater stops at the end of the deflate data and takes no more bytes.
+        const consumed = inflater.bytesWritten;
+        consume(consumed < fed ? consumed - (fed - piece.length) : piece.length);
+        if (consumed < fed) break;
+      }
+    } finally {
+      inflater.destroy();
+    }
+    if (!(await need(8)))
+      throw new InputDamage(base + pending.length, "unexpected end of file in a gzip trailer");
+    if (pending.readUInt32LE(0) !== crc >>> 0) throw new InputDamage(base, "gzip CRC mismatch");
+    if (pending.readUInt32LE(4) !== size % 2 ** 32) throw new InputDamage(base + 4, "gzip length mismatch");
+    consume(8);
+  }
+}
