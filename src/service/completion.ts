@@ -37,6 +37,7 @@ interface Candidate {
 
 /** Completion items at `offset`, best first: what the grammar and the catalog allow there, filtered by what is typed. */
 export function complete(analysis: Analysis, offset: number): CompletionItem[] {
+  if (analysis.tooLong) return [];
   const context = completionContext(analysis.scanned, offset);
   if (!context) return [];
   // A stable sort by rank: within a rank, the order the candidates were made in.
