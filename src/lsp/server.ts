@@ -6,7 +6,6 @@ import {
   type InitializeParams,
   type InitializeResult,
   ProposedFeatures,
-  StreamMessageReader,
   StreamMessageWriter,
   TextDocumentSyncKind,
   TextDocuments,
@@ -22,6 +21,7 @@ import {
   toLspTextEdit,
   toOffsets,
 } from "./convert.js";
+import { DEFAULT_FRAME_LIMITS, StrictFrameReader } from "./frames.js";
 import { applySettings, SETTINGS_SECTION } from "./settings.js";
 
 /** Language ids editors give filter documents; any document whose URI ends in `.lpf` counts too. */
@@ -145,12 +145,26 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
   connection.listen();
 }
 
-/** Serves LSP over this process's standard input and output; the connection ends the process on `exit`. */
+/** How long the server answers the messages before a bad frame before it exits. */
+const ANSWER_PENDING_MS = 200;
+
+/**
+ * Serves LSP over this process's standard input and output; the connection ends the process on
+ * `exit`. A frame that cannot be read (no or a wrong Content-Length, LF-only headers, the input
+ * ending inside a message) is told on stderr and ends the process with status 1: after it, where
+ * the next message starts is unknown, and a server answering nothing would leave the editor waiting.
+ */
 export function startStdioServer(defaults: ServiceOptions = {}): void {
-  const connection = createConnection(
-    ProposedFeatures.all,
-    new StreamMessageReader(process.stdin),
-    new StreamMessageWriter(process.stdout),
+  const reader = new StrictFrameReader(process.stdin, DEFAULT_FRAME_LIMITS, (message) =>
+    process.stderr.write(`filterc lsp: ${message}\n`),
   );
+  reader.onError((error) => {
+    process.stderr.write(`filterc lsp: ${error.message}; stopping\n`);
+    process.stdin.destroy();
+    // The messages read before the bad frame are handled on later turns of the event loop (the
+    // connection queues them): they are answered before the process ends.
+    setTimeout(() => process.exit(1), ANSWER_PENDING_MS);
+  });
+  const connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout));
   startLanguageServer(connection, defaults);
 }
