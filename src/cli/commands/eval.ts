@@ -23,8 +23,8 @@ Options:
   --max-line-bytes N    longer lines are not read: counted as malformed, with a message
                         (default 67108864, 64 MiB)
   --no-prefilter        no quick rejection on the raw text (the same output, more slowly)
-Exit status: 0 ran (also when nothing matched), 1 errors in the filter, an unreadable input or
-a malformed line with --strict, 2 usage.`;
+Exit status: 0 ran (also when nothing matched), 1 errors in the filter, an unreadable or
+damaged input (what came before the damage is read) or a malformed line with --strict, 2 usage.`;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals: files } = parseCommandArgs(argv, {
