@@ -96,7 +96,9 @@ describe("filterc eval on long lines", () => {
 
   it("stops there with --strict, and rejects a limit that is not a whole number", async () => {
     const input = `{"a":1}\n{"ClientCountry":"${"z".repeat(50)}"}\n{"a":2}\n`;
-    expect(await runCli(["eval", "--expr", "not BotScore eq 1", "--strict", "--max-line-bytes", "40"], input)).toEqual({
+    expect(
+      await runCli(["eval", "--expr", "not BotScore eq 1", "--strict", "--max-line-bytes", "40"], input),
+    ).toEqual({
       code: 1,
       stdout: '{"a":1}\n',
       stderr:
