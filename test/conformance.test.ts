@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { compile, DiagnosticKind } from "../src/index.js";
 import { runCli } from "./helpers/cli.js";
 import {
@@ -8,16 +8,24 @@ import {
   formatDiagnostic,
   loadConformance,
   sourceOf,
+  writeConformance,
 } from "./helpers/conformance.js";
 
 const files = loadConformance();
 const allCases = files.flatMap((file) => file.cases);
+/** Set to record the compiler's output as the expectations (see writeConformance) instead of asserting it. */
+const rewrite = process.env["FILTERC_REWRITE_CONFORMANCE"] === "1";
 
 describe("conformance (library)", () => {
   for (const { file, cases } of files) {
     describe(file, () => {
+      if (rewrite) afterAll(() => writeConformance(file, cases));
       it.each(cases.map((c) => [c.name, c] as const))("%s", (_name, testCase) => {
         const result = compile(sourceOf(testCase), compileOptionsOf(testCase));
+        if (rewrite) {
+          testCase.filter = result.filter;
+          testCase.diagnostics = result.diagnostics.map(formatDiagnostic);
+        }
         expect({ filter: result.filter, diagnostics: result.diagnostics.map(formatDiagnostic) }).toEqual({
           filter: testCase.filter,
           diagnostics: testCase.diagnostics,
@@ -33,7 +41,9 @@ function cliArgs(testCase: ConformanceCase): string[] | undefined {
   const args: string[] = [];
   for (const [name, value] of Object.entries(testCase.options ?? {})) {
     if (name === "dataset") args.push("--dataset", String(value));
-    else if (name === "catalog") args.push("--catalog", catalogFixturePath(String(value)), "--dataset", "x");
+    else if (name === "catalog")
+      // The catalog is named after its fixture, as the library cases name it.
+      args.push("--catalog", catalogFixturePath(String(value)), "--dataset", String(value));
     else if (name === "optimize" && value === false) args.push("--no-optimize");
     else if (name === "maxOperators") args.push("--max-operators", String(value));
     else if (name === "maxBytes") args.push("--max-bytes", String(value));

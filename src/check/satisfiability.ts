@@ -39,17 +39,34 @@ export function findConstantGroups(cond: Cond, diagnostics: Diagnostic[]): void 
   for (const [info, leaves] of byField) {
     // A comparison constant by itself already has its warning; the group adds nothing.
     if (leaves.length < 2 || constant.has(info)) continue;
-    const field = info.name;
-    const range = { start: leaves[0]!.range.start, end: leaves[leaves.length - 1]!.range.end };
-    if (cond.kind === "and" && !satisfiable(leaves))
-      diagnostics.push(diagnose("NeverTrue", range, { field }));
-    if (
-      cond.kind === "or" &&
-      !satisfiable(leaves.map((leaf) => withOperator(leaf, negateOperator(leaf.operator))))
-    ) {
-      diagnostics.push(diagnose("AlwaysTrue", range, { field }));
-    }
+    // An `or` always holds when the negations of its comparisons can never all hold.
+    const tested =
+      cond.kind === "and" ? leaves : leaves.map((leaf) => withOperator(leaf, negateOperator(leaf.operator)));
+    if (satisfiable(tested)) continue;
+    const [first, ...others] = conflicting(tested).map((leaf) => leaf.range);
+    const kind = cond.kind === "and" ? "NeverTrue" : "AlwaysTrue";
+    diagnostics.push(diagnose(kind, first!, { field: info.name }, undefined, others));
   }
+}
+
+/** Past this many comparisons of one field in one group, a warning names them all rather than search for the few that conflict. */
+const CONFLICT_SEARCH_LIMIT = 16;
+
+/**
+ * The comparisons a warning points at: the fewest of `leaves` (which cannot all hold) that still
+ * cannot, found by dropping each one the conflict does not need. `X eq 1 and X gt 0 and X eq 2`
+ * points at `X eq 1` and `X eq 2`. Each drop costs one satisfiability test, so the search is
+ * bounded by CONFLICT_SEARCH_LIMIT.
+ */
+function conflicting(leaves: Leaf[]): Leaf[] {
+  if (leaves.length > CONFLICT_SEARCH_LIMIT) return leaves;
+  let needed = leaves;
+  for (const leaf of leaves) {
+    if (needed.length === 1) break;
+    const without = needed.filter((other) => other !== leaf);
+    if (!satisfiable(without)) needed = without;
+  }
+  return needed;
 }
 
 /**

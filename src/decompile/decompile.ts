@@ -18,7 +18,7 @@ import {
   withoutByteOrderMark,
 } from "../syntax/index.js";
 import { JsonDocument, jsonTypeName, membersOf, parseDocument } from "./document.js";
-import { at, type Place, ShapeReader } from "./shape.js";
+import { at, ShapeReader } from "./shape.js";
 
 export interface DecompileOptions extends PrintOptions {
   /** The dataset whose catalog types the comparisons (default: the job record's `dataset`, else `http_requests`). */
@@ -196,8 +196,7 @@ class Decompilation {
     }
     const read = diagnostics.length;
     const analysis = analyzeExpr(expr, catalog, document.text, diagnostics);
-    for (let i = read; i < diagnostics.length; i++)
-      diagnostics[i] = withPointer(diagnostics[i]!, reader.places);
+    for (let i = read; i < diagnostics.length; i++) diagnostics[i] = withPointer(diagnostics[i]!, reader);
     return this.finish(document, diagnostics, analysis);
   }
 
@@ -214,6 +213,11 @@ class Decompilation {
       );
     const mapped = diagnostics.map((diagnostic) => {
       const result: Diagnostic = { ...diagnostic, range: mapRange(diagnostic.range) };
+      if (diagnostic.related)
+        result.related = diagnostic.related.map((related) => ({
+          ...related,
+          range: mapRange(related.range),
+        }));
       if (diagnostic.suggestion) {
         result.suggestion = {
           message: diagnostic.suggestion.message,
@@ -238,17 +242,23 @@ class Decompilation {
 }
 
 /**
- * A checker diagnostic names the JSON member it is about; its suggestion, written for the language,
- * becomes JSON: a field or operator name is a JSON string there.
+ * A checker diagnostic names the JSON member it is about, and so does each place related to it;
+ * its suggestion, written for the language, becomes JSON: a field or operator name is a JSON
+ * string there.
  */
-function withPointer(diagnostic: Diagnostic, places: Map<Range, Place>): Diagnostic {
-  const place = places.get(diagnostic.range);
+function withPointer(diagnostic: Diagnostic, reader: ShapeReader): Diagnostic {
+  const place = reader.placeOf(diagnostic.range);
   if (!place) return diagnostic;
   const result = { ...diagnostic, message: at(place.pointer) + diagnostic.message, pointer: place.pointer };
   const suggestion = diagnostic.suggestion;
-  const role = suggestion && places.get(suggestion.range)?.role;
+  const role = suggestion && reader.placeOf(suggestion.range)?.role;
   if (suggestion && (role === "key" || role === "operator"))
     result.suggestion = { ...suggestion, replacement: JSON.stringify(suggestion.replacement) };
+  if (diagnostic.related)
+    result.related = diagnostic.related.map((related) => {
+      const pointer = reader.placeOf(related.range)?.pointer;
+      return pointer === undefined ? related : { ...related, pointer };
+    });
   return result;
 }
 

@@ -48,7 +48,11 @@ function readingOf(field: FieldInfo | undefined): Reading {
  */
 export class ShapeReader {
   readonly diagnostics: Diagnostic[] = [];
-  readonly places = new Map<Range, Place>();
+  /**
+   * What each range of the AST stands for, keyed by its offsets in the document: a diagnostic
+   * finds its member by where it points, whatever object holds the range.
+   */
+  private readonly places = new Map<string, Place>();
 
   constructor(
     private readonly document: JsonDocument,
@@ -348,8 +352,13 @@ export class ShapeReader {
 
   private place(node: Node, pointer: string, role: Place["role"]): Range {
     const range = this.document.rangeOf(node);
-    this.places.set(range, { pointer, role });
+    this.places.set(placeKey(range), { pointer, role });
     return range;
+  }
+
+  /** The JSON member a range of the AST stands for, if it stands for one. */
+  placeOf(range: Range): Place | undefined {
+    return this.places.get(placeKey(range));
   }
 
   private suggest(range: Range, replacement: string, message = `replace with ${replacement}`): Suggestion {
@@ -361,6 +370,8 @@ export class ShapeReader {
     this.diagnostics.push(diagnostic);
   }
 }
+
+const placeKey = (range: Range) => `${range.start.offset}:${range.end.offset}`;
 
 /** The message prefix that names where in the JSON a problem is. */
 export function at(pointer: string): string {

@@ -8,6 +8,14 @@ export interface Suggestion {
   replacement: string;
 }
 
+/** Another place a diagnostic involves, such as each further comparison of a group that can never hold. */
+export interface RelatedLocation {
+  range: Range;
+  message: string;
+  /** For problems in Logpush JSON: the JSON pointer of the member there. */
+  pointer?: string;
+}
+
 export interface Diagnostic {
   code: string;
   severity: Severity;
@@ -16,6 +24,8 @@ export interface Diagnostic {
   suggestion?: Suggestion;
   /** For problems in Logpush JSON (decompiling): the JSON pointer of the offending member, like `/where/and/2/operator`. */
   pointer?: string;
+  /** The other places involved, each with a note (`W0103`: every comparison of the impossible group). */
+  related?: RelatedLocation[];
 }
 
 export function diagnose<K extends DiagnosticKindName>(
@@ -23,11 +33,13 @@ export function diagnose<K extends DiagnosticKindName>(
   range: Range,
   args: ArgsOf<K>,
   suggestion?: Suggestion,
+  related?: Range[],
 ): Diagnostic {
   const kind = DiagnosticKind[name] as {
     code: string;
     severity: Severity;
     message: (a: ArgsOf<K>) => string;
+    related?: (a: ArgsOf<K>) => string;
   };
   const diagnostic: Diagnostic = {
     code: kind.code,
@@ -36,6 +48,10 @@ export function diagnose<K extends DiagnosticKindName>(
     range,
   };
   if (suggestion) diagnostic.suggestion = suggestion;
+  if (related && related.length > 0) {
+    const note = kind.related?.(args) ?? "";
+    diagnostic.related = related.map((range) => ({ range, message: note }));
+  }
   return diagnostic;
 }
 

@@ -1,4 +1,11 @@
-export { type Diagnostic, diagnose, hasErrors, type Suggestion, sortDiagnostics } from "./diagnostic.js";
+export {
+  type Diagnostic,
+  diagnose,
+  hasErrors,
+  type RelatedLocation,
+  type Suggestion,
+  sortDiagnostics,
+} from "./diagnostic.js";
 export { type ArgsOf, DiagnosticKind, type DiagnosticKindName, type Severity } from "./kinds.js";
 export { numericOptionProblem, optionDiagnostics } from "./options.js";
 export {

@@ -10,14 +10,17 @@ interface Kind<Args> {
   code: string;
   severity: Severity;
   message: (args: Args) => string;
+  /** The note beside each related location, for kinds that name several places. */
+  related?: (args: Args) => string;
 }
 
 function kind<Args = Record<string, never>>(
   code: string,
   severity: Severity,
   message: (args: Args) => string,
+  related?: (args: Args) => string,
 ): Kind<Args> {
-  return { code, severity, message };
+  return related ? { code, severity, message, related } : { code, severity, message };
 }
 
 const quote = (text: string) => `\`${text}\``;
@@ -370,12 +373,14 @@ export const DiagnosticKind = {
     "warning",
     (a) =>
       `these comparisons of ${quote(a.field)} can never all hold, so this part of the filter is always false`,
+    (a) => `another comparison of ${quote(a.field)} that cannot hold with it`,
   ),
   AlwaysTrue: kind<{ field: string }>(
     "W0104",
     "warning",
     (a) =>
       `one of these comparisons of ${quote(a.field)} always holds when the field is present, so this part is always true`,
+    (a) => `another comparison of ${quote(a.field)} that together with it always holds`,
   ),
   UnseenCharacterInString: kind<{ name: string }>(
     "W0107",

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "./diagnostic.js";
-import { LineIndex } from "./range.js";
+import { LineIndex, type Range } from "./range.js";
 import { type Cell, layOutLine, terminalText } from "./terminal-text.js";
 
 export interface RenderOptions {
@@ -30,35 +30,46 @@ export function renderDiagnostic(
   lines = new LineIndex(source),
 ): string {
   const paint = (code: string, text: string) => (options.color ? `${code}${text}${ansi.reset}` : text);
-  const startOffset = clampOffset(diagnostic.range.start.offset, source);
-  const start = lines.positionAt(startOffset);
-  const end = lines.positionAt(Math.max(startOffset, clampOffset(diagnostic.range.end.offset, source)));
   const severityColor = diagnostic.severity === "error" ? ansi.red : ansi.yellow;
-  const gutter = String(start.line).length;
-  const bar = paint(ansi.blue, `${" ".repeat(gutter)} |`);
+  const related = diagnostic.related ?? [];
+  const lineOf = (range: Range) => lines.positionAt(clampOffset(range.start.offset, source)).line;
+  const gutter = String(Math.max(lineOf(diagnostic.range), ...related.map((r) => lineOf(r.range)))).length;
   const out: string[] = [];
   out.push(
     `${paint(ansi.bold + severityColor, `${diagnostic.severity}[${diagnostic.code}]`)}${paint(ansi.bold, `: ${terminalText(diagnostic.message)}`)}`,
   );
-  out.push(
-    `${" ".repeat(gutter)}${paint(ansi.blue, "-->")} ${terminalText(options.fileName ?? "<input>")}:${start.line}:${start.column}`,
-  );
-  const text = lines.lineText(start.line);
-  const from = Math.min(start.column - 1, text.length);
-  const to = end.line === start.line ? Math.min(Math.max(end.column - 1, from), text.length) : text.length;
-  const excerpt = excerptOf(layOutLine(text), from, to);
-  out.push(bar);
-  out.push(`${paint(ansi.blue, `${start.line} |`)} ${excerpt.text}`);
-  out.push(
-    `${bar} ${" ".repeat(excerpt.caretColumn)}${paint(severityColor, "^".repeat(excerpt.caretWidth))}`,
-  );
+  /** The place, the source line and a mark under the range: carets for the diagnostic, dashes for a related place. */
+  const excerpt = (range: Range, mark: string, color: string) => {
+    const startOffset = clampOffset(range.start.offset, source);
+    const start = lines.positionAt(startOffset);
+    const end = lines.positionAt(Math.max(startOffset, clampOffset(range.end.offset, source)));
+    const bar = paint(ansi.blue, `${" ".repeat(gutter)} |`);
+    out.push(
+      `${" ".repeat(gutter)}${paint(ansi.blue, "-->")} ${terminalText(options.fileName ?? "<input>")}:${start.line}:${start.column}`,
+    );
+    const text = lines.lineText(start.line);
+    const from = Math.min(start.column - 1, text.length);
+    const to = end.line === start.line ? Math.min(Math.max(end.column - 1, from), text.length) : text.length;
+    const shown = excerptOf(layOutLine(text), from, to);
+    out.push(bar);
+    out.push(`${paint(ansi.blue, `${String(start.line).padStart(gutter)} |`)} ${shown.text}`);
+    out.push(`${bar} ${" ".repeat(shown.caretColumn)}${paint(color, mark.repeat(shown.caretWidth))}`);
+  };
+  const note = (label: string, text: string) =>
+    out.push(
+      `${" ".repeat(gutter)} ${paint(ansi.blue, "=")} ${paint(ansi.bold, label)}: ${terminalText(text)}`,
+    );
+  excerpt(diagnostic.range, "^", severityColor);
   if (diagnostic.suggestion) {
     const replacement = diagnostic.suggestion.replacement;
-    const help =
-      replacement === "" ? diagnostic.suggestion.message : `${diagnostic.suggestion.message}: ${replacement}`;
-    out.push(
-      `${" ".repeat(gutter)} ${paint(ansi.blue, "=")} ${paint(ansi.bold, "help")}: ${terminalText(help)}`,
+    note(
+      "help",
+      replacement === "" ? diagnostic.suggestion.message : `${diagnostic.suggestion.message}: ${replacement}`,
     );
+  }
+  for (const place of related) {
+    note("note", place.message);
+    excerpt(place.range, "-", ansi.blue);
   }
   return out.join("\n");
 }

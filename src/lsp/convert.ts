@@ -11,7 +11,7 @@ import {
   SemanticTokensBuilder,
 } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
-import type { Diagnostic } from "../diagnostics/index.js";
+import type { Diagnostic, Range as SourceRange } from "../diagnostics/index.js";
 import {
   type CodeAction,
   type CompletionItem,
@@ -38,13 +38,20 @@ export function toOffsets(document: TextDocument, range: Range): OffsetRange {
 }
 
 export function toLspDiagnostic(document: TextDocument, diagnostic: Diagnostic): LspDiagnostic {
-  return {
-    range: toRange(document, { start: diagnostic.range.start.offset, end: diagnostic.range.end.offset }),
+  const offsets = (range: SourceRange) => ({ start: range.start.offset, end: range.end.offset });
+  const converted: LspDiagnostic = {
+    range: toRange(document, offsets(diagnostic.range)),
     severity: diagnostic.severity === "error" ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
     code: diagnostic.code,
     source: "filterc",
     message: diagnostic.message,
   };
+  if (diagnostic.related)
+    converted.relatedInformation = diagnostic.related.map((related) => ({
+      location: { uri: document.uri, range: toRange(document, offsets(related.range)) },
+      message: related.message,
+    }));
+  return converted;
 }
 
 const completionKinds: Record<CompletionKind, CompletionItemKind> = {

@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { type CompileOptions, createCatalog, type Diagnostic, type FieldSpec } from "../../src/index.js";
 
 /**
  * One conformance case: source and options in, the exact filter JSON (or null) and the exact
  * diagnostics out. A diagnostic is written `CODE L:C-L:C`, with ` → "replacement"` when it
- * suggests a fix. A source may be written as [text, count] pairs for inputs too long to read.
+ * suggests a fix and ` (and L:C-L:C …)` for the other places it involves, then `: ` and its
+ * message. A source may be written as [text, count] pairs for inputs too long to read.
  */
 export interface ConformanceCase {
   name: string;
@@ -42,9 +43,25 @@ export function compileOptionsOf(testCase: ConformanceCase): CompileOptions {
   return catalog ? { ...options, catalog: loadCatalogFixture(catalog) } : options;
 }
 
-export function formatDiagnostic(diagnostic: Pick<Diagnostic, "code" | "range" | "suggestion">): string {
-  const { start, end } = diagnostic.range;
-  const place = `${start.line}:${start.column}-${end.line}:${end.column}`;
+const placeOf = ({ start, end }: Diagnostic["range"]) =>
+  `${start.line}:${start.column}-${end.line}:${end.column}`;
+
+export function formatDiagnostic(
+  diagnostic: Pick<Diagnostic, "code" | "range" | "suggestion" | "message" | "related">,
+): string {
   const fix = diagnostic.suggestion ? ` → ${JSON.stringify(diagnostic.suggestion.replacement)}` : "";
-  return `${diagnostic.code} ${place}${fix}`;
+  const related = diagnostic.related?.length
+    ? ` (and ${diagnostic.related.map((place) => placeOf(place.range)).join(", ")})`
+    : "";
+  return `${diagnostic.code} ${placeOf(diagnostic.range)}${fix}${related}: ${diagnostic.message}`;
+}
+
+/**
+ * Writes the cases back as they are stored, one per line. `FILTERC_REWRITE_CONFORMANCE=1 npx vitest
+ * run test/conformance.test.ts` uses it to record what the compiler says now, after a message or
+ * range was changed on purpose: the change then shows in review as a diff of these files.
+ */
+export function writeConformance(file: string, cases: ConformanceCase[]): void {
+  const lines = cases.map((testCase) => `  ${JSON.stringify(testCase)}`);
+  writeFileSync(new URL(file, conformanceDir), `[\n${lines.join(",\n")}\n]\n`);
 }
