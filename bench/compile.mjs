@@ -1,9 +1,16 @@
 // Compile (parse + check + emit) per second for a small, a medium and a large filter, beside
 // jsep's and cel-js's parse of the same expressions written in their syntax, in the same run.
-// Run `npm run build` first; prints a markdown section.
+// Run `npm run build` first; prints a markdown section. `node bench/compile.mjs OTHER/dist` also
+// measures the compile of another build (an older commit built elsewhere) in the same turns.
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parse as celParse } from "@marcbachmann/cel-js";
 import jsep from "jsep";
 import { compile, parse } from "../dist/index.js";
+
+const baselineDist = process.argv[2];
+const baseline = baselineDist && (await import(pathToFileURL(resolve(baselineDist, "index.js")).href));
+
 import { machine, median, medianRatio, ratesInTurns } from "./measure.mjs";
 
 jsep.addBinaryOp("in", 9);
@@ -81,13 +88,15 @@ for (const [name, { filterc, cel }] of cases) {
     parse: () => parse(filterc, options),
     jsep: () => jsep(cel),
     cel: () => celParse(cel),
+    ...(baseline ? { baseline: () => baseline.compile(filterc, options) } : {}),
   });
   const perSecond = (name) => Math.round(median(rates[name])).toLocaleString("en");
   const operators = compile(filterc, options).stats.operators;
   rows.push(
     `| ${name} | ${filterc.length} B, ${operators} comparisons | ${perSecond("compile")} | ${perSecond("parse")} | ` +
       `${perSecond("jsep")} | ${perSecond("cel")} | ${medianRatio(rates, "compile", "jsep")} | ` +
-      `${medianRatio(rates, "parse", "jsep")} | ${medianRatio(rates, "compile", "cel")} |`,
+      `${medianRatio(rates, "parse", "jsep")} | ${medianRatio(rates, "compile", "cel")} |` +
+      (baseline ? ` ${perSecond("baseline")} | ${medianRatio(rates, "compile", "baseline")} |` : ""),
   );
 }
 
@@ -100,8 +109,8 @@ than the other's parse alone; filterc's own parse alone is shown too. The four a
 turns, 15 rounds of 100 ms each; rates are medians over rounds, ratios medians of the ratios within
 each round. ${machine()}.
 
-| filter | size | filterc compile/s | filterc parse/s | jsep parse/s | cel-js parse/s | compile vs jsep | parse vs jsep | compile vs cel-js |
-|---|---|---|---|---|---|---|---|---|
+| filter | size | filterc compile/s | filterc parse/s | jsep parse/s | cel-js parse/s | compile vs jsep | parse vs jsep | compile vs cel-js |${baseline ? " baseline compile/s | compile vs baseline |" : ""}
+|---|---|---|---|---|---|---|---|---|${baseline ? "---|---|" : ""}
 ${rows.join("\n")}
 
 Reproduce: \`npm run build && node bench/compile.mjs\`

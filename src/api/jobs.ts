@@ -150,9 +150,8 @@ function checkFields(fields: readonly string[], catalog: Catalog | undefined): P
   fields.forEach((field, index) => {
     const path = `fields[${index}]`;
     if (!catalog.fields.has(field)) {
-      const closest = closestMatch(field, catalog.fields.keys());
-      const hint = closest ? `; did you mean \`${closest}\`?` : "";
-      problems.push(problem("UnknownJobField", path, { field, dataset: catalog.dataset, hint }));
+      const meant = closestMatch(field, catalog.fields.keys());
+      problems.push(problem("UnknownJobField", path, { field, dataset: catalog.dataset, meant }));
     } else if (seen.has(field)) {
       problems.push(problem("DuplicateJobField", path, { field }));
     }

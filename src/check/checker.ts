@@ -105,12 +105,11 @@ export class Checker {
       return undefined;
     }
     const closest = closestMatch(ref.name, this.catalog.fields.keys());
-    const hint = closest ? `; did you mean \`${closest}\`?` : "";
     this.diagnostics.push(
       diagnose(
         "UnknownField",
         ref.range,
-        { field: ref.name, dataset: this.catalog.dataset, hint },
+        { field: ref.name, dataset: this.catalog.dataset, meant: closest },
         closest ? this.replace(ref, closest) : undefined,
       ),
     );
@@ -151,14 +150,11 @@ export class Checker {
       return undefined;
     }
     const suggestion = suggestOperator(ref.text);
-    const hint = suggestion
-      ? `; did you mean \`${suggestion}\`?`
-      : "; operators are eq, !eq, lt, leq, gt, geq, startsWith, endsWith, contains, in and their ! forms";
     this.diagnostics.push(
       diagnose(
         "UnknownOperator",
         ref.range,
-        { operator: ref.text, hint },
+        { operator: ref.text, meant: suggestion },
         suggestion ? this.replace(ref, suggestion) : undefined,
       ),
     );

@@ -71,11 +71,10 @@ export function checkValue(value: Value, context: ValueContext): ScalarValue | S
   }
   if (value.kind === "list") {
     const listOperator = OPERATORS[operator].onList;
-    const hint = listOperator ? `; to match any of several values, use \`${listOperator}\`` : "";
     const suggestion = listOperator
       ? { message: `use \`${listOperator}\``, range: operatorRef.range, replacement: listOperator }
       : undefined;
-    diagnostics.push(diagnose("ListNotAllowed", value.range, { operator, hint }, suggestion));
+    diagnostics.push(diagnose("ListNotAllowed", value.range, { operator, listOperator }, suggestion));
     return undefined;
   }
   return checkScalar(value, context);
@@ -115,7 +114,6 @@ function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefi
   const { field, diagnostics } = context;
   const type = valueTypeOf(field);
   const mismatch = (found: string, replacement?: string) => {
-    const hint = replacement === undefined ? "" : `; write ${replacement}`;
     const suggestion =
       replacement === undefined
         ? undefined
@@ -124,7 +122,7 @@ function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefi
       diagnose(
         "ValueTypeMismatch",
         value.range,
-        { field: field.name, type: typeWithArticle(field), found, hint },
+        { field: field.name, type: typeWithArticle(field), found, replacement },
         suggestion,
       ),
     );

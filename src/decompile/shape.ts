@@ -75,7 +75,7 @@ export class ShapeReader {
     }
     for (const member of members) {
       if (member.name !== "where")
-        this.unknownKey(member, "", '; a filter has only "where" at the top', undefined);
+        this.unknownKey(member, "", { note: 'a filter has only "where" at the top' });
     }
     return this.node(where.value, "/where");
   }
@@ -98,10 +98,9 @@ export class ShapeReader {
         const notPointer = pointer + pointerSegment(member.name);
         this.report(diagnose("NotNode", range, { at: at(notPointer), key: member.name }), notPointer);
       } else if (member.name === "where") {
-        this.unknownKey(member, pointer, '; "where" belongs only at the top of the filter', undefined);
+        this.unknownKey(member, pointer, { note: '"where" belongs only at the top of the filter' });
       } else {
-        const closest = closestMatch(member.name, nodeMembers);
-        this.unknownKey(member, pointer, closest ? `; did you mean "${closest}"?` : "", closest);
+        this.unknownKey(member, pointer, { meant: closestMatch(member.name, nodeMembers) });
       }
     }
     const groups = groupMembers.filter((name) => present(name));
@@ -195,14 +194,11 @@ export class ShapeReader {
     const range = this.place(node, pointer, "operator");
     if (isCanonicalOperator(text)) return { kind: "operator", op: text, text, range };
     const suggestion = suggestJsonOperator(text);
-    const hint = suggestion
-      ? `; did you mean "${suggestion}"?`
-      : "; Logpush operators are eq, !eq, lt, leq, gt, geq, startsWith, endsWith, contains, in and their ! forms";
     this.report(
       diagnose(
         "UnknownJsonOperator",
         range,
-        { at: at(pointer), operator: text, hint },
+        { at: at(pointer), operator: text, meant: suggestion },
         suggestion ? this.suggest(range, JSON.stringify(suggestion)) : undefined,
       ),
       pointer,
@@ -307,20 +303,21 @@ export class ShapeReader {
     return members;
   }
 
+  /** An unknown key, with the key probably meant (offered as the fix) or a note on where it belongs. */
   private unknownKey(
     member: { key: Node; name: string },
     pointer: string,
-    hint: string,
-    replacement: string | undefined,
+    hint: { meant?: string | undefined; note?: string },
   ): void {
     const memberPointer = pointer + pointerSegment(member.name);
     const range = this.document.rangeOf(member.key);
+    const { meant, note } = hint;
     this.report(
       diagnose(
         "UnknownKey",
         range,
-        { at: at(memberPointer), key: member.name, hint },
-        replacement ? this.suggest(range, JSON.stringify(replacement)) : undefined,
+        { at: at(memberPointer), key: member.name, meant, note },
+        meant ? this.suggest(range, JSON.stringify(meant)) : undefined,
       ),
       memberPointer,
     );

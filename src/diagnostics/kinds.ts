@@ -24,6 +24,15 @@ function kind<Args = Record<string, never>>(
 }
 
 const quote = (text: string) => `\`${text}\``;
+/** A name as Logpush JSON writes it. */
+const jsonQuote = (text: string) => JSON.stringify(text);
+
+/**
+ * "did you mean …?" after a message, with the name quoted as where it goes writes it: in backticks
+ * for filter source, in double quotes for JSON. Every such hint is worded here.
+ */
+const didYouMean = (meant: string | undefined, quoted: (text: string) => string) =>
+  meant === undefined ? "" : `; did you mean ${quoted(meant)}?`;
 
 export const DiagnosticKind = {
   // Input limits and options.
@@ -111,10 +120,10 @@ export const DiagnosticKind = {
   ),
 
   // Names: fields and operators.
-  UnknownField: kind<{ field: string; dataset: string; hint: string }>(
+  UnknownField: kind<{ field: string; dataset: string; meant?: string }>(
     "E0201",
     "error",
-    (a) => `unknown field ${quote(a.field)} in dataset ${a.dataset}${a.hint}`,
+    (a) => `unknown field ${quote(a.field)} in dataset ${a.dataset}${didYouMean(a.meant, quote)}`,
   ),
   FieldWrongCase: kind<{ field: string; correct: string }>(
     "E0202",
@@ -132,10 +141,15 @@ export const DiagnosticKind = {
     "error",
     (a) => `${quote(a.field)} cannot be used in filters of dataset ${a.dataset}`,
   ),
-  UnknownOperator: kind<{ operator: string; hint: string }>(
+  UnknownOperator: kind<{ operator: string; meant?: string }>(
     "E0205",
     "error",
-    (a) => `unknown operator ${quote(a.operator)}${a.hint}`,
+    (a) =>
+      `unknown operator ${quote(a.operator)}${
+        a.meant === undefined
+          ? "; operators are eq, !eq, lt, leq, gt, geq, startsWith, endsWith, contains, in and their ! forms"
+          : didYouMean(a.meant, quote)
+      }`,
   ),
   NotBeforeOperator: kind<{ operator: string; replacement: string }>(
     "E0206",
@@ -154,10 +168,11 @@ export const DiagnosticKind = {
     "error",
     (a) => `${quote(a.operator)} cannot be used on ${quote(a.field)}, ${a.type} field; use ${a.allowed}`,
   ),
-  ValueTypeMismatch: kind<{ field: string; type: string; found: string; hint: string }>(
+  ValueTypeMismatch: kind<{ field: string; type: string; found: string; replacement?: string | undefined }>(
     "E0302",
     "error",
-    (a) => `${quote(a.field)} is ${a.type} field, but the value is ${a.found}${a.hint}`,
+    (a) =>
+      `${quote(a.field)} is ${a.type} field, but the value is ${a.found}${a.replacement === undefined ? "" : `; write ${a.replacement}`}`,
   ),
   UnquotedString: kind<{ word: string }>(
     "E0303",
@@ -169,10 +184,11 @@ export const DiagnosticKind = {
     "error",
     (a) => `${quote(a.operator)} takes a list of values, like [200, 201]`,
   ),
-  ListNotAllowed: kind<{ operator: string; hint: string }>(
+  ListNotAllowed: kind<{ operator: string; listOperator?: string | undefined }>(
     "E0305",
     "error",
-    (a) => `${quote(a.operator)} takes one value, not a list${a.hint}`,
+    (a) =>
+      `${quote(a.operator)} takes one value, not a list${a.listOperator === undefined ? "" : `; to match any of several values, use ${quote(a.listOperator)}`}`,
   ),
   EmptyList: kind<{ operator: string }>(
     "E0306",
@@ -256,10 +272,10 @@ export const DiagnosticKind = {
     () =>
       "no fields given; a job selects at least one field of its dataset (e.g. ClientIP,EdgeStartTimestamp)",
   ),
-  UnknownJobField: kind<{ field: string; dataset: string; hint: string }>(
+  UnknownJobField: kind<{ field: string; dataset: string; meant?: string }>(
     "E0612",
     "error",
-    (a) => `unknown field ${quote(a.field)} in dataset ${quote(a.dataset)}${a.hint}`,
+    (a) => `unknown field ${quote(a.field)} in dataset ${quote(a.dataset)}${didYouMean(a.meant, quote)}`,
   ),
   DuplicateJobField: kind<{ field: string }>(
     "E0613",
@@ -306,10 +322,11 @@ export const DiagnosticKind = {
     "error",
     (a) => `${a.at}the filter has no "where"; a filter is {"where": <comparison or group>}`,
   ),
-  UnknownKey: kind<{ at: string; key: string; hint: string }>(
+  UnknownKey: kind<{ at: string; key: string; meant?: string; note?: string }>(
     "E0505",
     "error",
-    (a) => `${a.at}unknown key ${JSON.stringify(a.key)}${a.hint}`,
+    (a) =>
+      `${a.at}unknown key ${jsonQuote(a.key)}${a.note === undefined ? didYouMean(a.meant, jsonQuote) : `; ${a.note}`}`,
   ),
   NotNode: kind<{ at: string; key: string }>(
     "E0506",
@@ -339,10 +356,15 @@ export const DiagnosticKind = {
     "error",
     (a) => `${a.at}${a.what} must be ${a.expected}, found ${a.found}`,
   ),
-  UnknownJsonOperator: kind<{ at: string; operator: string; hint: string }>(
+  UnknownJsonOperator: kind<{ at: string; operator: string; meant?: string }>(
     "E0511",
     "error",
-    (a) => `${a.at}unknown operator ${JSON.stringify(a.operator)}${a.hint}`,
+    (a) =>
+      `${a.at}unknown operator ${jsonQuote(a.operator)}${
+        a.meant === undefined
+          ? "; Logpush operators are eq, !eq, lt, leq, gt, geq, startsWith, endsWith, contains, in and their ! forms"
+          : didYouMean(a.meant, jsonQuote)
+      }`,
   ),
   CommaJoinedList: kind<{ at: string; operator: string; replacement: string }>(
     "E0512",
