@@ -5,7 +5,7 @@ import {
   type ConformanceCase,
   catalogFixturePath,
   compileOptionsOf,
-  formatDiagnostic,
+  conformanceDiagnostic,
   loadConformance,
   sourceOf,
   writeConformance,
@@ -24,12 +24,14 @@ describe("conformance (library)", () => {
         const result = compile(sourceOf(testCase), compileOptionsOf(testCase));
         if (rewrite) {
           testCase.filter = result.filter;
-          testCase.diagnostics = result.diagnostics.map(formatDiagnostic);
+          testCase.diagnostics = result.diagnostics.map(conformanceDiagnostic);
         }
-        expect({ filter: result.filter, diagnostics: result.diagnostics.map(formatDiagnostic) }).toEqual({
-          filter: testCase.filter,
-          diagnostics: testCase.diagnostics,
-        });
+        expect({ filter: result.filter, diagnostics: result.diagnostics.map(conformanceDiagnostic) }).toEqual(
+          {
+            filter: testCase.filter,
+            diagnostics: testCase.diagnostics,
+          },
+        );
         expect(result.ok).toBe(!result.diagnostics.some((d) => d.severity === "error"));
       });
     });
@@ -67,7 +69,7 @@ describe("conformance (CLI compile --json)", () => {
     const output = JSON.parse(run.stdout) as {
       ok: boolean;
       filter: string | null;
-      diagnostics: Parameters<typeof formatDiagnostic>[0][];
+      diagnostics: Parameters<typeof conformanceDiagnostic>[0][];
     };
     const ok = !testCase.diagnostics.some((d) => d.startsWith("E"));
     expect({
@@ -75,7 +77,7 @@ describe("conformance (CLI compile --json)", () => {
       stderr: run.stderr,
       ok: output.ok,
       filter: output.filter,
-      diagnostics: output.diagnostics.map(formatDiagnostic),
+      diagnostics: output.diagnostics.map(conformanceDiagnostic),
     }).toEqual({
       code: ok ? 0 : 1,
       stderr: "",

@@ -46,14 +46,20 @@ export function compileOptionsOf(testCase: ConformanceCase): CompileOptions {
 const placeOf = ({ start, end }: Diagnostic["range"]) =>
   `${start.line}:${start.column}-${end.line}:${end.column}`;
 
-export function formatDiagnostic(
+/** `CODE L:C-L:C` and the fix: what a diagnostic is and where, message aside. */
+export function formatDiagnostic(diagnostic: Pick<Diagnostic, "code" | "range" | "suggestion">): string {
+  const fix = diagnostic.suggestion ? ` → ${JSON.stringify(diagnostic.suggestion.replacement)}` : "";
+  return `${diagnostic.code} ${placeOf(diagnostic.range)}${fix}`;
+}
+
+/** A diagnostic as conformance cases write it: `formatDiagnostic`, the related places, the message. */
+export function conformanceDiagnostic(
   diagnostic: Pick<Diagnostic, "code" | "range" | "suggestion" | "message" | "related">,
 ): string {
-  const fix = diagnostic.suggestion ? ` → ${JSON.stringify(diagnostic.suggestion.replacement)}` : "";
   const related = diagnostic.related?.length
     ? ` (and ${diagnostic.related.map((place) => placeOf(place.range)).join(", ")})`
     : "";
-  return `${diagnostic.code} ${placeOf(diagnostic.range)}${fix}${related}: ${diagnostic.message}`;
+  return `${formatDiagnostic(diagnostic)}${related}: ${diagnostic.message}`;
 }
 
 /**
