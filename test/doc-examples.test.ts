@@ -34,6 +34,7 @@ import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
 import { type Browser, chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { ensureBundles } from "./helpers/bundles.js";
 import {
   blockFile,
   consoleCommands,
@@ -43,6 +44,9 @@ import {
   outputMatches,
   valueChecks,
 } from "./helpers/doc-blocks.js";
+
+// The examples run the built CLI: built while the file is collected, outside any test's time limit.
+ensureBundles();
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const CHROMIUM = "/usr/bin/chromium";
