@@ -74,6 +74,12 @@ function conflicting(leaves: Leaf[]): Leaf[] {
  * `X startsWith ""`) or for none (`X !endsWith ""`); returns whether it did.
  */
 function findConstantComparison(leaf: Leaf, diagnostics: Diagnostic[]): boolean {
+  // Alone, only a string comparison with "" can hold for every value or for none (a number, bool
+  // or array comparison always has a value on each side): others skip the test, which on every
+  // comparison of a small filter cost about 5% of its compile (node --cpu-prof).
+  const value = leaf.value;
+  if (leaf.field.type !== "string" || Array.isArray(value) || value.kind !== "string" || value.value !== "")
+    return false;
   const args = { field: leaf.field.name };
   if (!satisfiable([leaf])) diagnostics.push(diagnose("ComparisonNeverTrue", leaf.range, args));
   else if (!satisfiable([withOperator(leaf, negateOperator(leaf.operator))]))
