@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getCatalog } from "../../src/catalog/index.js";
 import { createLanguageService } from "../../src/service/index.js";
 import cases from "./completion-cases.json";
-import { withCursor } from "./cursor.js";
+import { withMarks } from "./cursor.js";
 
 interface Case {
   source: string;
@@ -11,9 +11,12 @@ interface Case {
 }
 
 function completions(marked: string, dataset = "http_requests") {
-  const { text, offset } = withCursor(marked);
+  const { text, offset } = withMarks(marked);
   return createLanguageService({ dataset }).completions(text, offset);
 }
+
+/** The range marked `<|`…`|>` in a test source: the word a completion replaces. */
+const markedRange = (marked: string) => withMarks(marked).range;
 
 describe("completion", () => {
   it.each(cases as Case[])("$source ($dataset)", ({ source, dataset, labels }) => {
@@ -36,7 +39,8 @@ describe("completion", () => {
   });
 
   it("replaces the whole word under the cursor and describes the field", () => {
-    const [first] = completions("EdgeResponseS<|>tat eq 200");
+    const source = "<|EdgeResponseS<|>tat|> eq 200";
+    const [first] = completions(source);
     expect(first).toEqual({
       label: "EdgeResponseStatus",
       kind: "field",
@@ -44,7 +48,7 @@ describe("completion", () => {
       documentation: "HTTP status returned to the client.",
       sortText: "00000",
       filterText: "EdgeResponseStatus",
-      edit: { range: { start: 0, end: 16 }, newText: "EdgeResponseStatus" },
+      edit: { range: markedRange(source), newText: "EdgeResponseStatus" },
     });
   });
 
@@ -55,23 +59,25 @@ describe("completion", () => {
   });
 
   it("replaces `!st` with the negated operator and says what it means", () => {
-    const [item] = completions('ClientRequestPath !st<|> "/a"');
+    const source = 'ClientRequestPath <|!st<|>|> "/a"';
+    const [item] = completions(source);
     expect(item).toEqual({
       label: "!startsWith",
       kind: "operator",
       detail: "does not start with the text",
       sortText: "00000",
       filterText: "!startsWith",
-      edit: { range: { start: 18, end: 21 }, newText: "!startsWith" },
+      edit: { range: markedRange(source), newText: "!startsWith" },
     });
   });
 
   it("quotes values with the quote the string was started with, replacing the unfinished string", () => {
-    const items = completions("ClientRequestMethod eq 'P<|>");
-    expect(items.map((item) => [item.label, item.filterText, item.edit])).toEqual([
-      ['"POST"', "'POST", { range: { start: 23, end: 25 }, newText: "'POST'" }],
-      ['"PUT"', "'PUT", { range: { start: 23, end: 25 }, newText: "'PUT'" }],
-      ['"PATCH"', "'PATCH", { range: { start: 23, end: 25 }, newText: "'PATCH'" }],
+    const source = "ClientRequestMethod eq <|'P<|>|>";
+    const range = markedRange(source);
+    expect(completions(source).map((item) => [item.label, item.filterText, item.edit])).toEqual([
+      ['"POST"', "'POST", { range, newText: "'POST'" }],
+      ['"PUT"', "'PUT", { range, newText: "'PUT'" }],
+      ['"PATCH"', "'PATCH", { range, newText: "'PATCH'" }],
     ]);
   });
 
@@ -83,16 +89,17 @@ describe("completion", () => {
       detail: "ClientRequestScheme value",
       sortText: "00000",
       filterText: "http",
-      edit: { range: { start: 24, end: 24 }, newText: '"http"' },
+      edit: { range: markedRange("ClientRequestScheme !eq <|>"), newText: '"http"' },
     });
   });
 
   it("completes keywords typed in any letter case with the lower-case keyword", () => {
-    const [item] = completions("BotScore lt 30 AN<|>");
+    const source = "BotScore lt 30 <|AN<|>|>";
+    const [item] = completions(source);
     expect(item).toMatchObject({
       label: "and",
       kind: "keyword",
-      edit: { range: { start: 15, end: 17 }, newText: "and" },
+      edit: { range: markedRange(source), newText: "and" },
     });
   });
 

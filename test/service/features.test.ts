@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createCatalog } from "../../src/catalog/index.js";
 import { createLanguageService, semanticTokenLegend } from "../../src/service/index.js";
-import { withCursor } from "./cursor.js";
+import { withCursor, withMarks } from "./cursor.js";
 
 const service = createLanguageService({ dataset: "http_requests" });
 
@@ -12,26 +12,29 @@ function hoverAt(marked: string) {
 
 describe("hover", () => {
   it("shows a field's type, description and the comparison's JSON", () => {
-    expect(hoverAt("EdgeResp<|>onseStatus geq 500")).toEqual({
+    const { text, offset, range } = withMarks("<|EdgeResp<|>onseStatus|> geq 500");
+    expect(service.hover(text, offset)).toEqual({
       contents:
         '**EdgeResponseStatus**: `int`\n\nHTTP status returned to the client.\n\nEmits:\n```json\n{"key":"EdgeResponseStatus","operator":"geq","value":"500"}\n```',
-      range: { start: 0, end: 18 },
+      range,
     });
   });
 
   it("explains an alias operator and shows the leaf negated by an enclosing not", () => {
-    expect(hoverAt('not (ClientRequestPath !<|>= "/health")')).toEqual({
+    const { text, offset, range } = withMarks('not (ClientRequestPath <|!<|>=|> "/health")');
+    expect(service.hover(text, offset)).toEqual({
       contents:
         '**!eq**: does not equal the value.\n\n`!=` is written `!eq` in Logpush JSON.\n\nEmits (negated by the enclosing `not`):\n```json\n{"key":"ClientRequestPath","operator":"eq","value":"/health"}\n```',
-      range: { start: 23, end: 25 },
+      range,
     });
   });
 
   it("shows the list JSON of an in comparison on a value, with numbers for int fields", () => {
-    expect(hoverAt("EdgeResponseStatus in [500, 5<|>02]")).toEqual({
+    const { text, offset, range } = withMarks("EdgeResponseStatus in <|[500, 5<|>02]|>");
+    expect(service.hover(text, offset)).toEqual({
       contents:
         '**EdgeResponseStatus**: `int`\n\nHTTP status returned to the client.\n\nEmits:\n```json\n{"key":"EdgeResponseStatus","operator":"in","value":[500,502]}\n```',
-      range: { start: 22, end: 32 },
+      range,
     });
   });
 
@@ -42,9 +45,10 @@ describe("hover", () => {
   });
 
   it("explains keywords", () => {
-    expect(hoverAt("BotScore lt 30 a<|>nd BotScore gt 1")).toEqual({
+    const { text, offset, range } = withMarks("BotScore lt 30 <|a<|>nd|> BotScore gt 1");
+    expect(service.hover(text, offset)).toEqual({
       contents: "**and**: both sides must hold. Binds tighter than `or`.",
-      range: { start: 15, end: 18 },
+      range,
     });
   });
 
