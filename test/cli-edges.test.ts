@@ -123,3 +123,74 @@ describe("fmt keeps what the file had", () => {
     );
   });
 });
+
+describe("CLI conventions", () => {
+  it("filterc with no arguments prints the usage on stderr, exit 2", async () => {
+    const run = await runCli([]);
+    expect([run.code, run.stdout, run.stderr.split("\n")[0]]).toEqual([
+      2,
+      "",
+      "filterc: Cloudflare Logpush filters, checked before they are sent",
+    ]);
+  });
+
+  it("filterc help compile prints compile's help, like compile --help", async () => {
+    const help = await runCli(["help", "compile"]);
+    expect(help).toEqual(await runCli(["compile", "--help"]));
+    expect([help.code, help.stdout.split("\n")[0]]).toEqual([0, "filterc compile [FILE|-] [options]"]);
+    expect((await runCli(["help", "bogus"])).code).toBe(2);
+  });
+
+  it("explain --json", async () => {
+    const run = await runCli(["explain", "--json"], "BotScore lt 30");
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      ok: true,
+      explanation: "BotScore (int) is less than 30\n1 of 30 comparisons, 57 of 1000 bytes\n",
+      stats: { operators: 1, bytes: 57, maxOperators: 30, maxBytes: 1000 },
+      diagnostics: [],
+    });
+    const bad = await runCli(["explain", "--json"], "BotScore lt");
+    expect([bad.code, JSON.parse(bad.stdout).ok, JSON.parse(bad.stdout).explanation]).toEqual([
+      1,
+      false,
+      null,
+    ]);
+  });
+
+  it.each([
+    [["compile", "--json", "--hcl"], "--json prints the filter in its JSON output; it takes no --hcl"],
+    [["compile", "--json", "--string"], "--json prints the filter in its JSON output; it takes no --string"],
+    [["compile", "--json", "--bogus"], "Unknown option '--bogus'"],
+    [["check", "--json", "--max-bytes", "0"], '--max-bytes takes a whole number of at least 1, not "0"'],
+    [["bogus", "--json"], 'unknown command "bogus"'],
+  ])("a usage error under --json is JSON on stdout: %j", async (args, message) => {
+    const run = await runCli(args, "BotScore lt 30");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("");
+    const output = JSON.parse(run.stdout);
+    expect(output.ok).toBe(false);
+    expect(output.failure).toBe("usage");
+    expect(output.message.startsWith(message)).toBe(true);
+  });
+
+  it("an input error under --json is JSON on stdout, exit 1", async () => {
+    expect(await runCli(["compile", "--json", "/nonexistent/f.flt"])).toEqual({
+      code: 1,
+      stdout: '{"ok":false,"failure":"input","message":"cannot read /nonexistent/f.flt: no such file"}\n',
+      stderr: "",
+    });
+  });
+
+  it("--string with --hcl, and fmt - -, are refused like eval refuses - twice", async () => {
+    expect((await runCli(["compile", "--string", "--hcl"], "BotScore lt 3")).stderr.split("\n")[0]).toBe(
+      "filterc compile: --hcl is --string with HCL escapes: give one of them",
+    );
+    const run = await runCli(["fmt", "-", "-"], "BotScore lt 3");
+    expect([run.code, run.stdout, run.stderr.split("\n")[0]]).toEqual([
+      2,
+      "",
+      "filterc fmt: standard input can be read only once: give - once",
+    ]);
+  });
+});

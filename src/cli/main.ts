@@ -1,3 +1,4 @@
+import { terminalText } from "../diagnostics/terminal-text.js";
 import { commands } from "./commands.js";
 import { type CliIO, isUsageError, isUserError } from "./io.js";
 
@@ -21,19 +22,29 @@ Run filterc <command> --help for a command's options.`;
 /** Runs the CLI with `argv` (without node and script); returns the exit status. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+  // No command is a usage error: the overview goes to stderr, as every usage error's does.
+  if (name === undefined) {
+    io.stderr(`${overview()}\n`);
+    return 2;
+  }
+  if (name === "help" && rest.length > 0) return main([...rest, "--help"], io);
+  if (name === "--help" || name === "-h" || name === "help") {
     io.stdout(`${overview()}\n`);
-    return name === undefined ? 2 : 0;
+    return 0;
   }
   if (name === "--version" || name === "-V") {
     io.stdout(`${VERSION}\n`);
     return 0;
   }
+  // With --json, a usage or input error is JSON on stdout too, so a script reads one format.
+  const json = rest.includes("--json");
+  const fail = (failure: "usage" | "input", prefix: string, message: string, help: string): number => {
+    if (json) io.stdout(`${JSON.stringify({ ok: false, failure, message })}\n`);
+    else io.stderr(`${prefix}: ${terminalText(message)}\n${help}`);
+    return failure === "usage" ? 2 : 1;
+  };
   const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (!entry) {
-    io.stderr(`filterc: unknown command ${JSON.stringify(name)}\n\n${overview()}\n`);
-    return 2;
-  }
+  if (!entry) return fail("usage", "filterc", `unknown command ${JSON.stringify(name)}`, `\n${overview()}\n`);
   const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
     io.stdout(`${command.usage}\n`);
@@ -42,14 +53,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
-    if (isUsageError(error)) {
-      io.stderr(`filterc ${name}: ${error.message}\n\n${command.usage}\n`);
-      return 2;
-    }
-    if (isUserError(error)) {
-      io.stderr(`filterc ${name}: ${error.message}\n`);
-      return 1;
-    }
+    if (isUsageError(error)) return fail("usage", `filterc ${name}`, error.message, `\n${command.usage}\n`);
+    if (isUserError(error)) return fail("input", `filterc ${name}`, error.message, "");
     throw error;
   }
 }

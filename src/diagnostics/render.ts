@@ -1,6 +1,7 @@
 import type { Diagnostic } from "./diagnostic.js";
+import { type Cell, layOutLine } from "./line-layout.js";
 import { LineIndex, type Range } from "./range.js";
-import { type Cell, layOutLine, terminalText } from "./terminal-text.js";
+import { terminalText } from "./terminal-text.js";
 
 export interface RenderOptions {
   /** Shown after `-->`; "<stdin>" when reading standard input. */

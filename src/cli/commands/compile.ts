@@ -3,7 +3,7 @@ import { toHclStringLiteral, toJsonStringLiteral } from "../../emit/index.js";
 import { parseCommandArgs, singleInput } from "../args.js";
 import { compilerFlags, compilerOptionsFrom } from "../compiler-options.js";
 import { diagnosticsJson, reportDiagnostics } from "../diagnostics-output.js";
-import { type CliIO, readSource } from "../io.js";
+import { type CliIO, readSource, UsageError } from "../io.js";
 
 export const usage = `filterc compile [FILE|-] [options]
 
@@ -28,6 +28,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     hcl: { type: "boolean" },
     json: { type: "boolean" },
   });
+  if (values.json && (values.string || values.hcl))
+    throw new UsageError(
+      `--json prints the filter in its JSON output; it takes no --${values.hcl ? "hcl" : "string"}`,
+    );
+  if (values.string && values.hcl)
+    throw new UsageError("--hcl is --string with HCL escapes: give one of them");
   const options = await compilerOptionsFrom(values);
   const input = await readSource(io, singleInput(positionals, "compile"));
   const result = compile(input.text, options);

@@ -25,6 +25,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values.write && values.check) throw new UsageError("--write and --check exclude each other");
   const files = positionals.length === 0 ? ["-"] : positionals;
   if (values.write && files.includes("-")) throw new UsageError("--write needs files, not standard input");
+  if (files.filter((file) => file === "-").length > 1)
+    throw new UsageError("standard input can be read only once: give - once");
   const lineWidth = parseCount(values["line-width"], "--line-width", 1);
   const options = lineWidth === undefined ? {} : { lineWidth };
   let status = 0;
