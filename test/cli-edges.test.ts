@@ -194,3 +194,25 @@ describe("CLI conventions", () => {
     ]);
   });
 });
+
+describe("no control character reaches a terminal raw", () => {
+  it("a file name and a message with escapes are shown as code points", async () => {
+    const run = await runCli(["compile", "/nonexistent/\x1b]0;owned\x07.flt"]);
+    expect(run.stderr).toBe(
+      "filterc compile: cannot read /nonexistent/<U+001B>]0;owned<U+0007>.flt: no such file\n",
+    );
+  });
+
+  it("explain shows a string's bidi override as an escape", async () => {
+    const run = await runCli(["explain"], 'ClientRequestHost eq "a\\u202Eb"');
+    expect(run.stdout.split("\n")[0]).toBe('ClientRequestHost (string) is "a\\u202Eb"');
+  });
+
+  it("terminalJson keeps the value and escapes what a terminal must not see", async () => {
+    const { terminalJson } = await import("../src/diagnostics/index.js");
+    const value = { destination_conf: "s3://b\u202e/\u0085x", name: "👨‍👩‍👧" };
+    const text = terminalJson(value);
+    expect(text).toBe('{"destination_conf":"s3://b\\u202e/\\u0085x","name":"👨‍👩‍👧"}');
+    expect(JSON.parse(text)).toEqual(value);
+  });
+});

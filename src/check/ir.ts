@@ -1,6 +1,6 @@
 import type { FieldInfo } from "../catalog/index.js";
 import type { Range } from "../diagnostics/index.js";
-import type { CanonicalOperator } from "../syntax/index.js";
+import { type CanonicalOperator, stringLiteral } from "../syntax/index.js";
 
 /**
  * The checked filter: what the source means, with every name resolved and every value typed.
@@ -55,7 +55,7 @@ export function scalarText(value: ScalarValue): string {
 
 /** A scalar as the filter language writes it: strings quoted, numbers and booleans bare. */
 export function scalarSource(value: ScalarValue): string {
-  return value.kind === "string" ? JSON.stringify(value.value) : scalarText(value);
+  return value.kind === "string" ? stringLiteral(value.value) : scalarText(value);
 }
 
 /** A scalar as one string key: for deduplication and for comparing values of one field. */

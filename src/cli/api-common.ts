@@ -8,6 +8,7 @@ import {
   ValidationError,
 } from "../api/index.js";
 import type { Diagnostic } from "../diagnostics/index.js";
+import { terminalText } from "../diagnostics/terminal-text.js";
 import { parseCount } from "./args.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, UsageError } from "./io.js";
@@ -116,7 +117,8 @@ export async function runApiAction(
         );
       } else {
         printFilterDiagnostics(io, error.diagnostics, error.filterSource, filterName);
-        for (const p of error.problems) io.stderr(`error[${p.code}]: ${p.path}: ${p.message}\n`);
+        for (const p of error.problems)
+          io.stderr(terminalText(`error[${p.code}]: ${p.path}: ${p.message}\n`));
         io.stderr(`filterc ${command}: ${error.operation}: nothing was sent\n`);
       }
       return 1;
@@ -127,12 +129,13 @@ export async function runApiAction(
           `${JSON.stringify({ ok: false, operation: error.operation, failure: error.failure, status: error.status, errors: error.errors, message: error.message })}\n`,
         );
       } else {
-        io.stderr(`filterc ${command}: ${error.message}\n`);
+        // The service's own words: shown with their control characters as code points.
+        io.stderr(`filterc ${command}: ${terminalText(error.message)}\n`);
       }
       return 1;
     }
     if (error instanceof ClientConfigError) {
-      io.stderr(`filterc ${command}: ${error.message}\n`);
+      io.stderr(`filterc ${command}: ${terminalText(error.message)}\n`);
       return 1;
     }
     throw error;

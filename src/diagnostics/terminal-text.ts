@@ -29,3 +29,17 @@ export function terminalText(text: string): string {
     character.codePointAt(0) === ZERO_WIDTH_JOINER ? character : `<${codePointName(character)}>`,
   );
 }
+
+/**
+ * JSON for a person's terminal: the same value as `JSON.stringify` writes (it escapes C0 controls
+ * itself), with the other characters a terminal must not receive raw written as `\u` escapes.
+ */
+export function terminalJson(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(hidden, (character) => {
+    if (character.codePointAt(0) === ZERO_WIDTH_JOINER) return character;
+    let escaped = "";
+    for (let i = 0; i < character.length; i++)
+      escaped += `\\u${character.charCodeAt(i).toString(16).padStart(4, "0")}`;
+    return escaped;
+  });
+}

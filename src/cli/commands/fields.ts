@@ -1,4 +1,5 @@
 import { CUSTOM_FIELD_LISTS, type CustomFieldsConfig, type CustomFieldsState } from "../../api/index.js";
+import { terminalText } from "../../diagnostics/terminal-text.js";
 import {
   apiFlags,
   apiFlagsUsage,
@@ -59,7 +60,8 @@ function describeConfig(config: CustomFieldsConfig): string {
   const lines = CUSTOM_FIELD_LISTS.filter(({ list }) => (config[list] ?? []).length > 0).map(
     ({ list }) => `${labelOfList[list]}: ${(config[list] ?? []).join(", ")}`,
   );
-  return lines.length > 0 ? `${lines.join("\n")}\n` : "no custom fields\n";
+  // Names come from the service: shown with their control characters as code points.
+  return lines.length > 0 ? `${terminalText(lines.join("\n"))}\n` : "no custom fields\n";
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {

@@ -1,4 +1,5 @@
 import type { JobFilter, JobSettings, LogpushJob } from "../../api/index.js";
+import { terminalJson, terminalText } from "../../diagnostics/terminal-text.js";
 import {
   apiFlags,
   apiFlagsUsage,
@@ -97,7 +98,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         }
         case "get": {
           if (dryRun) return plan(io, client.plan.getJob(zone, id!), json);
-          io.stdout(`${JSON.stringify(await client.getJob(zone, id!), null, json ? undefined : 2)}\n`);
+          const job = await client.getJob(zone, id!);
+          io.stdout(`${json ? JSON.stringify(job) : terminalJson(job, 2)}\n`);
           return 0;
         }
         case "delete": {
@@ -205,9 +207,12 @@ async function jobSettingsFrom(
   return { settings, filterName };
 }
 
+/** One line per job; what the service sent is shown with its control characters as code points. */
 function describeJob(job: LogpushJob): string {
   const name = job.name ? ` ${JSON.stringify(job.name)}` : "";
-  return `${job.id}${name}: ${job.dataset ?? "?"} → ${job.destination_conf ?? "?"}${job.enabled === false ? " (disabled)" : ""}`;
+  return terminalText(
+    `${job.id}${name}: ${job.dataset ?? "?"} → ${job.destination_conf ?? "?"}${job.enabled === false ? " (disabled)" : ""}`,
+  );
 }
 
 function describeJobs(jobs: readonly LogpushJob[]): string {
