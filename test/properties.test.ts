@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import Ajv from "ajv";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { decompile } from "../src/decompile/index.js";
 import { renderDiagnostics } from "../src/diagnostics/index.js";
 import {
   CANONICAL_OPERATORS,
@@ -100,6 +101,32 @@ describe("properties of the parser", () => {
         const compiled = compile(source);
         expectRangesInside(source, compiled.diagnostics);
         expect(typeof renderDiagnostics(compiled.diagnostics, source)).toBe("string");
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+// Logpush JSON soup: the decompiler's input, broken in every way a hand or a tool breaks it.
+const jsonTokens = [
+  ...["{", "}", "[", "]", ",", ":", '"where"', '"and"', '"or"', '"not"', '"key"', '"operator"', '"value"'],
+  ...['"BotScore"', '"ClientCountry"', '"lt"', '"in"', '"neq"', '"30"', "30", "1e3", "-0", "true", "null"],
+  ...['"a,b"', '"\\u00e9"', '"\\q', '"', "\n", "\r\n", " ", "\uFEFF", "😀", "/*c*/", "//c\n"],
+];
+const jsonSoup = fc.array(fc.constantFrom(...jsonTokens), { maxLength: 40 }).map((parts) => parts.join(""));
+const jsonText = fc.oneof(
+  jsonSoup,
+  jsonSoup.map((inner) => `{"where":${inner}}`),
+  jsonSoup.map((inner) => JSON.stringify(`{"where":${inner}}`)),
+);
+
+describe("properties of the decompiler", () => {
+  it("never throws; every range lies inside the input, and rendering it never throws", () => {
+    fc.assert(
+      fc.property(jsonText, (text) => {
+        const result = decompile(text);
+        expectRangesInside(text, result.diagnostics);
+        expect(typeof renderDiagnostics(result.diagnostics, text)).toBe("string");
       }),
       { numRuns: RUNS },
     );
