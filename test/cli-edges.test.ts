@@ -216,3 +216,20 @@ describe("no control character reaches a terminal raw", () => {
     expect(JSON.parse(text)).toEqual(value);
   });
 });
+
+describe("every numeric flag has its least value", () => {
+  it("--timeout-ms 0 is a usage error, not a request that times out at once", async () => {
+    const run = await runCli([
+      "jobs",
+      "list",
+      "--zone",
+      "023e105f4ecef8ad9ca31a8372d0c353",
+      "--timeout-ms",
+      "0",
+    ]);
+    expect([run.code, run.stderr.split("\n")[0]]).toEqual([
+      2,
+      'filterc jobs: --timeout-ms takes a whole number of at least 1, not "0"',
+    ]);
+  });
+});

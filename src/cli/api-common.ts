@@ -58,7 +58,7 @@ export function clientFrom(values: ApiFlagValues, io: CliIO): LogpushClient {
   if (values.email !== undefined) options.email = values.email;
   if (values["api-key"] !== undefined) options.apiKey = values["api-key"];
   if (values["base-url"] !== undefined) options.baseUrl = values["base-url"];
-  const timeout = parseCount(values["timeout-ms"], "--timeout-ms");
+  const timeout = parseCount(values["timeout-ms"], "--timeout-ms", 1);
   if (timeout !== undefined) options.timeoutMs = timeout;
   if (values["api-token"] !== undefined || values["api-key"] !== undefined)
     io.stderr("note: credentials given as flags are visible in process lists; prefer the environment\n");
