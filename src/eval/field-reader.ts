@@ -1,4 +1,5 @@
-import { LONG_INTEGER, LONG_INTEGER_TOKEN, parseRecord, quoteLongIntegers } from "./records.js";
+import { jsonNumber } from "./numbers.js";
+import { parseExactJson, parseRecord } from "./records.js";
 
 /**
  * Reads the top-level fields a filter names from one log line into `values` (`values[i]` for
@@ -9,8 +10,8 @@ export type FieldReader = (line: string, values: unknown[]) => boolean;
 /**
  * Compiles a reader for the named (distinct) top-level fields that agrees with `parseRecord` followed by
  * reading each field as an own property: the same lines are malformed, the same values are read
- * (the last of duplicate keys; keys of nested objects do not count; with `exactIntegers`, integer
- * literals of 16 digits or more as their text).
+ * (the last of duplicate keys; keys of nested objects do not count; numbers a double would round
+ * as ExactNumber).
  *
  * Most lines are read by one regular expression built for the order in which the named fields
  * appear in the lines (their layout, learned from the lines themselves). The expression validates
@@ -20,7 +21,7 @@ export type FieldReader = (line: string, values: unknown[]) => boolean;
  * a key written with escapes (which may spell a named field); nesting deeper than an object or
  * array of scalars as a value; the named fields in another order, or one of them twice.
  */
-export function compileFieldReader(fields: readonly string[], exactIntegers: boolean): FieldReader {
+export function compileFieldReader(fields: readonly string[]): FieldReader {
   const slotOf = new Map(fields.map((field, slot) => [field, slot]));
   if (slotOf.size !== fields.length) throw new Error("compileFieldReader: the field names must be distinct");
   // A key written without escapes holds no quote, backslash or control character.
@@ -34,7 +35,7 @@ export function compileFieldReader(fields: readonly string[], exactIntegers: boo
   let paused = 0;
 
   const readParsed = (line: string, values: unknown[], learn: boolean): boolean => {
-    const record = parseRecord(line, exactIntegers);
+    const record = parseRecord(line);
     if (record === undefined) return false;
     for (let slot = 0; slot < fields.length; slot++) {
       const field = fields[slot]!;
@@ -66,9 +67,9 @@ export function compileFieldReader(fields: readonly string[], exactIntegers: boo
         return null;
       case 0x5b: // [
       case 0x7b: // {
-        return JSON.parse(exactIntegers && LONG_INTEGER.test(text) ? quoteLongIntegers(text) : text);
+        return parseExactJson(text, 1);
       default:
-        return exactIntegers && text.length >= 16 && LONG_INTEGER_TOKEN.test(text) ? text : Number(text);
+        return jsonNumber(text);
     }
   };
 

@@ -1,6 +1,5 @@
 import type { Cond } from "../check/index.js";
 import { compileFieldReader } from "./field-reader.js";
-import { isExactAsDouble } from "./numbers.js";
 import { compilePredicate, compileSlotPredicate } from "./predicate.js";
 import { compileLineRejecter } from "./prefilter.js";
 import { parseRecord } from "./records.js";
@@ -28,23 +27,21 @@ export type LineFilter = (line: string) => LineVerdict;
 
 /**
  * Compiles a filter (null: the empty filter, which keeps every record) into a test of raw log
- * lines. Integer literals of 16 digits or more are read exactly when the filter compares with a
- * number a double cannot hold.
+ * lines. Numbers compare by their exact decimal value (see numbers.ts).
  */
 export function compileLineFilter(condition: Cond | null, options: LineFilterOptions = {}): LineFilter {
-  const exact = condition !== null && hasLongNumber(condition);
   const reject = condition && options.prefilter !== false ? compileLineRejecter(condition) : undefined;
   let full: LineFilter;
   if (options.fieldReader === false) {
     const predicate = condition ? compilePredicate(condition) : () => true;
     full = (line) => {
-      const record = parseRecord(line, exact);
+      const record = parseRecord(line);
       if (record === undefined) return LineVerdict.malformed;
       return predicate(record) ? LineVerdict.match : LineVerdict.miss;
     };
   } else {
     const { fields, test } = condition ? compileSlotPredicate(condition) : { fields: [], test: () => true };
-    const read = compileFieldReader(fields, exact);
+    const read = compileFieldReader(fields);
     const values: unknown[] = new Array(fields.length);
     full = (line) => {
       if (!read(line, values)) return LineVerdict.malformed;
@@ -53,24 +50,10 @@ export function compileLineFilter(condition: Cond | null, options: LineFilterOpt
   }
   if (!reject) return full;
   // A reader of no fields only validates the line: the same grammar, none of the values built.
-  const validate = compileFieldReader([], false);
+  const validate = compileFieldReader([]);
   const none: unknown[] = [];
   return (line) => {
     if (!reject(line)) return full(line);
     return validate(line, none) ? LineVerdict.miss : LineVerdict.malformed;
   };
-}
-
-function hasLongNumber(cond: Cond): boolean {
-  switch (cond.kind) {
-    case "leaf": {
-      const values = Array.isArray(cond.value) ? cond.value : [cond.value];
-      return values.some((value) => value.kind === "number" && !isExactAsDouble(value.text));
-    }
-    case "not":
-      return hasLongNumber(cond.operand);
-    case "and":
-    case "or":
-      return cond.operands.some(hasLongNumber);
-  }
 }

@@ -1,6 +1,14 @@
 import { type Cond, type Leaf, operatorAccepts, type ScalarValue, scalarText } from "../check/index.js";
 import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
-import { compareExact, isExactAsDouble, recordNumber, recordNumberText } from "./numbers.js";
+import {
+  compareDecimals,
+  type Decimal,
+  decimalKey,
+  isShortText,
+  parseDecimal,
+  recordDecimal,
+  recordNumber,
+} from "./numbers.js";
 
 /** A compiled filter: whether one parsed log record passes. */
 export type Predicate = (record: Record<string, unknown>) => boolean;
@@ -107,7 +115,7 @@ function compileDispatchedOr(operands: Cond[], slots: Map<string, number>): Slot
     .map((operand) => compileCond(operand, slots));
   const other = others.length === 0 ? never : compileOr(others);
   // Numbers are looked up as doubles (numeric strings too, as `eq` compares them); a value of
-  // another type finds nothing (NaN is no key).
+  // another type, or one a double would round, finds nothing (NaN is no key): the keys are short.
   return (values) => {
     const tests = table.get(numeric ? recordNumber(values[i]) : (values[i] as string));
     if (tests !== undefined) for (let k = 0; k < tests.length; k++) if (tests[k]!(values)) return true;
@@ -142,7 +150,7 @@ function equalityKeys(leaf: Leaf): (string | number)[] | undefined {
       return texts;
     case "int":
     case "float":
-      return texts.every(isExactAsDouble) ? texts.map(Number) : undefined;
+      return texts.every(isShortText) ? texts.map(Number) : undefined;
     default:
       return undefined;
   }
@@ -251,49 +259,59 @@ function stringTest(operator: PositiveOperator, value: ScalarValue | ScalarValue
 function numberTest(operator: PositiveOperator, value: ScalarValue | ScalarValue[], i: number): SlotTest {
   const texts = listOf(value).map(scalarText);
   if (operator === "in" || operator === "eq") {
-    if (texts.every(isExactAsDouble)) {
-      if (texts.length === 1) {
-        const expected = Number(texts[0]);
-        return (values) => recordNumber(values[i]) === expected;
-      }
-      const set = new Set(texts.map(Number));
-      return (values) => set.has(recordNumber(values[i]));
-    }
     const test = numberMembership(texts);
     return (values) => test(values[i]);
   }
-  const constant = texts[0]!;
-  if (isExactAsDouble(constant)) {
-    const bound = Number(constant);
+  const constant = parseDecimal(texts[0]!)!;
+  const order = orderAgainst(constant);
+  // A double compares with a short constant as a double; any other value exactly. NaN and
+  // undefined (no number) fail every one of these comparisons, as a missing field should.
+  if (isShortText(texts[0]!)) {
+    const bound = Number(texts[0]);
     switch (operator) {
       case "lt":
-        return (values) => recordNumber(values[i]) < bound;
+        return (values) =>
+          typeof values[i] === "number" ? (values[i] as number) < bound : order(values[i]) < 0;
       case "leq":
-        return (values) => recordNumber(values[i]) <= bound;
+        return (values) =>
+          typeof values[i] === "number" ? (values[i] as number) <= bound : order(values[i]) <= 0;
       case "gt":
-        return (values) => recordNumber(values[i]) > bound;
+        return (values) =>
+          typeof values[i] === "number" ? (values[i] as number) > bound : order(values[i]) > 0;
       case "geq":
-        return (values) => recordNumber(values[i]) >= bound;
+        return (values) =>
+          typeof values[i] === "number" ? (values[i] as number) >= bound : order(values[i]) >= 0;
     }
   }
-  // NaN (no number) fails every one of these comparisons, as a missing field should.
   switch (operator) {
     case "lt":
-      return (values) => compareExact(values[i], constant) < 0;
+      return (values) => order(values[i]) < 0;
     case "leq":
-      return (values) => compareExact(values[i], constant) <= 0;
+      return (values) => order(values[i]) <= 0;
     case "gt":
-      return (values) => compareExact(values[i], constant) > 0;
+      return (values) => order(values[i]) > 0;
     case "geq":
-      return (values) => compareExact(values[i], constant) >= 0;
+      return (values) => order(values[i]) >= 0;
     default:
       throw new Error(`cannot evaluate ${operator} on a number field`);
   }
 }
 
-/** Equality with one of the constants: doubles when they are exact as doubles, decimal text otherwise. */
+/** The exact order of a record value against a constant: a sort result, or NaN when the value is no number. */
+function orderAgainst(constant: Decimal): (value: unknown) => number {
+  return (value) => {
+    const decimal = recordDecimal(value);
+    return decimal === undefined ? Number.NaN : compareDecimals(decimal, constant);
+  };
+}
+
+/**
+ * Equality with one of the constants. When every constant is short, a double equal to one is that
+ * number, and a value that must be compared exactly equals none of them (recordNumber gives NaN);
+ * otherwise values and constants meet as exact decimals.
+ */
 function numberMembership(texts: string[]): ValueTest {
-  if (texts.every(isExactAsDouble)) {
+  if (texts.every(isShortText)) {
     if (texts.length === 1) {
       const expected = Number(texts[0]);
       return (actual) => recordNumber(actual) === expected;
@@ -301,10 +319,10 @@ function numberMembership(texts: string[]): ValueTest {
     const set = new Set(texts.map(Number));
     return (actual) => set.has(recordNumber(actual));
   }
-  const set = new Set(texts);
+  const keys = new Set(texts.map((text) => decimalKey(parseDecimal(text)!)));
   return (actual) => {
-    const text = recordNumberText(actual);
-    return text !== undefined && set.has(text);
+    const decimal = recordDecimal(actual);
+    return decimal !== undefined && keys.has(decimalKey(decimal));
   };
 }
 

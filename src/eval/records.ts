@@ -1,65 +1,115 @@
-/** One log line as a record: a JSON object, or undefined when the line is not one. */
-export function parseRecord(line: string, exactIntegers: boolean): Record<string, unknown> | undefined {
+import { jsonNumber } from "./numbers.js";
+
+/**
+ * One log line as a record: a JSON object, or undefined when the line is not one (JSON.parse
+ * decides). Numbers a double would round are kept exact (ExactNumber) where a filter can compare
+ * them: as field values and as elements of array fields.
+ */
+export function parseRecord(line: string): Record<string, unknown> | undefined {
   let value: unknown;
   try {
-    if (exactIntegers && LONG_INTEGER.test(line)) {
-      const quoted = quoteLongIntegers(line);
-      // Quoting can make a malformed line well-formed ({"a":0123…}, or a number as a key): the
-      // line is malformed exactly when JSON.parse refuses it as written.
-      if (quoted !== line) JSON.parse(line);
-      value = JSON.parse(quoted);
-    } else value = JSON.parse(line);
+    value = JSON.parse(line);
   } catch {
     return undefined;
   }
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  return MAY_HOLD_LONG_NUMBER.test(line)
+    ? (parseExactJson(line, 0) as Record<string, unknown>)
+    : (value as Record<string, unknown>);
 }
-
-/** 16 digits in a row: the line may hold a JSON number that a double may not hold exactly. */
-export const LONG_INTEGER = /\d{16}/;
-
-/** An integer literal of 16 digits or more: read as its text when exact integers are asked for. */
-export const LONG_INTEGER_TOKEN = /^-?\d{16,}$/;
 
 /**
- * Rewrites integer literals of 16 digits or more as JSON strings, so that JSON.parse keeps every
- * digit (numeric strings compare as numbers). Text inside strings is left alone; malformed JSON
- * stays malformed.
+ * Some number in the text may have more than 15 significant digits (16 digits, one point allowed
+ * among them) or an exponent: only then is the text parsed again, exactly.
  */
-export function quoteLongIntegers(line: string): string {
-  let out = "";
-  let copied = 0;
-  let i = 0;
-  while (i < line.length) {
-    const char = line.charCodeAt(i);
-    if (char === 0x22) {
-      i++;
-      while (i < line.length && line.charCodeAt(i) !== 0x22) i += line.charCodeAt(i) === 0x5c ? 2 : 1;
-      i++;
-    } else if (char === 0x2d || (char >= 0x30 && char <= 0x39)) {
-      const start = i;
-      i++;
-      while (i < line.length && isNumberChar(line.charCodeAt(i))) i++;
-      const token = line.slice(start, i);
-      if (LONG_INTEGER_TOKEN.test(token)) {
-        out += `${line.slice(copied, start)}"${token}"`;
-        copied = i;
-      }
-    } else i++;
-  }
-  return copied === 0 ? line : out + line.slice(copied);
-}
+const MAY_HOLD_LONG_NUMBER = /\d(?:\.?\d){15}|\d[eE]/;
 
-function isNumberChar(char: number): boolean {
-  // digits, '.', 'e', 'E', '+', '-'
-  return (
-    (char >= 0x30 && char <= 0x39) ||
-    char === 0x2e ||
-    char === 0x65 ||
-    char === 0x45 ||
-    char === 0x2b ||
-    char === 0x2d
-  );
+/** Below this depth (a record's field values, and the elements of array values), numbers are kept exact. */
+const EXACT_DEPTH = 2;
+
+/**
+ * Parses JSON text that JSON.parse accepts into the same value, but with numbers a double would
+ * round kept as ExactNumber at depths below EXACT_DEPTH (`depth` is that of the text's value);
+ * deeper values, which no filter compares, are left to JSON.parse.
+ */
+export function parseExactJson(text: string, depth: number): unknown {
+  let i = 0;
+  const skipBlanks = () => {
+    for (let c = text.charCodeAt(i); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++i));
+  };
+  const string = (): string => {
+    const start = i++;
+    for (let c = text.charCodeAt(i); c !== 34; c = text.charCodeAt(i)) i += c === 92 ? 2 : 1;
+    i++;
+    const raw = text.slice(start, i);
+    return raw.indexOf("\\") === -1 ? raw.slice(1, -1) : (JSON.parse(raw) as string);
+  };
+  /** Moves past the array or object at i. */
+  const skipNested = () => {
+    let open = 0;
+    do {
+      const c = text.charCodeAt(i);
+      if (c === 34) {
+        string();
+        continue;
+      }
+      if (c === 91 || c === 123) open++;
+      else if (c === 93 || c === 125) open--;
+      i++;
+    } while (open > 0);
+  };
+  const value = (level: number): unknown => {
+    skipBlanks();
+    const c = text.charCodeAt(i);
+    if (c === 34) return string();
+    if (c === 91 || c === 123) {
+      if (level >= EXACT_DEPTH) {
+        const start = i;
+        skipNested();
+        return JSON.parse(text.slice(start, i));
+      }
+      i++;
+      skipBlanks();
+      if (c === 91) {
+        const items: unknown[] = [];
+        while (text.charCodeAt(i) !== 93) {
+          items.push(value(level + 1));
+          skipBlanks();
+          if (text.charCodeAt(i) === 44) i++;
+          skipBlanks();
+        }
+        i++;
+        return items;
+      }
+      const members: Record<string, unknown> = {};
+      while (text.charCodeAt(i) !== 125) {
+        const key = string();
+        skipBlanks();
+        i++; // the colon
+        // As JSON.parse: an own property, also for "__proto__".
+        Object.defineProperty(members, key, {
+          value: value(level + 1),
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+        skipBlanks();
+        if (text.charCodeAt(i) === 44) i++;
+        skipBlanks();
+      }
+      i++;
+      return members;
+    }
+    if (c === 116) return ((i += 4), true);
+    if (c === 102) return ((i += 5), false);
+    if (c === 110) return ((i += 4), null);
+    const start = i;
+    for (
+      let d = text.charCodeAt(i);
+      (d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45;
+      d = text.charCodeAt(++i)
+    );
+    return jsonNumber(text.slice(start, i));
+  };
+  return value(depth);
 }
