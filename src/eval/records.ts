@@ -100,9 +100,12 @@ export function parseExactJson(text: string, depth: number): unknown {
       i++;
       return members;
     }
-    if (c === 116) return ((i += 4), true);
-    if (c === 102) return ((i += 5), false);
-    if (c === 110) return ((i += 4), null);
+    if (c === 116 || c === 102 || c === 110) {
+      // true, false or null
+      const literal = c === 116 ? true : c === 102 ? false : null;
+      i += c === 102 ? 5 : 4;
+      return literal;
+    }
     const start = i;
     for (
       let d = text.charCodeAt(i);

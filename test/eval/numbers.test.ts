@@ -18,9 +18,10 @@ function exact(text: string): { m: bigint; e: bigint } {
 function order(a: string, b: string): number {
   const x = exact(a);
   const y = exact(b);
-  const e = x.e < y.e ? x.e : y.e;
-  const left = x.m * 10n ** (x.e - e);
-  const right = y.m * 10n ** (y.e - e);
+  // Both over the smaller power of ten.
+  const shift = x.e - y.e;
+  const left = shift > 0n ? x.m * 10n ** shift : x.m;
+  const right = shift < 0n ? y.m * 10n ** -shift : y.m;
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
