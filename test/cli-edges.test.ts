@@ -233,3 +233,12 @@ describe("every numeric flag has its least value", () => {
     ]);
   });
 });
+
+describe("fmt --write keeps a byte order mark", () => {
+  it("rewrites the file with its mark and its CRLF", async () => {
+    const { readFileSync } = await import("node:fs");
+    const path = file("bom-write.flt", "\uFEFFBotScore  <  3\r\n");
+    expect(await runCli(["fmt", "--write", path])).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(readFileSync(path, "utf8")).toBe("\uFEFFBotScore lt 3\r\n");
+  });
+});

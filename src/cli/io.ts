@@ -121,14 +121,14 @@ export function processIO(): CliIO {
 
 /**
  * Reads filter source or filter JSON from a file argument, or standard input for `-` or no
- * argument: UTF-8 only, a byte order mark at the start dropped (the rule of `withoutByteOrderMark`).
+ * argument: UTF-8 only, a byte order mark at the start dropped (the rule of `withoutByteOrderMark`;
+ * `byteOrderMark` says whether there was one, for `fmt --write` to keep it).
  */
 export async function readSource(
   io: CliIO,
   file: string | undefined,
-): Promise<{ text: string; name: string }> {
-  if (file === undefined || file === "-")
-    return { text: withoutByteOrderMark(await io.readStdin()), name: "<stdin>" };
+): Promise<{ text: string; name: string; byteOrderMark: boolean }> {
+  if (file === undefined || file === "-") return withMark(await io.readStdin(), "<stdin>");
   let bytes: Uint8Array;
   try {
     bytes = await readFile(file);
@@ -144,10 +144,15 @@ export async function readSource(
             : String((error as Error).message);
     throw new UserError(`cannot read ${file}: ${reason}`);
   }
-  return { text: withoutByteOrderMark(decodeText(bytes, file)), name: file };
+  return withMark(decodeText(bytes, file), file);
 }
 
 export function useColor(io: CliIO): boolean {
   // https://no-color.org: NO_COLOR turns colour off when it is set and not empty.
   return io.stderrIsTTY && !io.env["NO_COLOR"];
+}
+
+function withMark(read: string, name: string): { text: string; name: string; byteOrderMark: boolean } {
+  const text = withoutByteOrderMark(read);
+  return { text, name, byteOrderMark: text.length < read.length };
 }

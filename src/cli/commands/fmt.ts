@@ -44,7 +44,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         status = 1;
       }
     } else if (values.write) {
-      if (result.text !== input.text) await writeFormatted(file, result.text);
+      // The file keeps its byte order mark, as it keeps its line endings.
+      if (result.text !== input.text)
+        await writeFormatted(file, input.byteOrderMark ? `\uFEFF${result.text}` : result.text);
     } else {
       io.stdout(result.text);
     }
