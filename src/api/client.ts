@@ -1,25 +1,31 @@
 import { DEFAULT_DATASET } from "../catalog/index.js";
 import type { Diagnostic } from "../diagnostics/index.js";
 import {
-  type ActionParameters,
   CUSTOM_FIELDS_PHASE,
   type CustomFieldsConfig,
   checkCustomFields,
   configFromRules,
   customFieldsRule,
+  mergeCustomFields,
   type RulesetRule,
   rulesMatch,
 } from "./custom-fields.js";
+import { checkDestination } from "./destination.js";
 import { ApiError, ValidationError } from "./errors.js";
-import { jobId, zonePath } from "./ids.js";
+import { type JobScope, jobId, type ResolvedScope, resolveScope, type ZoneScope } from "./ids.js";
+import { datasetScopeProblem } from "./job-options.js";
 import {
-  buildJobBody,
+  buildCreateBody,
+  buildUpdate,
   CUSTOM_FIELD_COLUMNS,
+  type JobChange,
   type JobSettings,
+  jobFields,
   type LogpushJob,
   selectsCustomFields,
 } from "./jobs.js";
-import { type ApiRequest, type ClientOptions, type ShownRequest, Transport } from "./transport.js";
+import { DryRunner, LiveRunner, type PlannedRequest, type Runner } from "./runner.js";
+import { type ApiRequest, type ClientOptions, Transport } from "./transport.js";
 
 /** A ruleset as the API returns it (the fields filterc reads). */
 export interface Ruleset {
@@ -45,20 +51,29 @@ export interface SetCustomFieldsResult extends CustomFieldsState {
 }
 
 export interface JobResult {
+  /** The job as the service returned it (in a dry run: as it would be). */
   job: LogpushJob;
   notices: string[];
   /** The filter's warnings, with ranges in `filterSource`. */
   diagnostics: Diagnostic[];
   /** The filter's source (decompiled when it was given as JSON); undefined without a filter. */
   filterSource: string | undefined;
+  /** What an update changed, field by field (empty on create, and when nothing needed to change). */
+  changes: JobChange[];
 }
 
-/** The requests a call would send, shown with credentials masked; nothing is sent. */
-export interface Plan {
-  requests: Array<ShownRequest & { note?: string }>;
-  notices: string[];
-  diagnostics: Diagnostic[];
-  filterSource?: string | undefined;
+/** What the destination checks answered. */
+export interface DestinationAnswer {
+  valid?: boolean;
+  exists?: boolean;
+  message?: string;
+  filename?: string;
+}
+
+/** What a dry run did: the reads it sent and the writes it would send (credentials masked), and the call's result. */
+export interface Plan<R> {
+  requests: PlannedRequest[];
+  result: R;
 }
 
 const RULESET_FOR_CUSTOM_FIELDS = {
@@ -68,30 +83,57 @@ const RULESET_FOR_CUSTOM_FIELDS = {
   phase: CUSTOM_FIELDS_PHASE,
 };
 
-const isCustomFieldsRuleset = (r: Ruleset) => r.kind === "zone" && r.phase === CUSTOM_FIELDS_PHASE;
+const isCustomFieldsRuleset = (r: unknown) =>
+  r !== null &&
+  typeof r === "object" &&
+  (r as Ruleset).kind === "zone" &&
+  (r as Ruleset).phase === CUSTOM_FIELDS_PHASE;
 
-/** The custom-fields and jobs API of one account's credentials. */
+/** A notice when the selection leaves the zone's custom fields out of the logs. */
+function customFieldsNotSelected(known: boolean): string {
+  const columns = CUSTOM_FIELD_COLUMNS.join(", ");
+  return known
+    ? `the zone has custom fields, but the job selects none of ${columns}: their values will not be in the logs`
+    : `the job selects none of ${columns}: custom fields the zone has will not be in the logs`;
+}
+
+/**
+ * The custom-fields and Logpush jobs API of one set of credentials. Each operation is written once,
+ * here: what it checks before sending, the requests it makes, and its notices. `dryRun` runs the same
+ * code with a runner that sends only the reads and shows the writes.
+ */
 export class LogpushClient {
   readonly transport: Transport;
-  /** The same calls as dry runs: the requests they would send, nothing sent. */
-  readonly plan: PlanBuilder;
+  private readonly runner: Runner;
 
-  constructor(options: ClientOptions = {}) {
-    this.transport = new Transport(options);
-    this.plan = new PlanBuilder(this.transport);
+  constructor(options: ClientOptions | { transport: Transport; runner: Runner } = {}) {
+    if ("runner" in options) {
+      this.transport = options.transport;
+      this.runner = options.runner;
+    } else {
+      this.transport = new Transport(options);
+      this.runner = new LiveRunner(this.transport);
+    }
   }
 
-  private async call<T>(request: ApiRequest): Promise<T> {
-    return (await this.transport.send<T>(request)).result;
+  /**
+   * Runs `call` as a dry run: its reads are sent (they change nothing), its writes are only shown,
+   * with credentials masked. The result is what the call would return.
+   */
+  async dryRun<R>(call: (client: LogpushClient) => Promise<R>): Promise<Plan<R>> {
+    const runner = new DryRunner(this.transport);
+    const result = await call(new LogpushClient({ transport: this.transport, runner }));
+    return { requests: runner.requests, result };
   }
 
   // Custom fields.
 
   /** The zone's custom fields, or null when it has no `http_log_custom_fields` ruleset. */
-  async getCustomFields(zone: string): Promise<CustomFieldsState | null> {
-    const found = await this.findCustomFieldsRuleset(zone, "get custom fields");
+  async getCustomFields(zone: ZoneScope): Promise<CustomFieldsState | null> {
+    const scope = resolveScope(zone, "get custom fields");
+    const found = await this.findCustomFieldsRuleset(scope, "get custom fields");
     if (!found) return null;
-    const ruleset = await this.call<Ruleset>(requests.getRuleset(zone, found.id));
+    const ruleset = await this.readRuleset(scope, found.id);
     return { rulesetId: ruleset.id, config: configFromRules(ruleset.rules ?? []) };
   }
 
@@ -99,17 +141,30 @@ export class LogpushClient {
    * Sets the zone's custom fields in one call: checks the configuration, finds the zone's
    * `http_log_custom_fields` ruleset (creating it if missing) and PUTs its single rule. The PUT
    * replaces every rule of the ruleset. Nothing is written when the ruleset already matches.
+   * `merge: "add" | "remove"` changes the current configuration by the lists given instead.
    */
-  async setCustomFields(zone: string, config: CustomFieldsConfig): Promise<SetCustomFieldsResult> {
-    const operation = "set custom fields";
-    const checked = checkCustomFields(config);
+  async setCustomFields(
+    zone: ZoneScope,
+    config: CustomFieldsConfig,
+    options: { merge?: "add" | "remove" } = {},
+  ): Promise<SetCustomFieldsResult> {
+    const operation = options.merge ? `${options.merge} custom fields` : "set custom fields";
+    const scope = resolveScope(zone, operation);
+    if (!options.merge) {
+      const given = checkCustomFields(config);
+      if (!given.ok) throw new ValidationError(operation, given.problems);
+    }
+    const found = await this.findCustomFieldsRuleset(scope, operation);
+    const current = found ? await this.readRuleset(scope, found.id) : undefined;
+    const wanted = options.merge
+      ? mergeCustomFields(configFromRules(current?.rules ?? []), config, options.merge)
+      : config;
+    const checked = checkCustomFields(wanted);
     if (!checked.ok) throw new ValidationError(operation, checked.problems);
     const notices = [...checked.notices];
-    const found = await this.findCustomFieldsRuleset(zone, operation);
     let rulesetId: string;
     let created = false;
-    if (found) {
-      const current = await this.call<Ruleset>(requests.getRuleset(zone, found.id));
+    if (current) {
       if (rulesMatch(current.rules ?? [], checked.actionParameters))
         return { rulesetId: current.id, config: checked.config, created, changed: false, notices };
       const replaced = (current.rules ?? []).length;
@@ -119,11 +174,32 @@ export class LogpushClient {
         );
       rulesetId = current.id;
     } else {
-      rulesetId = (await this.call<Ruleset>(requests.createRuleset(zone))).id;
+      const request: ApiRequest = {
+        operation: "create custom fields ruleset",
+        method: "POST",
+        path: `${scope.path}/rulesets`,
+        body: RULESET_FOR_CUSTOM_FIELDS,
+        expects: "object",
+      };
+      const made = await this.runner.write<Ruleset>(request, () => ({
+        ...RULESET_FOR_CUSTOM_FIELDS,
+        id: "{ruleset_id}",
+      }));
+      rulesetId = made.id;
       created = true;
     }
-    const updated = await this.call<Ruleset>(
-      requests.putCustomFieldsRule(zone, rulesetId, checked.actionParameters),
+    const rule = customFieldsRule(checked.actionParameters);
+    const updated = await this.runner.write<Ruleset>(
+      {
+        operation,
+        method: "PUT",
+        // A dry run that would create the ruleset shows the id it does not know yet as {ruleset_id}.
+        path: `${scope.path}/rulesets/${created && this.runner.dryRun ? rulesetId : encodeURIComponent(rulesetId)}`,
+        body: { rules: [rule] },
+        expects: "object",
+      },
+      () => ({ ...RULESET_FOR_CUSTOM_FIELDS, id: rulesetId, rules: [rule] }),
+      "replaces all rules of the ruleset",
     );
     return {
       rulesetId: updated.id,
@@ -134,11 +210,31 @@ export class LogpushClient {
     };
   }
 
-  private async findCustomFieldsRuleset(zone: string, operation: string): Promise<Ruleset | undefined> {
+  private async readRuleset(scope: ResolvedScope, id: string): Promise<Ruleset> {
+    const request: ApiRequest = {
+      operation: "get ruleset",
+      method: "GET",
+      path: `${scope.path}/rulesets/${encodeURIComponent(id)}`,
+      expects: "object",
+    };
+    return (await this.runner.read<Ruleset>(request)).result;
+  }
+
+  private async findCustomFieldsRuleset(
+    scope: ResolvedScope,
+    operation: string,
+  ): Promise<Ruleset | undefined> {
     let cursor: string | undefined;
     do {
-      const page = await this.transport.send<Ruleset[]>(requests.listRulesets(zone, operation, cursor));
-      const found = (page.result ?? []).find(isCustomFieldsRuleset);
+      const request: ApiRequest = {
+        operation,
+        method: "GET",
+        path: `${scope.path}/rulesets`,
+        expects: "array",
+      };
+      if (cursor !== undefined) request.query = { cursor };
+      const page = await this.runner.read<unknown[]>(request);
+      const found = page.result.find(isCustomFieldsRuleset) as Ruleset | undefined;
       if (found) return found;
       const next = page.resultInfo?.["cursor"];
       cursor = typeof next === "string" && next !== "" && next !== cursor ? next : undefined;
@@ -148,70 +244,165 @@ export class LogpushClient {
 
   // Jobs.
 
-  async listJobs(zone: string): Promise<LogpushJob[]> {
-    const jobs = await this.call<Array<LogpushJob | null>>(requests.listJobs(zone));
-    return (jobs ?? []).filter((job): job is LogpushJob => job !== null);
+  async listJobs(where: JobScope): Promise<LogpushJob[]> {
+    const scope = resolveScope(where, "list jobs");
+    const request: ApiRequest = {
+      operation: "list jobs",
+      method: "GET",
+      path: `${scope.path}/logpush/jobs`,
+      expects: "array",
+    };
+    const jobs = (await this.runner.read<unknown[]>(request)).result;
+    return jobs.filter((job): job is LogpushJob => job !== null && typeof job === "object");
   }
 
-  async getJob(zone: string, id: number | string): Promise<LogpushJob> {
-    return this.call<LogpushJob>(requests.getJob(zone, id));
+  async getJob(where: JobScope, id: number | string | bigint): Promise<LogpushJob> {
+    const operation = "get job";
+    const scope = resolveScope(where, operation);
+    const path = `${scope.path}/logpush/jobs/${jobId(id, operation)}`;
+    return (await this.runner.read<LogpushJob>({ operation, method: "GET", path, expects: "object" })).result;
   }
 
   /**
-   * Creates a job after checking every setting and compiling its filter with the dataset's catalog.
-   * When the job selects none of RequestHeaders/ResponseHeaders/Cookies, the zone's custom fields are
-   * read, and a notice says if they are set (turn off with `checkCustomFields: false`).
+   * Creates a job after checking every setting (the dataset against the scope) and compiling its
+   * filter with the dataset's catalog. When an http_requests job selects none of
+   * RequestHeaders/ResponseHeaders/Cookies, the zone's custom fields are read, and a notice says if
+   * they are set (turn off with `checkCustomFields: false`).
    */
   async createJob(
-    zone: string,
+    where: JobScope,
     settings: JobSettings,
     options: { checkCustomFields?: boolean } = {},
   ): Promise<JobResult> {
     const operation = "create job";
-    zonePath(zone, operation);
-    const built = buildJobBody(settings, "create", operation);
+    const scope = resolveScope(where, operation);
+    const built = buildCreateBody(settings, operation, scope.scope);
     const notices = [...built.notices];
     const dataset = settings.dataset ?? DEFAULT_DATASET;
-    if (options.checkCustomFields !== false)
-      notices.push(...(await this.customFieldsNotices(zone, dataset, settings.fields ?? [])));
-    const job = await this.call<LogpushJob>(requests.createJob(zone, built.body));
-    return { job, notices, diagnostics: built.diagnostics, filterSource: built.filterSource };
+    if (options.checkCustomFields !== false && scope.scope === "zone")
+      notices.push(...(await this.customFieldsNotices(scope, dataset, jobFields(built.body as LogpushJob))));
+    const request: ApiRequest = {
+      operation,
+      method: "POST",
+      path: `${scope.path}/logpush/jobs`,
+      body: built.body,
+      expects: "object",
+    };
+    const { ownership_challenge: _challenge, ...created } = built.body;
+    const job = await this.runner.write<LogpushJob>(request, () => ({ id: "{job_id}", ...created }));
+    return { job, notices, diagnostics: built.diagnostics, filterSource: built.filterSource, changes: [] };
   }
 
   /**
-   * Updates the given settings of a job. Fields and filter are checked against the job's dataset
-   * (read from the job unless `settings.dataset` names it); `filter: null` removes the filter.
+   * Updates a job: reads it, applies the named settings and sends the complete `output_options`
+   * (a PUT replaces it whole), so nothing the settings do not name changes. Fields and filter are
+   * checked against the job's own dataset. Nothing is sent when the job already is as asked.
    */
-  async updateJob(zone: string, id: number | string, settings: JobSettings): Promise<JobResult> {
+  async updateJob(where: JobScope, id: number | string | bigint, settings: JobSettings): Promise<JobResult> {
     const operation = "update job";
-    const numericId = jobId(id, operation);
-    zonePath(zone, operation);
-    let dataset = settings.dataset;
-    if (dataset === undefined && (settings.fields !== undefined || settings.filter !== undefined))
-      dataset = (await this.getJob(zone, numericId)).dataset ?? DEFAULT_DATASET;
-    const built = buildJobBody(settings, "update", operation, dataset ?? DEFAULT_DATASET);
-    const notices = [...built.notices];
-    if (settings.fields !== undefined)
-      notices.push(...(await this.customFieldsNotices(zone, dataset ?? DEFAULT_DATASET, settings.fields)));
-    const job = await this.call<LogpushJob>(requests.updateJob(zone, numericId, built.body));
-    return { job, notices, diagnostics: built.diagnostics, filterSource: built.filterSource };
+    const scope = resolveScope(where, operation);
+    const path = `${scope.path}/logpush/jobs/${jobId(id, operation)}`;
+    const current = await this.getJob(where, id);
+    const update = buildUpdate(current, settings, operation, scope.scope);
+    const notices = [...update.notices];
+    const dataset = current.dataset ?? DEFAULT_DATASET;
+    const problem = datasetScopeProblem(dataset, scope.scope);
+    if (problem) throw new ValidationError(operation, [problem]);
+    const result = {
+      diagnostics: update.diagnostics,
+      filterSource: update.filterSource,
+      changes: update.changes,
+    };
+    if (update.changes.length === 0)
+      return {
+        ...result,
+        job: current,
+        notices: [...notices, "nothing to change: the job already is as asked"],
+      };
+    if (settings.fields !== undefined || settings.outputOptions?.field_names !== undefined)
+      notices.push(
+        ...(await this.customFieldsNotices(scope, dataset, jobFields({ ...current, ...update.body }))),
+      );
+    const request: ApiRequest = { operation, method: "PUT", path, body: update.body, expects: "object" };
+    const job = await this.runner.write<LogpushJob>(request, () => ({ ...current, ...update.body }));
+    return { ...result, job, notices };
   }
 
-  async deleteJob(zone: string, id: number | string): Promise<{ id: number }> {
-    const numericId = jobId(id, "delete job");
-    const result = await this.call<{ id?: number } | null>(requests.deleteJob(zone, numericId));
+  async deleteJob(where: JobScope, id: number | string | bigint): Promise<{ id: number | string }> {
+    const operation = "delete job";
+    const scope = resolveScope(where, operation);
+    const numericId = jobId(id, operation);
+    const request: ApiRequest = {
+      operation,
+      method: "DELETE",
+      path: `${scope.path}/logpush/jobs/${numericId}`,
+      expects: "object or null",
+    };
+    const result = await this.runner.write<{ id?: number | string } | null>(request, () => ({
+      id: numericId,
+    }));
     return { id: result?.id ?? numericId };
+  }
+
+  /** Asks the service to write an ownership challenge file into the destination; says the file's name. */
+  requestOwnership(where: JobScope, destination: string): Promise<DestinationAnswer> {
+    return this.destinationCall(where, "request ownership challenge", "ownership", {
+      destination_conf: destination,
+    });
+  }
+
+  /** Checks an ownership challenge token against the destination. */
+  validateOwnership(where: JobScope, destination: string, challenge: string): Promise<DestinationAnswer> {
+    return this.destinationCall(where, "validate ownership challenge", "ownership/validate", {
+      destination_conf: destination,
+      ownership_challenge: challenge,
+    });
+  }
+
+  /** The service's own check of a destination (it writes a test file there). */
+  validateDestination(where: JobScope, destination: string): Promise<DestinationAnswer> {
+    return this.destinationCall(where, "validate destination", "validate/destination", {
+      destination_conf: destination,
+    });
+  }
+
+  /** Whether a job already pushes to the destination. */
+  destinationExists(where: JobScope, destination: string): Promise<DestinationAnswer> {
+    return this.destinationCall(where, "check destination exists", "validate/destination/exists", {
+      destination_conf: destination,
+    });
+  }
+
+  /** A POST about a destination: checked locally first; the service's answer, with `valid: false` kept as an answer. */
+  private async destinationCall(
+    where: JobScope,
+    operation: string,
+    route: string,
+    body: Record<string, string>,
+  ): Promise<DestinationAnswer> {
+    const scope = resolveScope(where, operation);
+    const checked = checkDestination(body["destination_conf"] ?? "", "destination_conf");
+    if (checked.problems.length > 0) throw new ValidationError(operation, checked.problems);
+    const request: ApiRequest = {
+      operation,
+      method: "POST",
+      path: `${scope.path}/logpush/${route}`,
+      body,
+      expects: "object",
+    };
+    return this.runner.write<DestinationAnswer>(request, () => ({}));
   }
 
   /** A notice when the zone has custom fields but the selection leaves them out of the logs. */
   private async customFieldsNotices(
-    zone: string,
+    scope: ResolvedScope,
     dataset: string,
     fields: readonly string[],
   ): Promise<string[]> {
-    if (dataset !== DEFAULT_DATASET || selectsCustomFields(fields)) return [];
+    if (scope.scope !== "zone" || dataset !== DEFAULT_DATASET || selectsCustomFields(fields)) return [];
+    if (!this.runner.canRead) return [customFieldsNotSelected(false)];
     try {
-      const state = await this.getCustomFields(zone);
+      const state = await this.getCustomFields({ zoneId: scope.id });
       if (!state || !Object.values(state.config).some((names) => names.length > 0)) return [];
       return [customFieldsNotSelected(true)];
     } catch (error) {
@@ -219,181 +410,6 @@ export class LogpushClient {
       throw error;
     }
   }
-}
-
-function customFieldsNotSelected(known: boolean): string {
-  const columns = CUSTOM_FIELD_COLUMNS.join(", ");
-  return known
-    ? `the zone has custom fields, but the job selects none of ${columns}: their values will not be in the logs`
-    : `the job selects none of ${columns}: custom fields the zone has will not be in the logs`;
-}
-
-/** Dry runs of the client's calls. */
-export class PlanBuilder {
-  constructor(private readonly transport: Transport) {}
-
-  private plan(
-    entries: Array<{ request: ApiRequest; note?: string }>,
-    notices: string[] = [],
-    diagnostics: Diagnostic[] = [],
-  ): Plan {
-    const all = this.transport.hasCredentials
-      ? notices
-      : [
-          ...notices,
-          "no credentials set: a real call needs CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY",
-        ];
-    return {
-      requests: entries.map(({ request, note }) => ({
-        ...this.transport.show(request),
-        ...(note ? { note } : {}),
-      })),
-      notices: all,
-      diagnostics,
-    };
-  }
-
-  getCustomFields(zone: string): Plan {
-    return this.plan([
-      { request: requests.listRulesets(zone, "get custom fields") },
-      {
-        request: requests.getRuleset(zone, "{ruleset_id}"),
-        note: "the id of the zone's http_log_custom_fields ruleset",
-      },
-    ]);
-  }
-
-  /** The reads, then the writes that depend on what they find: a dry run cannot know whether the ruleset exists. */
-  setCustomFields(zone: string, config: CustomFieldsConfig): Plan {
-    const checked = checkCustomFields(config);
-    if (!checked.ok) throw new ValidationError("set custom fields", checked.problems);
-    return this.plan(
-      [
-        { request: requests.listRulesets(zone, "set custom fields") },
-        {
-          request: requests.getRuleset(zone, "{ruleset_id}"),
-          note: "if the zone has an http_log_custom_fields ruleset: read its rule",
-        },
-        {
-          request: requests.createRuleset(zone),
-          note: "only if the zone has no http_log_custom_fields ruleset",
-        },
-        {
-          request: requests.putCustomFieldsRule(zone, "{ruleset_id}", checked.actionParameters),
-          note: "unless the ruleset already holds this rule; replaces all rules of the ruleset",
-        },
-      ],
-      checked.notices,
-    );
-  }
-
-  listJobs(zone: string): Plan {
-    return this.plan([{ request: requests.listJobs(zone) }]);
-  }
-
-  getJob(zone: string, id: number | string): Plan {
-    return this.plan([{ request: requests.getJob(zone, id) }]);
-  }
-
-  deleteJob(zone: string, id: number | string): Plan {
-    return this.plan([{ request: requests.deleteJob(zone, jobId(id, "delete job")) }]);
-  }
-
-  createJob(zone: string, settings: JobSettings): Plan {
-    zonePath(zone, "create job");
-    const built = buildJobBody(settings, "create", "create job");
-    const notices = [...built.notices];
-    if (
-      (settings.dataset ?? DEFAULT_DATASET) === DEFAULT_DATASET &&
-      !selectsCustomFields(settings.fields ?? [])
-    )
-      notices.push(customFieldsNotSelected(false));
-    return {
-      ...this.plan([{ request: requests.createJob(zone, built.body) }], notices, built.diagnostics),
-      filterSource: built.filterSource,
-    };
-  }
-
-  updateJob(zone: string, id: number | string, settings: JobSettings): Plan {
-    const numericId = jobId(id, "update job");
-    zonePath(zone, "update job");
-    const built = buildJobBody(settings, "update", "update job");
-    const notices = [...built.notices];
-    const checksDataset = settings.fields !== undefined || settings.filter !== undefined;
-    if (settings.dataset === undefined && checksDataset)
-      notices.push(
-        `checked against ${DEFAULT_DATASET}; the real update checks against the job's own dataset`,
-      );
-    const entries = [{ request: requests.updateJob(zone, numericId, built.body) }];
-    const planned = this.plan(
-      settings.dataset === undefined && checksDataset
-        ? [{ request: requests.getJob(zone, numericId), note: "reads the job's dataset" }, ...entries]
-        : entries,
-      notices,
-      built.diagnostics,
-    );
-    return { ...planned, filterSource: built.filterSource };
-  }
-}
-
-/** Every request the client sends. */
-const requests = {
-  listRulesets(zone: string, operation: string, cursor?: string): ApiRequest {
-    const request: ApiRequest = { operation, method: "GET", path: `${zonePath(zone, operation)}/rulesets` };
-    if (cursor !== undefined) request.query = { cursor };
-    return request;
-  },
-  getRuleset(zone: string, id: string): ApiRequest {
-    const operation = "get ruleset";
-    return { operation, method: "GET", path: `${zonePath(zone, operation)}/rulesets/${encodeRulesetId(id)}` };
-  },
-  createRuleset(zone: string): ApiRequest {
-    const operation = "create custom fields ruleset";
-    return {
-      operation,
-      method: "POST",
-      path: `${zonePath(zone, operation)}/rulesets`,
-      body: RULESET_FOR_CUSTOM_FIELDS,
-    };
-  },
-  putCustomFieldsRule(zone: string, id: string, actionParameters: ActionParameters): ApiRequest {
-    const operation = "set custom fields";
-    return {
-      operation,
-      method: "PUT",
-      path: `${zonePath(zone, operation)}/rulesets/${encodeRulesetId(id)}`,
-      body: { rules: [customFieldsRule(actionParameters)] },
-    };
-  },
-  listJobs(zone: string): ApiRequest {
-    const operation = "list jobs";
-    return { operation, method: "GET", path: `${zonePath(zone, operation)}/logpush/jobs` };
-  },
-  getJob(zone: string, id: number | string): ApiRequest {
-    const operation = "get job";
-    return {
-      operation,
-      method: "GET",
-      path: `${zonePath(zone, operation)}/logpush/jobs/${jobId(id, operation)}`,
-    };
-  },
-  createJob(zone: string, body: Record<string, unknown>): ApiRequest {
-    const operation = "create job";
-    return { operation, method: "POST", path: `${zonePath(zone, operation)}/logpush/jobs`, body };
-  },
-  updateJob(zone: string, id: number, body: Record<string, unknown>): ApiRequest {
-    const operation = "update job";
-    return { operation, method: "PUT", path: `${zonePath(zone, operation)}/logpush/jobs/${id}`, body };
-  },
-  deleteJob(zone: string, id: number): ApiRequest {
-    const operation = "delete job";
-    return { operation, method: "DELETE", path: `${zonePath(zone, operation)}/logpush/jobs/${id}` };
-  },
-};
-
-/** Ruleset IDs are hex; the dry run's `{ruleset_id}` placeholder is kept readable. */
-function encodeRulesetId(id: string): string {
-  return id === "{ruleset_id}" ? id : encodeURIComponent(id);
 }
 
 /** A client for custom fields and Logpush jobs, over `fetch`. */

@@ -174,3 +174,26 @@ export function rulesMatch(rules: readonly RulesetRule[], actionParameters: Acti
     );
   });
 }
+
+/**
+ * `current` with the lists of `change` added (new names appended, in order) or removed. Header names
+ * compare without letter case, cookie names with it.
+ */
+export function mergeCustomFields(
+  current: CustomFieldsConfig,
+  change: CustomFieldsConfig,
+  merge: "add" | "remove",
+): CustomFieldsConfig {
+  const merged: CustomFieldsConfig = {};
+  for (const { list, kind } of CUSTOM_FIELD_LISTS) {
+    const key = (name: string) => (kind === "header" ? name.toLowerCase() : name);
+    const names = [...(current[list] ?? [])];
+    const changed = new Set((change[list] ?? []).map(key));
+    const kept =
+      merge === "add"
+        ? [...names, ...(change[list] ?? []).filter((name) => !names.some((n) => key(n) === key(name)))]
+        : names.filter((name) => !changed.has(key(name)));
+    if (kept.length > 0) merged[list] = kept;
+  }
+  return merged;
+}

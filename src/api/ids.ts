@@ -1,32 +1,67 @@
+import type { Scope } from "../catalog/index.js";
 import { ValidationError } from "./errors.js";
 import { problem } from "./problems.js";
 
-/** Zone IDs are 32 hex digits; anything URL-safe is accepted (emulators use their own), a zone name is not. */
-const ZONE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Where a job lives: a zone or an account. Custom fields (rulesets) are zone-level only. */
+export type JobScope = { zoneId: string } | { accountId: string };
+export type ZoneScope = { zoneId: string };
 
-export function zonePath(zone: string, operation: string): string {
-  if (!ZONE_ID.test(zone)) {
-    throw new ValidationError(operation, [
-      problem("InvalidIdentifier", "zone", {
-        what: "zone ID",
-        value: zone,
-        expected: "the zone's ID (32 hex digits, on the dashboard's Overview page), not its name",
-      }),
-    ]);
-  }
-  return `/zones/${zone}`;
+/** Zone and account IDs are 32 hex digits (not the zone's name, not an account email). */
+const CLOUDFLARE_ID = /^[0-9a-f]{32}$/i;
+
+/** A scope whose ID was checked: its kind and its path prefix. */
+export interface ResolvedScope {
+  scope: Scope;
+  id: string;
+  /** `/zones/{id}` or `/accounts/{id}`. */
+  path: string;
 }
 
-export function jobId(id: number | string, operation: string): number {
+/** Checks the scope's ID once, up front, and gives the path prefix every request of the call uses. */
+export function resolveScope(scope: JobScope, operation: string): ResolvedScope {
+  const given = scope as { zoneId?: unknown; accountId?: unknown };
+  const zone = given.zoneId !== undefined;
+  const account = given.accountId !== undefined;
+  if (zone === account)
+    throw new ValidationError(operation, [
+      problem("InvalidIdentifier", "scope", {
+        what: "scope",
+        value: zone ? "both zoneId and accountId" : "neither zoneId nor accountId",
+        expected: "exactly one of { zoneId } and { accountId }",
+      }),
+    ]);
+  const kind: Scope = zone ? "zone" : "account";
+  const id = zone ? given.zoneId : given.accountId;
+  if (typeof id !== "string" || !CLOUDFLARE_ID.test(id))
+    throw new ValidationError(operation, [
+      problem("InvalidIdentifier", kind, {
+        what: `${kind} ID`,
+        value: String(id),
+        expected:
+          kind === "zone"
+            ? "the zone's ID (32 hex digits, on the dashboard's Overview page), not its name"
+            : "the account's ID (32 hex digits, in the dashboard's URL), not its name or email",
+      }),
+    ]);
+  return { scope: kind, id, path: `/${kind === "zone" ? "zones" : "accounts"}/${id}` };
+}
+
+/**
+ * A job ID as the path writes it: digits, kept exact beyond 2^53 (a string or a bigint is never
+ * rounded; a number must be a safe integer).
+ */
+export function jobId(id: number | string | bigint, operation: string): string {
   const text = String(id);
-  if (!/^[1-9]\d{0,15}$/.test(text)) {
+  const exact = typeof id !== "number" || Number.isSafeInteger(id);
+  if (!exact || !/^[1-9]\d{0,19}$/.test(text))
     throw new ValidationError(operation, [
       problem("InvalidIdentifier", "id", {
         what: "job ID",
         value: text,
-        expected: "a positive whole number",
+        expected: exact
+          ? "a positive whole number"
+          : "a positive whole number (give IDs beyond 2^53 as a string, a number cannot hold them exactly)",
       }),
     ]);
-  }
-  return Number(text);
+  return text;
 }

@@ -1,6 +1,7 @@
 export {
   type CustomFieldsState,
   createClient,
+  type DestinationAnswer,
   type JobResult,
   LogpushClient,
   type Plan,
@@ -17,7 +18,7 @@ export {
   customFieldsRule,
   MAX_CUSTOM_FIELDS,
 } from "./custom-fields.js";
-export { checkDestination } from "./destination.js";
+export { checkDestination, maskDestination } from "./destination.js";
 export {
   ApiError,
   type ApiFailure,
@@ -26,22 +27,42 @@ export {
   type Problem,
   ValidationError,
 } from "./errors.js";
+export type { JobScope, ZoneScope } from "./ids.js";
 export {
-  buildJobBody,
-  CUSTOM_FIELD_COLUMNS,
+  checkJobBody,
+  DATASETS_OF_OPTION,
   DEFAULT_TIMESTAMPS,
+  JOB_BODY_FIELDS,
+  JOB_KINDS,
+  type JobBodyCheck,
+  type JobBodyContext,
+  LOGPULL_TIMESTAMP_FORMATS,
+  OUTPUT_OPTION_DEFAULTS,
+  OUTPUT_OPTION_NAMES,
+  OUTPUT_TYPES,
+  type OutputOptions,
+  TIMESTAMP_FORMATS,
+  UPLOAD_LIMITS,
+} from "./job-options.js";
+export {
+  buildCreateBody,
+  buildUpdate,
+  CUSTOM_FIELD_COLUMNS,
+  diffJob,
+  type JobChange,
   type JobFilter,
   type JobSettings,
   jobFields,
   type LogpushJob,
   selectsCustomFields,
-  TIMESTAMP_FORMATS,
 } from "./jobs.js";
+export type { PlannedRequest } from "./runner.js";
 export {
   type ApiRequest,
   type ClientOptions,
   DEFAULT_BASE_URL,
   DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_DELAY_MS,
   DEFAULT_TIMEOUT_MS,
   type ShownRequest,
 } from "./transport.js";

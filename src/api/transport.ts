@@ -1,12 +1,14 @@
+import { destinationSecrets, maskDestination } from "./destination.js";
 import { ApiError, ClientConfigError, type EnvelopeMessage } from "./errors.js";
+import { hasControlCharacter, MASK, maskSecrets } from "./secrets.js";
 
 export const DEFAULT_BASE_URL = "https://api.cloudflare.com/client/v4";
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
-/** No wait between retries is longer than this, whatever `Retry-After` asks. */
-export const MAX_RETRY_DELAY_MS = 60_000;
-/** What replaces a credential wherever a request is shown. */
-export const MASK = "****";
+/** The longest `Retry-After` waited out (option maxRetryDelayMs); a longer one ends the call with the service's answer. */
+export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+/** Same-origin redirects followed, at most; a redirect to another origin is never followed. */
+const MAX_REDIRECTS = 3;
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -19,6 +21,17 @@ export interface ApiRequest {
   path: string;
   query?: Record<string, string>;
   body?: unknown;
+  /** The shape `result` must have; anything else is an error naming the operation. */
+  expects: ResultShape;
+}
+
+/** What an operation's `result` is: checked before anyone reads it. */
+export type ResultShape = "object" | "array" | "object or null" | "any";
+
+/** An answer unwrapped: the envelope's `result` and `result_info`. */
+export interface Envelope<T> {
+  result: T;
+  resultInfo: Record<string, unknown> | undefined;
 }
 
 /** A request as it would go on the wire, credentials masked. */
@@ -44,8 +57,10 @@ export interface ClientOptions {
   env?: Record<string, string | undefined>;
   /** Per attempt, in milliseconds (default 30,000). */
   timeoutMs?: number;
-  /** Retries of idempotent calls (GET, PUT, DELETE) on 429, 5xx and network failures (default 2). */
+  /** Retries of idempotent calls (GET, PUT, DELETE) on 429, 5xx, timeouts and network failures (default 2). */
   maxRetries?: number;
+  /** The longest `Retry-After` waited out, in milliseconds (default 60,000). */
+  maxRetryDelayMs?: number;
   fetch?: typeof fetch;
   /** Waits between retries; tests make them instant. */
   sleep?: (ms: number) => Promise<void>;
@@ -74,6 +89,7 @@ export class Transport {
   private readonly secrets: string[];
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
+  private readonly maxRetryDelayMs: number;
   private readonly fetchImpl: typeof fetch;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
@@ -87,13 +103,14 @@ export class Transport {
         `the base URL must start with https:// or http://, not ${JSON.stringify(baseUrl)}`,
       );
     this.baseUrl = baseUrl.replace(/\/+$/, "");
-    const token = nonEmpty(options.apiToken) ?? nonEmpty(env["CLOUDFLARE_API_TOKEN"]);
-    const email = nonEmpty(options.email) ?? nonEmpty(env["CLOUDFLARE_EMAIL"]);
-    const key = nonEmpty(options.apiKey) ?? nonEmpty(env["CLOUDFLARE_API_KEY"]);
+    const token = credential(options.apiToken, env, "CLOUDFLARE_API_TOKEN", "the API token");
+    const email = credential(options.email, env, "CLOUDFLARE_EMAIL", "the email");
+    const key = credential(options.apiKey, env, "CLOUDFLARE_API_KEY", "the API key");
     this.credentials = token ? { kind: "token", token } : email && key ? { kind: "key", email, key } : null;
     this.secrets = [token, key].filter((s): s is string => s !== undefined);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.maxRetryDelayMs = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = options.random ?? Math.random;
@@ -129,38 +146,52 @@ export class Transport {
       method: request.method,
       url: this.url(request),
       headers: this.headers(request, true),
-      body: request.body === undefined ? null : JSON.stringify(request.body),
+      body: request.body === undefined ? null : JSON.stringify(request.body, maskDestinationMember),
     };
   }
 
   /** Sends the request and returns the envelope's `result` (and `result_info`). Throws ApiError. */
-  async send<T>(
-    request: ApiRequest,
-  ): Promise<{ result: T; resultInfo: Record<string, unknown> | undefined }> {
+  async send<T>(request: ApiRequest): Promise<Envelope<T>> {
     if (!this.credentials) {
       throw new ClientConfigError(
         "no credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY",
       );
     }
     const retries = IDEMPOTENT.has(request.method) ? this.maxRetries : 0;
+    const secrets = [...this.secrets, ...requestSecrets(request)];
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(request);
-      const retryable = outcome.kind === "network" || outcome.status === 429 || outcome.status >= 500;
+      const outcome = await this.attempt(request, secrets);
+      const retryable = outcome.kind !== "response" || outcome.status === 429 || outcome.status >= 500;
       if (attempt < retries && retryable) {
-        await this.sleep(this.retryDelay(attempt, outcome.kind === "response" ? outcome.retryAfter : null));
+        const asked = outcome.kind === "response" ? this.parseRetryAfter(outcome.retryAfter) : null;
+        if (asked !== null && asked > this.maxRetryDelayMs && outcome.kind === "response")
+          return this.unwrap<T>(request, outcome.status, outcome.text, secrets, [
+            `the service asked to retry after ${Math.ceil(asked / 1000)} s, longer than the ${this.maxRetryDelayMs / 1000} s filterc waits (maxRetryDelayMs): not retried`,
+          ]);
+        await this.sleep(asked ?? this.backoff(attempt));
         continue;
       }
+      if (outcome.kind === "timeout")
+        throw new ApiError(
+          request.operation,
+          "timeout",
+          null,
+          [],
+          `no response within ${this.timeoutMs} ms (timeout) from ${request.method} ${this.url(request)}${attempt > 0 ? ` (${attempt + 1} attempts)` : ""}`,
+        );
       if (outcome.kind === "network")
-        throw new ApiError(request.operation, "network", null, [], this.redact(outcome.detail));
-      return this.unwrap<T>(request, outcome.status, outcome.text);
+        throw new ApiError(request.operation, "network", null, [], maskSecrets(outcome.detail, secrets));
+      return this.unwrap<T>(request, outcome.status, outcome.text, secrets, []);
     }
   }
 
   private async attempt(
     request: ApiRequest,
+    secrets: readonly string[],
   ): Promise<
     | { kind: "response"; status: number; text: string; retryAfter: string | null }
-    | { kind: "network"; status: 0; detail: string }
+    | { kind: "network"; detail: string }
+    | { kind: "timeout" }
   > {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
@@ -169,9 +200,27 @@ export class Transport {
         method: request.method,
         headers: this.headers(request, false),
         signal: controller.signal,
+        redirect: "manual",
       };
       if (request.body !== undefined) init.body = JSON.stringify(request.body);
-      const response = await this.fetchImpl(this.url(request), init);
+      let url = this.url(request);
+      let response = await this.fetchImpl(url, init);
+      for (
+        let hops = 0;
+        response.status >= 300 && response.status < 400 && response.headers.has("location");
+        hops++
+      ) {
+        const next = new URL(response.headers.get("location")!, url);
+        if (next.origin !== new URL(url).origin || hops === MAX_REDIRECTS) {
+          const why =
+            hops === MAX_REDIRECTS
+              ? `more than ${MAX_REDIRECTS} redirects`
+              : `a redirect to another origin (${maskSecrets(next.origin, secrets)}) is not followed: credentials go to the API's origin only`;
+          return { kind: "network", detail: `HTTP ${response.status} from ${url}: ${why}` };
+        }
+        url = next.href;
+        response = await this.fetchImpl(url, init);
+      }
       const text = await response.text();
       return {
         kind: "response",
@@ -180,34 +229,21 @@ export class Transport {
         retryAfter: response.headers.get("retry-after"),
       };
     } catch (error) {
-      if (controller.signal.aborted) {
-        throw new ApiError(
-          request.operation,
-          "timeout",
-          null,
-          [],
-          `no response within ${this.timeoutMs} ms (timeout) from ${request.method} ${this.url(request)}`,
-        );
-      }
-      return {
-        kind: "network",
-        status: 0,
-        detail: `cannot reach ${this.url(request)}: ${describeNetworkError(error)}`,
-      };
+      if (controller.signal.aborted) return { kind: "timeout" };
+      return { kind: "network", detail: `cannot reach ${this.url(request)}: ${describeNetworkError(error)}` };
     } finally {
       clearTimeout(timer);
     }
   }
 
-  /** Exponential backoff with jitter (0.5 s, 1 s, 2 s … less up to a quarter), or what `Retry-After` asks. */
-  private retryDelay(attempt: number, retryAfter: string | null): number {
-    const asked = retryAfter === null ? null : this.parseRetryAfter(retryAfter);
-    if (asked !== null) return Math.min(asked, MAX_RETRY_DELAY_MS);
+  /** Exponential backoff with jitter: 0.5 s, 1 s, 2 s … (at most 8 s), less up to a quarter. */
+  private backoff(attempt: number): number {
     const base = Math.min(500 * 2 ** attempt, 8_000);
     return Math.round(base * (1 - 0.25 * this.random()));
   }
 
-  private parseRetryAfter(value: string): number | null {
+  private parseRetryAfter(value: string | null): number | null {
+    if (value === null) return null;
     const trimmed = value.trim();
     if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
     const date = Date.parse(trimmed);
@@ -218,10 +254,13 @@ export class Transport {
     request: ApiRequest,
     status: number,
     text: string,
-  ): { result: T; resultInfo: Record<string, unknown> | undefined } {
+    secrets: readonly string[],
+    notes: readonly string[],
+  ): Envelope<T> {
+    const noted = notes.map((note) => `; ${note}`).join("");
     let envelope: Record<string, unknown> | null = null;
     try {
-      const parsed: unknown = JSON.parse(text);
+      const parsed: unknown = JSON.parse(exactIds(text));
       if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed))
         envelope = parsed as Record<string, unknown>;
     } catch {
@@ -232,9 +271,15 @@ export class Transport {
       const what = ok
         ? "a response that is not a Cloudflare envelope"
         : "an error that is not a Cloudflare envelope";
-      throw new ApiError(request.operation, ok ? "response" : "http", status, [], `HTTP ${status}: ${what}`);
+      throw new ApiError(
+        request.operation,
+        ok ? "response" : "http",
+        status,
+        [],
+        `HTTP ${status}: ${what}${noted}`,
+      );
     }
-    const errors = this.envelopeErrors(envelope["errors"]);
+    const errors = envelopeErrors(envelope["errors"], secrets);
     if (!ok || envelope["success"] !== true) {
       const listed = errors.map((e) => (e.code === null ? e.message : `[${e.code}] ${e.message}`)).join("; ");
       throw new ApiError(
@@ -242,33 +287,95 @@ export class Transport {
         "http",
         status,
         errors,
-        `HTTP ${status}${listed ? `: ${listed}` : ": the service gave no error message"}`,
+        `HTTP ${status}${listed ? `: ${listed}` : ": the service gave no error message"}${noted}`,
       );
     }
+    const result = envelope["result"];
+    const shape = shapeOf(result);
+    const fits =
+      request.expects === "any" ||
+      shape === request.expects ||
+      (request.expects === "object or null" && (shape === "object" || shape === "null"));
+    if (!fits)
+      throw new ApiError(
+        request.operation,
+        "response",
+        status,
+        [],
+        `HTTP ${status}: the service answered with ${SHAPE_WORDS[shape] ?? `a ${shape} result`} where ${SHAPE_WORDS[request.expects]} was due`,
+      );
+    const info = envelope["result_info"];
     return {
-      result: envelope["result"] as T,
-      resultInfo: (envelope["result_info"] as Record<string, unknown> | undefined) ?? undefined,
+      result: result as T,
+      resultInfo: info !== null && typeof info === "object" ? (info as Record<string, unknown>) : undefined,
     };
   }
+}
 
-  private envelopeErrors(value: unknown): EnvelopeMessage[] {
-    if (!Array.isArray(value)) return [];
-    return value.map((entry) => {
-      const item = (entry ?? {}) as { code?: unknown; message?: unknown };
-      return {
-        code: typeof item.code === "number" ? item.code : null,
-        message: this.redact(typeof item.message === "string" ? item.message : JSON.stringify(entry)),
-      };
-    });
-  }
+function envelopeErrors(value: unknown, secrets: readonly string[]): EnvelopeMessage[] {
+  if (!Array.isArray(value)) return [];
+  return value.map((entry) => {
+    const item = (entry ?? {}) as { code?: unknown; message?: unknown };
+    const message = typeof item.message === "string" ? item.message : JSON.stringify(entry);
+    return { code: typeof item.code === "number" ? item.code : null, message: maskSecrets(message, secrets) };
+  });
+}
 
-  /** Removes any credential a message might echo back. */
-  private redact(text: string): string {
-    return this.secrets.reduce((result, secret) => result.split(secret).join(MASK), text);
-  }
+/** The credentials a request's body carries in its destination, masked in whatever the server echoes. */
+function requestSecrets(request: ApiRequest): string[] {
+  const destination = (request.body as { destination_conf?: unknown } | undefined)?.destination_conf;
+  return typeof destination === "string" ? destinationSecrets(destination) : [];
+}
+
+/** A JSON.stringify replacer that shows a body's `destination_conf` with its credentials masked. */
+function maskDestinationMember(this: unknown, key: string, value: unknown): unknown {
+  return key === "destination_conf" && typeof value === "string" ? maskDestination(value) : value;
+}
+
+/**
+ * A credential from its option or the environment; empty is none. One holding CR, LF or another
+ * control character is refused: no header can carry it, and it is usually a pasted newline.
+ */
+function credential(
+  option: string | undefined,
+  env: Record<string, string | undefined>,
+  name: string,
+  what: string,
+): string | undefined {
+  const value = nonEmpty(option) ?? nonEmpty(env[name]);
+  if (value !== undefined && hasControlCharacter(value))
+    throw new ClientConfigError(
+      `${what} (${nonEmpty(option) === undefined ? name : "given as an option"}) holds a control character (a line break or a tab?); remove it`,
+    );
+  return value;
 }
 
 function describeNetworkError(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
+}
+
+const SHAPE_WORDS: Record<string, string> = {
+  missing: "no result",
+  null: "a null result",
+  array: "a list",
+  object: "an object",
+  "object or null": "an object or null",
+};
+
+function shapeOf(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value === "object" ? "object" : typeof value;
+}
+
+/**
+ * Job IDs beyond 2^53 kept exact: an `"id"` member holding a whole number of 16 digits or more is
+ * read as a string of its digits (JSON.parse would round it to the nearest double).
+ */
+function exactIds(text: string): string {
+  return text.replace(/("id"\s*:\s*)(\d{16,})(?=\s*[,}])/g, (whole, key: string, digits: string) =>
+    Number.isSafeInteger(Number(digits)) ? whole : `${key}"${digits}"`,
+  );
 }

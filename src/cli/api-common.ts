@@ -3,12 +3,13 @@ import {
   ClientConfigError,
   type ClientOptions,
   createClient,
+  type JobChange,
+  type JobScope,
   type LogpushClient,
   type Plan,
   ValidationError,
 } from "../api/index.js";
-import type { Diagnostic } from "../diagnostics/index.js";
-import { terminalText } from "../diagnostics/terminal-text.js";
+import { type Diagnostic, terminalText } from "../diagnostics/index.js";
 import { parseCount } from "./args.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, UsageError } from "./io.js";
@@ -16,6 +17,7 @@ import { type CliIO, UsageError } from "./io.js";
 /** The flags every API command takes. */
 export const apiFlags = {
   zone: { type: "string" },
+  account: { type: "string" },
   "dry-run": { type: "boolean" },
   json: { type: "boolean" },
   "api-token": { type: "string" },
@@ -23,10 +25,12 @@ export const apiFlags = {
   "api-key": { type: "string" },
   "base-url": { type: "string" },
   "timeout-ms": { type: "string" },
+  "max-retries": { type: "string" },
 } as const;
 
 export interface ApiFlagValues {
   zone?: string | undefined;
+  account?: string | undefined;
   "dry-run"?: boolean | undefined;
   json?: boolean | undefined;
   "api-token"?: string | undefined;
@@ -34,21 +38,52 @@ export interface ApiFlagValues {
   "api-key"?: string | undefined;
   "base-url"?: string | undefined;
   "timeout-ms"?: string | undefined;
+  "max-retries"?: string | undefined;
 }
 
 export const apiFlagsUsage = `API options (every subcommand):
-  --zone ID             the zone's ID (required)
-  --dry-run             print the requests that would be sent (credentials masked as ****); send nothing
+  --zone ID             the zone's ID (32 hex digits; default CLOUDFLARE_ZONE_ID)
+  --account ID          the account's ID, for account-level jobs (default CLOUDFLARE_ACCOUNT_ID)
+  --dry-run             send only the reads a call needs; print the writes it would send
+                        (credentials masked as ****)
   --json                machine-readable output on stdout
   --timeout-ms N        per-request timeout (default 30000)
+  --max-retries N       retries of a GET, PUT or DELETE on 429, 5xx, timeouts and network
+                        failures (default 2)
   --base-url URL        default CLOUDFLARE_BASE_URL, else https://api.cloudflare.com/client/v4
   --api-token T, --email E, --api-key K
                         override CLOUDFLARE_API_TOKEN / CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY
                         (flags are visible in process lists: prefer the environment)`;
 
-export function requireZone(values: ApiFlagValues): string {
-  if (values.zone === undefined || values.zone === "") throw new UsageError("--zone ID is required");
-  return values.zone;
+/**
+ * The scope of a call: `--zone` or `--account`, else CLOUDFLARE_ZONE_ID or CLOUDFLARE_ACCOUNT_ID.
+ * Both, or neither, is a usage error; the ID itself is checked by the client, once, before sending.
+ */
+export function scopeFrom(values: ApiFlagValues, io: CliIO, zoneOnly = false): JobScope {
+  const given = (flag: string | undefined) => (flag === undefined || flag === "" ? undefined : flag);
+  const flagZone = given(values.zone);
+  const flagAccount = given(values.account);
+  if (flagZone !== undefined && flagAccount !== undefined)
+    throw new UsageError("give --zone or --account, not both");
+  let zone = flagZone;
+  let account = flagAccount;
+  if (zone === undefined && account === undefined) {
+    zone = given(io.env["CLOUDFLARE_ZONE_ID"]);
+    account = given(io.env["CLOUDFLARE_ACCOUNT_ID"]);
+    if (zone !== undefined && account !== undefined)
+      throw new UsageError(
+        "both CLOUDFLARE_ZONE_ID and CLOUDFLARE_ACCOUNT_ID are set: say which with --zone or --account",
+      );
+  }
+  if (zoneOnly && account !== undefined)
+    throw new UsageError("custom fields are zone-level: give --zone ID (not --account)");
+  if (zone !== undefined) return { zoneId: zone };
+  if (account !== undefined) return { accountId: account };
+  throw new UsageError(
+    zoneOnly
+      ? "--zone ID is required (or CLOUDFLARE_ZONE_ID)"
+      : "--zone ID or --account ID is required (or CLOUDFLARE_ZONE_ID / CLOUDFLARE_ACCOUNT_ID)",
+  );
 }
 
 /** The client from the environment, with flags overriding it; a note when a secret came from a flag. */
@@ -60,30 +95,44 @@ export function clientFrom(values: ApiFlagValues, io: CliIO): LogpushClient {
   if (values["base-url"] !== undefined) options.baseUrl = values["base-url"];
   const timeout = parseCount(values["timeout-ms"], "--timeout-ms", 1);
   if (timeout !== undefined) options.timeoutMs = timeout;
+  const retries = parseCount(values["max-retries"], "--max-retries");
+  if (retries !== undefined) options.maxRetries = retries;
   if (values["api-token"] !== undefined || values["api-key"] !== undefined)
     io.stderr("note: credentials given as flags are visible in process lists; prefer the environment\n");
   return createClient(options);
 }
 
 export function printNotices(io: CliIO, notices: readonly string[]): void {
-  for (const notice of notices) io.stderr(`note: ${notice}\n`);
+  for (const notice of notices) io.stderr(`note: ${terminalText(notice)}\n`);
 }
 
 /** A dry run: the requests on stdout (or as JSON), notices on stderr. */
-export function printPlan(io: CliIO, plan: Plan, json: boolean): void {
+export function printPlan(io: CliIO, plan: Plan<unknown>, notices: readonly string[], json: boolean): void {
   if (json) {
-    io.stdout(`${JSON.stringify({ dryRun: true, requests: plan.requests, notices: plan.notices })}\n`);
+    io.stdout(`${JSON.stringify({ dryRun: true, requests: plan.requests, notices })}\n`);
     return;
   }
   const blocks = plan.requests.map((request) => {
-    const lines = request.note ? [`# ${request.note}`] : [];
+    const lines = [request.sent ? "# read (sent: a dry run reads what it needs)" : "# not sent"];
+    if (request.note) lines.push(`# ${request.note}`);
     lines.push(`${request.method} ${request.url}`);
     for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
     if (request.body !== null) lines.push("", request.body);
     return lines.join("\n");
   });
-  io.stdout(`# dry run: nothing was sent\n\n${blocks.join("\n\n")}\n`);
-  printNotices(io, plan.notices);
+  const writes = plan.requests.filter((request) => !request.sent).length;
+  const summary = writes === 0 ? "# dry run: nothing would be written" : "# dry run: nothing was written";
+  io.stdout(`${summary}\n\n${blocks.join("\n\n")}\n`);
+  printNotices(io, notices);
+}
+
+/** What an update changes, one line per value: `output_options.sample_rate: 1 → 0.5`. */
+export function describeChanges(changes: readonly JobChange[]): string {
+  if (changes.length === 0) return "no changes\n";
+  const shown = (value: unknown) => (value === undefined ? "(unset)" : JSON.stringify(value));
+  return changes
+    .map((change) => `  ${change.path}: ${shown(change.before)} → ${shown(change.after)}\n`)
+    .join("");
 }
 
 /** Filter warnings (or errors) rendered like the compiler's, against the filter's source. */
@@ -129,7 +178,6 @@ export async function runApiAction(
           `${JSON.stringify({ ok: false, operation: error.operation, failure: error.failure, status: error.status, errors: error.errors, message: error.message })}\n`,
         );
       } else {
-        // The service's own words: shown with their control characters as code points.
         io.stderr(`filterc ${command}: ${terminalText(error.message)}\n`);
       }
       return 1;

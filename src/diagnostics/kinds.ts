@@ -303,6 +303,43 @@ export const DiagnosticKind = {
     "error",
     (a) => `invalid ${a.what} ${JSON.stringify(a.value)}; expected ${a.expected}`,
   ),
+  InvalidJobOption: kind<{ option: string; value: string; accepted: string }>(
+    "E0618",
+    "error",
+    (a) => `${quote(a.option)} takes ${a.accepted}, not ${a.value}`,
+  ),
+  JobOptionNotForDataset: kind<{ option: string; dataset: string; datasets: string }>(
+    "E0619",
+    "error",
+    (a) => `${quote(a.option)} applies to ${a.datasets} only, not to the dataset ${quote(a.dataset)}`,
+  ),
+  JobOptionCreateOnly: kind<{ option: string }>(
+    "E0620",
+    "error",
+    (a) => `${quote(a.option)} is set when a job is created; a job's ${quote(a.option)} cannot change`,
+  ),
+  DatasetNotInScope: kind<{ dataset: string; scope: string; scopes: string; flag: string }>(
+    "E0621",
+    "error",
+    (a) =>
+      `the dataset ${quote(a.dataset)} has no ${a.scope}-level jobs; it exists at ${a.scopes} level (give ${a.flag})`,
+  ),
+  UnknownJobOption: kind<{ option: string; known: string }>(
+    "E0622",
+    "error",
+    (a) => `unknown job option ${quote(a.option)}; known options: ${a.known}`,
+  ),
+  InvalidRecordTemplate: kind<{ reason: string }>(
+    "E0623",
+    "error",
+    (a) =>
+      `invalid record_template: ${a.reason}; a template holds text and actions {{ .Field }} or {{ "text" }} only`,
+  ),
+  JobOptionConflict: kind<{ option: string; other: string; reason: string }>(
+    "E0624",
+    "error",
+    (a) => `${quote(a.option)} cannot be combined with ${quote(a.other)}: ${a.reason}`,
+  ),
 
   // Decompiler input: Logpush JSON read back. `at` is the JSON pointer with ": " after it, or "" at the top.
   InputTooLong: kind<{ length: number; limit: number }>(

@@ -93,24 +93,21 @@ describe("filterc fields", () => {
     expect(api.received).toEqual([]);
   });
 
-  it("prints the planned requests of a dry run, credentials masked", async () => {
+  it("dry-runs a set: sends the reads, prints the writes it would send, credentials masked", async () => {
+    api.on(`GET /zones/${ZONE}/rulesets`, success([]));
     const run = await cli(["fields", "set", "--zone", ZONE, "--response-header", "server", "--dry-run"]);
     const base = `${api.baseUrl}/zones/${ZONE}/rulesets`;
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
       [
-        "# dry run: nothing was sent",
+        "# dry run: nothing was written",
         "",
+        "# read (sent: a dry run reads what it needs)",
         `GET ${base}`,
         "Accept: application/json",
         "Authorization: Bearer ****",
         "",
-        "# if the zone has an http_log_custom_fields ruleset: read its rule",
-        `GET ${base}/{ruleset_id}`,
-        "Accept: application/json",
-        "Authorization: Bearer ****",
-        "",
-        "# only if the zone has no http_log_custom_fields ruleset",
+        "# not sent",
         `POST ${base}`,
         "Accept: application/json",
         "Content-Type: application/json",
@@ -118,7 +115,8 @@ describe("filterc fields", () => {
         "",
         '{"name":"Zone-level phase entry point","kind":"zone","description":"This ruleset configures custom log fields.","phase":"http_log_custom_fields"}',
         "",
-        "# unless the ruleset already holds this rule; replaces all rules of the ruleset",
+        "# not sent",
+        "# replaces all rules of the ruleset",
         `PUT ${base}/{ruleset_id}`,
         "Accept: application/json",
         "Content-Type: application/json",
@@ -128,7 +126,67 @@ describe("filterc fields", () => {
         "",
       ].join("\n"),
     );
-    expect(api.received).toEqual([]);
+    expect(api.calls()).toEqual([`GET /zones/${ZONE}/rulesets`]);
+  });
+
+  it("adds and removes custom fields by merging with the zone's own", async () => {
+    const ruleset = { id: "rs1", kind: "zone", phase: "http_log_custom_fields", name: "e", version: "1" };
+    const rule = (parameters: unknown) => ({
+      action: "log_custom_field",
+      expression: "true",
+      enabled: true,
+      action_parameters: parameters,
+    });
+    api.on(`GET /zones/${ZONE}/rulesets`, success([ruleset]));
+    api.on(
+      `GET /zones/${ZONE}/rulesets/rs1`,
+      success({
+        ...ruleset,
+        rules: [rule({ request_fields: [{ name: "x-a" }], cookie_fields: [{ name: "sid" }] })],
+      }),
+    );
+    api.on(
+      `PUT /zones/${ZONE}/rulesets/rs1`,
+      success({
+        ...ruleset,
+        rules: [
+          rule({ request_fields: [{ name: "x-a" }, { name: "x-b" }], cookie_fields: [{ name: "sid" }] }),
+        ],
+      }),
+    );
+    const added = await cli([
+      "fields",
+      "add",
+      "--zone",
+      ZONE,
+      "--request-header",
+      "X-B",
+      "--request-header",
+      "x-a",
+    ]);
+    expect(added.code).toBe(0);
+    expect(JSON.parse(api.received[2]!.body).rules[0].action_parameters).toEqual({
+      request_fields: [{ name: "x-a" }, { name: "x-b" }],
+      cookie_fields: [{ name: "sid" }],
+    });
+    api.reset();
+    api.on(`GET /zones/${ZONE}/rulesets`, success([ruleset]));
+    api.on(
+      `GET /zones/${ZONE}/rulesets/rs1`,
+      success({
+        ...ruleset,
+        rules: [rule({ request_fields: [{ name: "x-a" }], cookie_fields: [{ name: "sid" }] })],
+      }),
+    );
+    api.on(
+      `PUT /zones/${ZONE}/rulesets/rs1`,
+      success({ ...ruleset, rules: [rule({ cookie_fields: [{ name: "sid" }] })] }),
+    );
+    const removed = await cli(["fields", "remove", "--zone", ZONE, "--request-header", "X-A"]);
+    expect(removed.code).toBe(0);
+    expect(JSON.parse(api.received[2]!.body).rules[0].action_parameters).toEqual({
+      cookie_fields: [{ name: "sid" }],
+    });
   });
 
   it("gets the custom fields as JSON", async () => {
@@ -234,9 +292,20 @@ describe("filterc jobs", () => {
     });
   });
 
-  it("removes a filter explicitly with update --no-filter", async () => {
+  it("removes a filter explicitly with update --no-filter; --dataset on update is a usage error", async () => {
+    api.on(
+      `GET ${JOBS}/7`,
+      success({ ...job, filter: '{"where":{"key":"ClientIP","operator":"eq","value":"1.2.3.4"}}' }),
+    );
     api.on(`PUT ${JOBS}/7`, success(job));
-    const run = await cli([
+    const run = await cli(["jobs", "update", "--zone", ZONE, "--id", "7", "--no-filter"]);
+    expect(run.code).toBe(0);
+    expect(api.received[1]!.body).toBe('{"filter":""}');
+    expect(run.stdout).toBe(
+      `updated job 7 "errors": http_requests → ${DESTINATION}\n  filter: "{\\"where\\":{\\"key\\":\\"ClientIP\\",\\"operator\\":\\"eq\\",\\"value\\":\\"1.2.3.4\\"}}" → ""\n`,
+    );
+    api.reset();
+    const dataset = await cli([
       "jobs",
       "update",
       "--zone",
@@ -244,11 +313,14 @@ describe("filterc jobs", () => {
       "--id",
       "7",
       "--dataset",
-      "http_requests",
+      "dns_logs",
       "--no-filter",
     ]);
-    expect(run.code).toBe(0);
-    expect(api.received[0]!.body).toBe('{"filter":""}');
+    expect([dataset.code, dataset.stderr.split("\n")[0]]).toEqual([
+      2,
+      "filterc jobs: --dataset is set when a job is created; update checks against the job's own dataset",
+    ]);
+    expect(api.received).toEqual([]);
   });
 
   it("prints the API's errors as JSON with --json", async () => {
@@ -297,7 +369,8 @@ describe("filterc jobs", () => {
             "X-Auth-Email": "****",
             "X-Auth-Key": "****",
           },
-          body: `{"dataset":"http_requests","destination_conf":"${DESTINATION}","enabled":true,"logpull_options":"fields=ClientIP,Cookies&timestamps=rfc3339"}`,
+          body: `{"dataset":"http_requests","destination_conf":"${DESTINATION}","enabled":true,"output_options":{"field_names":["ClientIP","Cookies"],"timestamp_format":"rfc3339"}}`,
+          sent: false,
         },
       ],
       notices: [],
@@ -337,12 +410,71 @@ describe("filterc jobs", () => {
 
   it("times out with exit 1", async () => {
     api.on(`GET ${JOBS}`, { ...success([]), delayMs: 1000 });
-    const run = await cli(["jobs", "list", "--zone", ZONE, "--timeout-ms", "100"]);
+    const run = await cli(["jobs", "list", "--zone", ZONE, "--timeout-ms", "100", "--max-retries", "0"]);
     expect(run).toEqual({
       code: 1,
       stdout: "",
       stderr: `filterc jobs list: list jobs: no response within 100 ms (timeout) from GET ${api.baseUrl}${JOBS}\n`,
     });
+  });
+
+  it("takes the scope from CLOUDFLARE_ACCOUNT_ID, and refuses both scopes", async () => {
+    const ACCOUNT = "9a7806061c88ada191ed06f989cc3dac";
+    api.on(`GET /accounts/${ACCOUNT}/logpush/jobs`, success([{ ...job, dataset: "gateway_http" }]));
+    const env = {
+      CLOUDFLARE_API_TOKEN: TOKEN,
+      CLOUDFLARE_BASE_URL: api.baseUrl,
+      CLOUDFLARE_ACCOUNT_ID: ACCOUNT,
+    };
+    const listed = await runCli(["jobs", "list"], "", env);
+    expect(listed).toEqual({ code: 0, stdout: `7 "errors": gateway_http → ${DESTINATION}\n`, stderr: "" });
+    const both = await runCli(["jobs", "list"], "", { ...env, CLOUDFLARE_ZONE_ID: ZONE });
+    expect([both.code, both.stderr.split("\n")[0]]).toEqual([
+      2,
+      "filterc jobs: both CLOUDFLARE_ZONE_ID and CLOUDFLARE_ACCOUNT_ID are set: say which with --zone or --account",
+    ]);
+    const flags = await runCli(["jobs", "list", "--zone", ZONE, "--account", ACCOUNT], "", env);
+    expect([flags.code, flags.stderr.split("\n")[0]]).toEqual([
+      2,
+      "filterc jobs: give --zone or --account, not both",
+    ]);
+  });
+
+  it("refuses a zone-only dataset on an account, naming its scope, before sending", async () => {
+    const run = await cli([
+      "jobs",
+      "create",
+      "--account",
+      "9a7806061c88ada191ed06f989cc3dac",
+      "--destination",
+      DESTINATION,
+      "--fields",
+      "ClientIP",
+    ]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "error[E0621]: dataset: the dataset `http_requests` has no account-level jobs; it exists at zone level (give --zone ID)\nfilterc jobs create: create job: nothing was sent\n",
+    });
+    expect(api.received).toEqual([]);
+  });
+
+  it("masks destination secrets in jobs list and refuses control characters raw", async () => {
+    api.on(
+      `GET ${JOBS}`,
+      success([
+        {
+          ...job,
+          name: "a\u001b[2Jb",
+          destination_conf: "datadog://h/api/v2/logs?header_DD-API-KEY=topsecret1234&ddsource=x\u001b",
+        },
+      ]),
+    );
+    const run = await cli(["jobs", "list", "--zone", ZONE]);
+    expect(run.stdout).toBe(
+      '7 "a\\u001b[2Jb": http_requests → datadog://h/api/v2/logs?header_DD-API-KEY=****&ddsource=x<U+001B>\n',
+    );
   });
 
   const usageCases: Array<[string, string[]]> = [

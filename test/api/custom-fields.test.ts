@@ -94,7 +94,7 @@ describe("setCustomFields", () => {
     api.on(LIST, success([otherRuleset]));
     api.on(CREATE, success(created));
     api.on(PUT, success(withRules([rule(sentRule.rules[0]!.action_parameters)])));
-    const result = await client().setCustomFields(ZONE, config);
+    const result = await client().setCustomFields({ zoneId: ZONE }, config);
     expect(api.calls()).toEqual([LIST, CREATE, PUT]);
     expect(api.received[1]!.body).toBe(
       '{"name":"Zone-level phase entry point","kind":"zone","description":"This ruleset configures custom log fields.","phase":"http_log_custom_fields"}',
@@ -117,7 +117,7 @@ describe("setCustomFields", () => {
     api.on(`${LIST}?cursor=page2`, success([emptyRuleset]));
     api.on(GET, success(withRules([rule({ request_fields: [{ name: "accept" }] })])));
     api.on(PUT, success(withRules([rule(sentRule.rules[0]!.action_parameters)])));
-    const result = await client().setCustomFields(ZONE, config);
+    const result = await client().setCustomFields({ zoneId: ZONE }, config);
     expect(api.calls()).toEqual([LIST, `${LIST}?cursor=page2`, GET, PUT]);
     expect([result.created, result.changed, result.notices[1]]).toEqual([
       false,
@@ -129,14 +129,14 @@ describe("setCustomFields", () => {
   it("writes nothing when the ruleset already holds the configuration", async () => {
     api.on(LIST, success([emptyRuleset]));
     api.on(GET, success(withRules([rule(sentRule.rules[0]!.action_parameters)])));
-    const result = await client().setCustomFields(ZONE, config);
+    const result = await client().setCustomFields({ zoneId: ZONE }, config);
     expect(api.calls()).toEqual([LIST, GET]);
     expect([result.changed, result.created]).toEqual([false, false]);
   });
 
   it("refuses an invalid configuration before sending anything", async () => {
     const error = await client()
-      .setCustomFields(ZONE, { requestHeaders: ["bad header"] })
+      .setCustomFields({ zoneId: ZONE }, { requestHeaders: ["bad header"] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).problems.map((p: Problem) => p.code)).toEqual(["E0602"]);
@@ -147,7 +147,7 @@ describe("setCustomFields", () => {
     api.on(LIST, success([]));
     api.on(CREATE, failure(409, 20217, "A similar configuration with rules already exists"));
     const error = await client()
-      .setCustomFields(ZONE, config)
+      .setCustomFields({ zoneId: ZONE }, config)
       .catch((e: unknown) => e as Error);
     expect((error as Error).message).toBe(
       "create custom fields ruleset: HTTP 409: [20217] A similar configuration with rules already exists",
@@ -159,7 +159,7 @@ describe("setCustomFields", () => {
 describe("getCustomFields", () => {
   it("is null when the zone has no ruleset for the phase", async () => {
     api.on(LIST, success([otherRuleset]));
-    expect(await client().getCustomFields(ZONE)).toBeNull();
+    expect(await client().getCustomFields({ zoneId: ZONE })).toBeNull();
   });
 
   it("reads every list of the rule", async () => {
@@ -177,7 +177,7 @@ describe("getCustomFields", () => {
         ]),
       ),
     );
-    expect(await client().getCustomFields(ZONE)).toEqual({
+    expect(await client().getCustomFields({ zoneId: ZONE })).toEqual({
       rulesetId: RULESET,
       config: {
         requestHeaders: ["content-type"],

@@ -26,15 +26,18 @@ const job = (extra: Record<string, unknown> = {}) => ({
 const validationErrorOf = (promise: Promise<unknown>) => rejectionOf(promise, ValidationError);
 
 describe("createJob", () => {
-  it("sends the body with the compiled filter and logpull_options", async () => {
+  it("sends the body with the compiled filter and output_options", async () => {
     api.on(`POST ${JOBS}`, success(job({ id: 7 })));
-    const result = await client().createJob(ZONE, {
-      name: "errors",
-      destination: DESTINATION,
-      fields: ["ClientIP", "EdgeResponseStatus", "Cookies"],
-      ownershipChallenge: "00000000000000000000",
-      filter: { source: 'EdgeResponseStatus geq 500 and ClientRequestHost eq "api.example.com"' },
-    });
+    const result = await client().createJob(
+      { zoneId: ZONE },
+      {
+        name: "errors",
+        destination: DESTINATION,
+        fields: ["ClientIP", "EdgeResponseStatus", "Cookies"],
+        ownershipChallenge: "00000000000000000000",
+        filter: { source: 'EdgeResponseStatus geq 500 and ClientRequestHost eq "api.example.com"' },
+      },
+    );
     expect(api.calls()).toEqual([`POST ${JOBS}`]);
     expect(api.received[0]!.body).toBe(
       JSON.stringify({
@@ -42,7 +45,10 @@ describe("createJob", () => {
         dataset: "http_requests",
         destination_conf: DESTINATION,
         enabled: true,
-        logpull_options: "fields=ClientIP,EdgeResponseStatus,Cookies&timestamps=rfc3339",
+        output_options: {
+          field_names: ["ClientIP", "EdgeResponseStatus", "Cookies"],
+          timestamp_format: "rfc3339",
+        },
         filter:
           '{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":"500"},{"key":"ClientRequestHost","operator":"eq","value":"api.example.com"}]}}',
         ownership_challenge: "00000000000000000000",
@@ -53,13 +59,16 @@ describe("createJob", () => {
 
   it("takes the filter as Logpush JSON and sends it in canonical form", async () => {
     api.on(`POST ${JOBS}`, success(job()));
-    await client().createJob(ZONE, {
-      destination: DESTINATION,
-      fields: ["ClientIP", "Cookies"],
-      filter: {
-        json: '{"where":{"or":[{"key":"ClientCountry","operator":"eq","value":"us"},{"key":"ClientCountry","operator":"eq","value":"ca"}]}}',
+    await client().createJob(
+      { zoneId: ZONE },
+      {
+        destination: DESTINATION,
+        fields: ["ClientIP", "Cookies"],
+        filter: {
+          json: '{"where":{"or":[{"key":"ClientCountry","operator":"eq","value":"us"},{"key":"ClientCountry","operator":"eq","value":"ca"}]}}',
+        },
       },
-    });
+    );
     expect(JSON.parse(api.received[0]!.body).filter).toBe(
       '{"where":{"key":"ClientCountry","operator":"in","value":["us","ca"]}}',
     );
@@ -67,11 +76,14 @@ describe("createJob", () => {
 
   it("refuses a filter with type errors, with the compiler's diagnostics, sending nothing", async () => {
     const error = await validationErrorOf(
-      client().createJob(ZONE, {
-        destination: DESTINATION,
-        fields: ["ClientIP", "Cookies"],
-        filter: { source: 'EdgeResponseStatus startsWith "5"' },
-      }),
+      client().createJob(
+        { zoneId: ZONE },
+        {
+          destination: DESTINATION,
+          fields: ["ClientIP", "Cookies"],
+          filter: { source: 'EdgeResponseStatus startsWith "5"' },
+        },
+      ),
     );
     expect(error.problems).toEqual([
       { code: "E0616", path: "filter", message: "the filter has 1 error; fix it before sending the job" },
@@ -86,23 +98,29 @@ describe("createJob", () => {
   it("refuses a filter over the comparison limit", async () => {
     const source = Array.from({ length: 31 }, (_, i) => `ClientRequestPath contains "/${i}"`).join(" or ");
     const error = await validationErrorOf(
-      client().createJob(ZONE, {
-        destination: DESTINATION,
-        fields: ["ClientIP", "Cookies"],
-        filter: { source },
-        compileOptions: { maxBytes: 100_000 },
-      }),
+      client().createJob(
+        { zoneId: ZONE },
+        {
+          destination: DESTINATION,
+          fields: ["ClientIP", "Cookies"],
+          filter: { source },
+          compileOptions: { maxBytes: 100_000 },
+        },
+      ),
     );
     expect(error.diagnostics.map((d) => d.code)).toEqual(["E0401"]);
   });
 
   it("refuses filter JSON that does not fit the dataset", async () => {
     const error = await validationErrorOf(
-      client().createJob(ZONE, {
-        destination: DESTINATION,
-        fields: ["ClientIP", "Cookies"],
-        filter: { json: { where: { key: "EdgeResponseStatus", operator: "in", value: "200,201" } } },
-      }),
+      client().createJob(
+        { zoneId: ZONE },
+        {
+          destination: DESTINATION,
+          fields: ["ClientIP", "Cookies"],
+          filter: { json: { where: { key: "EdgeResponseStatus", operator: "in", value: "200,201" } } },
+        },
+      ),
     );
     expect(error.problems.map((p) => p.code)).toEqual(["E0616"]);
     expect(error.diagnostics.map((d) => [d.code, d.message, d.range.start.offset])).toEqual([
@@ -116,22 +134,11 @@ describe("createJob", () => {
 
   for (const c of cases) {
     it(`refuses: ${c.name}`, async () => {
-      const error = await validationErrorOf(client().createJob(ZONE, c.settings as JobSettings));
+      const error = await validationErrorOf(client().createJob({ zoneId: ZONE }, c.settings as JobSettings));
       expect(error.problems).toEqual(c.problems);
       expect(api.received).toEqual([]);
     });
   }
-
-  it("passes other destination schemes through with a notice", async () => {
-    api.on(`POST ${JOBS}`, success(job()));
-    const result = await client().createJob(ZONE, {
-      destination: "r2://logs/http?account-id=abc&access-key-id=x&secret-access-key=y",
-      fields: ["ClientIP", "Cookies"],
-    });
-    expect(result.notices).toEqual([
-      "destination: the r2:// destination is passed through as written; filterc checks s3:// destinations only",
-    ]);
-  });
 
   it("warns when the zone has custom fields the job does not select", async () => {
     const ruleset = { id: "rs1", kind: "zone", phase: "http_log_custom_fields", name: "e", version: "1" };
@@ -151,7 +158,10 @@ describe("createJob", () => {
       }),
     );
     api.on(`POST ${JOBS}`, success(job()));
-    const result = await client().createJob(ZONE, { destination: DESTINATION, fields: ["ClientIP"] });
+    const result = await client().createJob(
+      { zoneId: ZONE },
+      { destination: DESTINATION, fields: ["ClientIP"] },
+    );
     expect(api.calls()).toEqual([RULESETS, `GET /zones/${ZONE}/rulesets/rs1`, `POST ${JOBS}`]);
     expect(result.notices).toEqual([
       "the zone has custom fields, but the job selects none of RequestHeaders, ResponseHeaders, Cookies: their values will not be in the logs",
@@ -161,7 +171,10 @@ describe("createJob", () => {
   it("still creates the job when the custom fields cannot be read", async () => {
     api.on(RULESETS, failure(403, 10000, "Authentication error"));
     api.on(`POST ${JOBS}`, success(job()));
-    const result = await client().createJob(ZONE, { destination: DESTINATION, fields: ["ClientIP"] });
+    const result = await client().createJob(
+      { zoneId: ZONE },
+      { destination: DESTINATION, fields: ["ClientIP"] },
+    );
     expect(result.notices).toEqual([
       "could not check the zone's custom fields (get custom fields: HTTP 403: [10000] Authentication error)",
     ]);
@@ -171,41 +184,56 @@ describe("createJob", () => {
 describe("jobs", () => {
   it("lists jobs, leaving out null entries", async () => {
     api.on(`GET ${JOBS}`, success([job(), null]));
-    expect(await client().listJobs(ZONE)).toEqual([job()]);
+    expect(await client().listJobs({ zoneId: ZONE })).toEqual([job()]);
   });
 
   it("gets one job", async () => {
     api.on(`GET ${JOBS}/7`, success(job()));
-    expect(await client().getJob(ZONE, 7)).toEqual(job());
+    expect(await client().getJob({ zoneId: ZONE }, 7)).toEqual(job());
   });
 
   it("deletes a job", async () => {
     api.on(`DELETE ${JOBS}/7`, success({ id: 7 }));
-    expect(await client().deleteJob(ZONE, "7")).toEqual({ id: 7 });
+    expect(await client().deleteJob({ zoneId: ZONE }, "7")).toEqual({ id: 7 });
     expect(api.received[0]!.body).toBe("");
   });
 
   it("reports a missing job", async () => {
     api.on(`GET ${JOBS}/8`, failure(404, 1003, "job not found"));
-    await expect(client().getJob(ZONE, 8)).rejects.toThrow("get job: HTTP 404: [1003] job not found");
+    await expect(client().getJob({ zoneId: ZONE }, 8)).rejects.toThrow(
+      "get job: HTTP 404: [1003] job not found",
+    );
   });
 
   it("refuses an invalid job ID or zone before sending", async () => {
-    const badId = await validationErrorOf(client().getJob(ZONE, "7a"));
+    const badId = await validationErrorOf(client().getJob({ zoneId: ZONE }, "7a"));
     expect(badId.problems).toEqual([
       { code: "E0617", path: "id", message: 'invalid job ID "7a"; expected a positive whole number' },
     ]);
-    const badZone = await validationErrorOf(client().listJobs("example.com"));
+    const badZone = await validationErrorOf(client().listJobs({ zoneId: "example.com" }));
     expect(badZone.problems[0]!.message).toBe(
       "invalid zone ID \"example.com\"; expected the zone's ID (32 hex digits, on the dashboard's Overview page), not its name",
     );
+    const bigId = await validationErrorOf(client().getJob({ zoneId: ZONE }, 2 ** 53 + 2));
+    expect(bigId.problems[0]!.message).toBe(
+      'invalid job ID "9007199254740994"; expected a positive whole number (give IDs beyond 2^53 as a string, a number cannot hold them exactly)',
+    );
     expect(api.received).toEqual([]);
+  });
+
+  it("addresses a job beyond 2^53 exactly and reads its id back exactly", async () => {
+    api.on(`GET ${JOBS}/9007199254740993`, {
+      raw: '{"success":true,"errors":[],"messages":[],"result":{"id":9007199254740993,"dataset":"http_requests"}}',
+    });
+    const got = await client().getJob({ zoneId: ZONE }, "9007199254740993");
+    expect(got.id).toBe("9007199254740993");
+    expect(api.calls()).toEqual([`GET ${JOBS}/9007199254740993`]);
   });
 
   it("updates a job, reading its dataset to check the filter, and removes a filter explicitly", async () => {
     api.on(`GET ${JOBS}/7`, success(job({ dataset: "dns_logs" })));
     api.on(`PUT ${JOBS}/7`, success(job({ dataset: "dns_logs" })));
-    await client().updateJob(ZONE, 7, { filter: null, fields: ["QueryName"] });
+    await client().updateJob({ zoneId: ZONE }, 7, { filter: null, fields: ["QueryName"] });
     expect(api.calls()).toEqual([`GET ${JOBS}/7`, `PUT ${JOBS}/7`]);
     expect(api.received[1]!.body).toBe(
       '{"logpull_options":"fields=QueryName&timestamps=rfc3339","filter":""}',
@@ -213,16 +241,163 @@ describe("jobs", () => {
   });
 
   it("updates only what is given", async () => {
-    api.on(`PUT ${JOBS}/7`, success(job({ enabled: false })));
-    const result = await client().updateJob(ZONE, 7, { enabled: false, name: "paused" });
-    expect(api.received[0]!.body).toBe('{"name":"paused","enabled":false}');
+    api.on(`GET ${JOBS}/7`, success(job()));
+    api.on(`PUT ${JOBS}/7`, success(job({ enabled: false, name: "paused" })));
+    const result = await client().updateJob({ zoneId: ZONE }, 7, { enabled: false, name: "paused" });
+    expect(api.received[1]!.body).toBe('{"name":"paused","enabled":false}');
     expect(result.job.enabled).toBe(false);
+    expect(result.changes).toEqual([
+      { path: "name", before: "errors", after: "paused" },
+      { path: "enabled", before: true, after: false },
+    ]);
   });
 });
 
-describe("plans (dry runs)", () => {
-  it("shows the create request with the credential masked, sending nothing", () => {
-    const plan = client().plan.createJob(ZONE, { destination: DESTINATION, fields: ["ClientIP"] });
+describe("updates change only what is named", () => {
+  const fullOutput = {
+    "CVE-2021-44228": true,
+    batch_prefix: "[",
+    batch_suffix: "]",
+    field_delimiter: ",",
+    field_names: ["ClientIP", "RayID", "EdgeStartTimestamp"],
+    output_type: "ndjson",
+    record_delimiter: ",",
+    record_prefix: "{",
+    record_suffix: "}",
+    sample_rate: 0.5,
+    timestamp_format: "unixnano",
+  };
+
+  it("sends the job's whole output_options with the one option changed, and says what changed", async () => {
+    api.on(`GET ${JOBS}/7`, success(job({ logpull_options: null, output_options: fullOutput })));
+    api.on(
+      `PUT ${JOBS}/7`,
+      success(job({ logpull_options: null, output_options: { ...fullOutput, sample_rate: 0.1 } })),
+    );
+    const result = await client().updateJob({ zoneId: ZONE }, 7, { outputOptions: { sample_rate: 0.1 } });
+    expect(JSON.parse(api.received[1]!.body)).toEqual({
+      output_options: { ...fullOutput, sample_rate: 0.1 },
+    });
+    expect(result.changes).toEqual([{ path: "output_options.sample_rate", before: 0.5, after: 0.1 }]);
+  });
+
+  it("changes fields without resetting the timestamps, and timestamps alone", async () => {
+    api.on(`GET ${JOBS}/7`, success(job({ logpull_options: null, output_options: fullOutput })));
+    api.on(`PUT ${JOBS}/7`, success(job()));
+    await client().updateJob({ zoneId: ZONE }, 7, { fields: ["ClientIP", "Cookies"] });
+    expect(JSON.parse(api.received[1]!.body).output_options).toEqual({
+      ...fullOutput,
+      field_names: ["ClientIP", "Cookies"],
+    });
+    api.reset();
+    api.on(`GET ${JOBS}/7`, success(job({ logpull_options: null, output_options: fullOutput })));
+    api.on(`PUT ${JOBS}/7`, success(job()));
+    const timestamps = await client().updateJob({ zoneId: ZONE }, 7, { timestamps: "rfc3339ms" });
+    expect(timestamps.changes).toEqual([
+      { path: "output_options.timestamp_format", before: "unixnano", after: "rfc3339ms" },
+    ]);
+  });
+
+  it("keeps a logpull_options job in its form, and moves it to output_options only for an option that needs it", async () => {
+    api.on(
+      `GET ${JOBS}/7`,
+      success(job({ logpull_options: "fields=ClientIP,Cookies&timestamps=unix&CVE-2021-44228=true" })),
+    );
+    api.on(`PUT ${JOBS}/7`, success(job()));
+    await client().updateJob({ zoneId: ZONE }, 7, { fields: ["RayID", "Cookies"] });
+    expect(api.received[1]!.body).toBe(
+      '{"logpull_options":"fields=RayID,Cookies&timestamps=unix&CVE-2021-44228=true"}',
+    );
+    api.reset();
+    api.on(`GET ${JOBS}/7`, success(job()));
+    api.on(`PUT ${JOBS}/7`, success(job()));
+    const moved = await client().updateJob({ zoneId: ZONE }, 7, { outputOptions: { output_type: "csv" } });
+    expect(api.received[1]!.body).toBe(
+      '{"output_options":{"field_names":["ClientIP","Cookies"],"timestamp_format":"rfc3339","output_type":"csv"},"logpull_options":null}',
+    );
+    expect(moved.notices).toEqual([
+      "the job used logpull_options (deprecated); the change needs output_options, so the job moves to output_options with its fields and timestamps",
+    ]);
+  });
+
+  it("sends nothing when the job already is as asked", async () => {
+    api.on(`GET ${JOBS}/7`, success(job()));
+    const result = await client().updateJob({ zoneId: ZONE }, 7, { enabled: true, name: "errors" });
+    expect(api.calls()).toEqual([`GET ${JOBS}/7`]);
+    expect([result.changes, result.notices]).toEqual([
+      [],
+      ["nothing to change: the job already is as asked"],
+    ]);
+  });
+
+  it("checks fields against the job's own dataset, and refuses to change dataset or kind", async () => {
+    api.on(`GET ${JOBS}/7`, success(job({ dataset: "dns_logs" })));
+    const error = await validationErrorOf(client().updateJob({ zoneId: ZONE }, 7, { fields: ["ClientIP"] }));
+    expect(error.problems).toEqual([
+      {
+        code: "E0612",
+        path: "logpull_options.fields[0]",
+        message: "unknown field `ClientIP` in dataset `dns_logs`",
+      },
+    ]);
+    const kind = await validationErrorOf(client().updateJob({ zoneId: ZONE }, 7, { kind: "edge" }));
+    expect(kind.problems).toEqual([
+      {
+        code: "E0620",
+        path: "kind",
+        message: "`kind` is set when a job is created; a job's `kind` cannot change",
+      },
+    ]);
+    expect(api.calls()).toEqual([`GET ${JOBS}/7`, `GET ${JOBS}/7`]);
+  });
+
+  it("the dry run reads the job and shows the same changes, writing nothing", async () => {
+    api.on(`GET ${JOBS}/7`, success(job({ logpull_options: null, output_options: fullOutput })));
+    const plan = await client().dryRun((c) =>
+      c.updateJob({ zoneId: ZONE }, 7, { outputOptions: { sample_rate: 1 } }),
+    );
+    expect(plan.requests.map((r) => [r.method, r.sent, r.body])).toEqual([
+      ["GET", true, null],
+      ["PUT", false, JSON.stringify({ output_options: { ...fullOutput, sample_rate: 1 } })],
+    ]);
+    expect(plan.result.changes).toEqual([{ path: "output_options.sample_rate", before: 0.5, after: 1 }]);
+    expect(api.calls()).toEqual([`GET ${JOBS}/7`]);
+  });
+});
+
+describe("account scope", () => {
+  const ACCOUNT = "9a7806061c88ada191ed06f989cc3dac";
+  it("creates an account-level job of an account dataset, with no custom-fields read", async () => {
+    api.on(`POST /accounts/${ACCOUNT}/logpush/jobs`, success(job({ dataset: "gateway_http" })));
+    await client().createJob(
+      { accountId: ACCOUNT },
+      { dataset: "gateway_http", destination: DESTINATION, fields: ["Datetime"] },
+    );
+    expect(api.calls()).toEqual([`POST /accounts/${ACCOUNT}/logpush/jobs`]);
+  });
+
+  it("refuses both scopes, or an account ID that is not 32 hex digits", async () => {
+    const both = await validationErrorOf(client().listJobs({ zoneId: ZONE, accountId: ACCOUNT } as never));
+    expect(both.problems[0]!.message).toBe(
+      'invalid scope "both zoneId and accountId"; expected exactly one of { zoneId } and { accountId }',
+    );
+    const bad = await validationErrorOf(client().listJobs({ accountId: "me@example.com" }));
+    expect(bad.problems[0]!.message).toBe(
+      "invalid account ID \"me@example.com\"; expected the account's ID (32 hex digits, in the dashboard's URL), not its name or email",
+    );
+    expect(api.received).toEqual([]);
+  });
+});
+
+describe("dry runs", () => {
+  it("shows the create request with the credential masked, sending nothing", async () => {
+    const plan = await client().dryRun((c) =>
+      c.createJob(
+        { zoneId: ZONE },
+        { destination: DESTINATION, fields: ["ClientIP"] },
+        { checkCustomFields: false },
+      ),
+    );
     expect(plan.requests).toEqual([
       {
         operation: "create job",
@@ -233,11 +408,9 @@ describe("plans (dry runs)", () => {
           "Content-Type": "application/json",
           Authorization: "Bearer ****",
         },
-        body: `{"dataset":"http_requests","destination_conf":"${DESTINATION}","enabled":true,"logpull_options":"fields=ClientIP&timestamps=rfc3339"}`,
+        body: `{"dataset":"http_requests","destination_conf":"${DESTINATION}","enabled":true,"output_options":{"field_names":["ClientIP"],"timestamp_format":"rfc3339"}}`,
+        sent: false,
       },
-    ]);
-    expect(plan.notices).toEqual([
-      "the job selects none of RequestHeaders, ResponseHeaders, Cookies: custom fields the zone has will not be in the logs",
     ]);
     expect(api.received).toEqual([]);
   });

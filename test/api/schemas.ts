@@ -11,9 +11,16 @@ ajv.addSchema(load("rulesets.schema.json"));
 ajv.addSchema(load("filter.schema.json"));
 
 /** The official schema of each request body the client sends, by method and path. */
+const job = "cf-logpush-job.schema.json#/definitions";
 const bodySchemas: Array<[RegExp, string]> = [
-  [/^POST \/zones\/[^/]+\/logpush\/jobs$/, "cf-logpush-job.schema.json#/definitions/CreateJobBody"],
-  [/^PUT \/zones\/[^/]+\/logpush\/jobs\/\d+$/, "cf-logpush-job.schema.json#/definitions/UpdateJobBody"],
+  [/^POST \/(zones|accounts)\/[^/]+\/logpush\/jobs$/, `${job}/CreateJobBody`],
+  [/^PUT \/(zones|accounts)\/[^/]+\/logpush\/jobs\/\d+$/, `${job}/UpdateJobBody`],
+  [/^POST \/(zones|accounts)\/[^/]+\/logpush\/ownership$/, `${job}/OwnershipChallengeBody`],
+  [/^POST \/(zones|accounts)\/[^/]+\/logpush\/ownership\/validate$/, `${job}/OwnershipValidateBody`],
+  [
+    /^POST \/(zones|accounts)\/[^/]+\/logpush\/validate\/destination(\/exists)?$/,
+    `${job}/ValidateDestinationBody`,
+  ],
   [
     /^POST \/zones\/[^/]+\/rulesets$/,
     "cf-rulesets-log-custom-fields.schema.json#/definitions/CreateRulesetBody",
@@ -35,9 +42,15 @@ export function invalidBodies(received: readonly Received[]): string[] {
       problems.push(`${route}: a body where none was expected`);
       continue;
     }
-    const body = JSON.parse(request.body) as { filter?: unknown };
+    const { filter_attack_traffic: attackTraffic, ...body } = JSON.parse(request.body) as {
+      filter?: unknown;
+      filter_attack_traffic?: unknown;
+    };
     const validate = ajv.getSchema(schema)!;
     if (!validate(body)) problems.push(`${route}: ${ajv.errorsText(validate.errors)}`);
+    // filter_attack_traffic (2026-09-18) is newer than the OpenAPI snapshot (2026-07-27): a boolean, per the docs.
+    if (attackTraffic !== undefined && typeof attackTraffic !== "boolean")
+      problems.push(`${route}: filter_attack_traffic must be a boolean`);
     if (typeof body.filter === "string" && body.filter !== "") {
       const validateFilter = ajv.getSchema("cf-logpush-filter.schema.json")!;
       if (!validateFilter(JSON.parse(body.filter)))

@@ -29,7 +29,7 @@ const failureOf = (promise: Promise<unknown>) => rejectionOf(promise, ApiError);
 describe("authentication", () => {
   it("sends an API token as a bearer token", async () => {
     api.on(JOBS, success([]));
-    await client().listJobs(ZONE);
+    await client().listJobs({ zoneId: ZONE });
     expect(api.received[0]!.headers["authorization"]).toBe(`Bearer ${TOKEN}`);
     expect(api.received[0]!.headers["x-auth-key"]).toBeUndefined();
   });
@@ -42,7 +42,7 @@ describe("authentication", () => {
         CLOUDFLARE_EMAIL: "me@example.com",
         CLOUDFLARE_API_KEY: "k3y",
       },
-    }).listJobs(ZONE);
+    }).listJobs({ zoneId: ZONE });
     const headers = api.received[0]!.headers;
     expect([headers["x-auth-email"], headers["x-auth-key"], headers["authorization"]]).toEqual([
       "me@example.com",
@@ -61,14 +61,14 @@ describe("authentication", () => {
         CLOUDFLARE_EMAIL: "me@example.com",
         CLOUDFLARE_API_KEY: "k3y",
       },
-    }).listJobs(ZONE);
+    }).listJobs({ zoneId: ZONE });
     expect(api.received[0]!.headers["authorization"]).toBe("Bearer from-option");
     expect(api.received[0]!.headers["x-auth-key"]).toBeUndefined();
   });
 
   it("refuses to send without credentials", async () => {
     const error = await createClient({ baseUrl: api.baseUrl, env: {} })
-      .listJobs(ZONE)
+      .listJobs({ zoneId: ZONE })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ClientConfigError);
     expect((error as Error).message).toBe(
@@ -95,7 +95,7 @@ describe("errors", () => {
   for (const [status, code, message] of cases) {
     it(`surfaces HTTP ${status} with the envelope's errors`, async () => {
       api.on(JOBS, failure(status, code, message));
-      const error = await failureOf(client({ maxRetries: 0 }).listJobs(ZONE));
+      const error = await failureOf(client({ maxRetries: 0 }).listJobs({ zoneId: ZONE }));
       expect({ ...error, message: error.message }).toEqual({
         name: "ApiError",
         operation: "list jobs",
@@ -107,16 +107,69 @@ describe("errors", () => {
     });
   }
 
+  it.each([
+    ["with blanks around it", ` ${TOKEN} `, "[ **** ]"],
+    ["JSON-escaped", JSON.stringify(`${TOKEN}"`).slice(1, -1), "[****]"],
+    ["cut to its first 8 characters", TOKEN.slice(0, 8), "[****]"],
+    ["cut to its first 20 characters", TOKEN.slice(0, 20), "[****]"],
+  ])("masks a credential the service echoes %s", async (_name, echoed, shown) => {
+    api.on(JOBS, failure(400, 6003, `bad token [${echoed}]`));
+    const error = await failureOf(client({ apiToken: `${TOKEN}"` }).listJobs({ zoneId: ZONE }));
+    expect(error.message).toBe(`list jobs: HTTP 400: [6003] bad token ${shown}`);
+  });
+
+  it("masks the secrets of a destination the service echoes", async () => {
+    const secret = "AKIAvery/secret+key";
+    const destination = `s3://bucket/logs?region=us-east-1&endpoint=s3.example.com&access-key-id=AKID123456&secret-access-key=${encodeURIComponent(secret)}`;
+    api.on(
+      `POST /zones/${ZONE}/logpush/validate/destination`,
+      failure(400, 1002, `cannot write with key ${secret} (AKID123456)`),
+    );
+    const error = await failureOf(client().validateDestination({ zoneId: ZONE }, destination));
+    expect(error.message).toBe("validate destination: HTTP 400: [1002] cannot write with key **** (****)");
+  });
+
+  it("refuses a credential holding a line break before sending", () => {
+    expect(() => createClient({ baseUrl: api.baseUrl, env: { CLOUDFLARE_API_TOKEN: `${TOKEN}\n` } })).toThrow(
+      "the API token (CLOUDFLARE_API_TOKEN) holds a control character (a line break or a tab?); remove it",
+    );
+    expect(() => createClient({ baseUrl: api.baseUrl, env: {}, apiKey: "k\rey", email: "a@b.c" })).toThrow(
+      "the API key (given as an option) holds a control character (a line break or a tab?); remove it",
+    );
+  });
+
+  it("refuses a redirect to another origin, and follows one within the API's origin", async () => {
+    const other = await new TestApi().start();
+    try {
+      api.on(JOBS, { status: 302, raw: "", headers: { location: `${other.baseUrl}/steal` } });
+      const error = await failureOf(client({ maxRetries: 0 }).listJobs({ zoneId: ZONE }));
+      expect(error.message).toBe(
+        `list jobs: HTTP 302 from ${api.baseUrl}/zones/${ZONE}/logpush/jobs: a redirect to another origin (${new URL(other.baseUrl).origin}) is not followed: credentials go to the API's origin only`,
+      );
+      expect(other.received).toEqual([]);
+      api.reset();
+      api.on(JOBS, {
+        status: 307,
+        raw: "",
+        headers: { location: `${api.baseUrl}/zones/${ZONE}/logpush/jobs/` },
+      });
+      api.on(`GET /zones/${ZONE}/logpush/jobs/`, success([]));
+      expect(await client().listJobs({ zoneId: ZONE })).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("masks a credential the service echoes back", async () => {
     api.on(JOBS, failure(400, 6003, `Invalid request headers: bad token ${TOKEN}`));
-    const error = await failureOf(client().listJobs(ZONE));
+    const error = await failureOf(client().listJobs({ zoneId: ZONE }));
     expect(error.message).toBe("list jobs: HTTP 400: [6003] Invalid request headers: bad token ****");
     expect(JSON.stringify(error)).not.toContain(TOKEN);
   });
 
   it("names a response that is not an envelope", async () => {
     api.on(JOBS, { status: 502, raw: "<html>Bad gateway</html>" });
-    const error = await failureOf(client({ maxRetries: 0 }).listJobs(ZONE));
+    const error = await failureOf(client({ maxRetries: 0 }).listJobs({ zoneId: ZONE }));
     expect([error.status, error.message]).toEqual([
       502,
       "list jobs: HTTP 502: an error that is not a Cloudflare envelope",
@@ -127,24 +180,79 @@ describe("errors", () => {
     api.on(JOBS, {
       json: { success: false, errors: [{ code: 1001, message: "nope" }], messages: [], result: null },
     });
-    const error = await failureOf(client().listJobs(ZONE));
+    const error = await failureOf(client().listJobs({ zoneId: ZONE }));
     expect(error.message).toBe("list jobs: HTTP 200: [1001] nope");
   });
 
   it("times out a slow response, naming the operation and the limit", async () => {
     api.on(JOBS, { ...success([]), delayMs: 1000 });
-    const error = await failureOf(client({ timeoutMs: 100 }).listJobs(ZONE));
+    const error = await failureOf(client({ timeoutMs: 100 }).listJobs({ zoneId: ZONE }));
     expect([error.failure, error.status, error.message]).toEqual([
       "timeout",
       null,
-      `list jobs: no response within 100 ms (timeout) from GET ${api.baseUrl}/zones/${ZONE}/logpush/jobs`,
+      `list jobs: no response within 100 ms (timeout) from GET ${api.baseUrl}/zones/${ZONE}/logpush/jobs (3 attempts)`,
     ]);
+    expect(api.received.length).toBe(3);
+    expect(sleeps).toEqual([438, 875]);
+  });
+
+  it("does not retry a timed-out POST", async () => {
+    api.on(`POST /zones/${ZONE}/logpush/validate/destination`, {
+      ...success({ valid: true }),
+      delayMs: 1000,
+    });
+    const error = await failureOf(
+      client({ timeoutMs: 100 }).validateDestination({ zoneId: ZONE }, "s3://bucket/logs?region=us-west-2"),
+    );
+    expect([error.failure, api.received.length, sleeps]).toEqual(["timeout", 1, []]);
+  });
+
+  it.each([
+    [
+      "a list where an object was due",
+      `GET /zones/${ZONE}/logpush/jobs/7`,
+      "get",
+      { success: true, errors: [], messages: [], result: [] },
+      "get job: HTTP 200: the service answered with a list where an object was due",
+    ],
+    [
+      "no result",
+      `GET /zones/${ZONE}/logpush/jobs/7`,
+      "get",
+      { success: true, errors: [], messages: [] },
+      "get job: HTTP 200: the service answered with no result where an object was due",
+    ],
+    [
+      "an object where a list was due",
+      JOBS,
+      "list",
+      { success: true, errors: [], messages: [], result: {} },
+      "list jobs: HTTP 200: the service answered with an object where a list was due",
+    ],
+    [
+      "a rulesets list that is not a list",
+      `GET /zones/${ZONE}/rulesets`,
+      "update",
+      { success: true, errors: [], messages: [], result: { id: "x" } },
+      "add custom fields: HTTP 200: the service answered with an object where a list was due",
+    ],
+  ])("names the operation when the result is %s", async (_name, route, call, json, message) => {
+    api.on(route, { json });
+    const c = client({ maxRetries: 0 });
+    const pending =
+      call === "get"
+        ? c.getJob({ zoneId: ZONE }, 7)
+        : call === "list"
+          ? c.listJobs({ zoneId: ZONE })
+          : c.setCustomFields({ zoneId: ZONE }, { cookies: ["sid"] }, { merge: "add" });
+    const error = await failureOf(pending);
+    expect([error.failure, error.message]).toEqual(["response", message]);
   });
 
   it("reports an unreachable server after retrying", async () => {
     const closed = await new TestApi().start();
     await closed.close();
-    const error = await failureOf(client({ baseUrl: closed.baseUrl }).listJobs(ZONE));
+    const error = await failureOf(client({ baseUrl: closed.baseUrl }).listJobs({ zoneId: ZONE }));
     expect([error.failure, error.message]).toEqual([
       "network",
       `list jobs: cannot reach ${closed.baseUrl}/zones/${ZONE}/logpush/jobs: ECONNREFUSED`,
@@ -156,26 +264,38 @@ describe("errors", () => {
 describe("retries", () => {
   it("retries an idempotent call on 429, honouring Retry-After in seconds", async () => {
     api.on(JOBS, failure(429, 10013, "rate limited", { "retry-after": "3" }), success([]));
-    expect(await client().listJobs(ZONE)).toEqual([]);
+    expect(await client().listJobs({ zoneId: ZONE })).toEqual([]);
     expect(api.calls()).toEqual([JOBS, JOBS]);
     expect(sleeps).toEqual([3000]);
   });
 
-  it("honours Retry-After as an HTTP date, and caps it at a minute", async () => {
+  it("honours Retry-After as an HTTP date", async () => {
     const now = Date.parse("2026-01-01T00:00:00Z");
     api.on(
       JOBS,
       failure(429, 10013, "rate limited", { "retry-after": "Thu, 01 Jan 2026 00:00:05 GMT" }),
-      failure(429, 10013, "rate limited", { "retry-after": "3600" }),
       success([]),
     );
-    await client({ now: () => now }).listJobs(ZONE);
-    expect(sleeps).toEqual([5000, 60000]);
+    await client({ now: () => now }).listJobs({ zoneId: ZONE });
+    expect(sleeps).toEqual([5000]);
+  });
+
+  it("gives up with the envelope, saying so, when Retry-After is longer than the cap", async () => {
+    api.on(JOBS, failure(429, 10013, "rate limited", { "retry-after": "3600" }), success([]));
+    const error = await failureOf(client().listJobs({ zoneId: ZONE }));
+    expect(error.message).toBe(
+      "list jobs: HTTP 429: [10013] rate limited; the service asked to retry after 3600 s, longer than the 60 s filterc waits (maxRetryDelayMs): not retried",
+    );
+    expect([api.received.length, sleeps]).toEqual([1, []]);
+    api.reset();
+    api.on(JOBS, failure(429, 10013, "rate limited", { "retry-after": "90" }), success([]));
+    expect(await client({ maxRetryDelayMs: 120_000 }).listJobs({ zoneId: ZONE })).toEqual([]);
+    expect(sleeps).toEqual([90_000]);
   });
 
   it("backs off exponentially with jitter on 5xx, then gives up", async () => {
     api.on(JOBS, failure(503, 1000, "unavailable"));
-    const error = await failureOf(client({ maxRetries: 3 }).listJobs(ZONE));
+    const error = await failureOf(client({ maxRetries: 3 }).listJobs({ zoneId: ZONE }));
     expect(error.status).toBe(503);
     expect(api.received.length).toBe(4);
     expect(sleeps).toEqual([438, 875, 1750]);
@@ -184,10 +304,13 @@ describe("retries", () => {
   it("never retries a POST", async () => {
     api.on(`POST /zones/${ZONE}/logpush/jobs`, failure(500, 1000, "Internal error"));
     const error = await failureOf(
-      client().createJob(ZONE, {
-        destination: "s3://bucket/logs?region=us-west-2",
-        fields: ["ClientIP", "Cookies"],
-      }),
+      client().createJob(
+        { zoneId: ZONE },
+        {
+          destination: "s3://bucket/logs?region=us-west-2",
+          fields: ["ClientIP", "Cookies"],
+        },
+      ),
     );
     expect(error.message).toBe("create job: HTTP 500: [1000] Internal error");
     expect(api.calls()).toEqual([`POST /zones/${ZONE}/logpush/jobs`]);
@@ -196,7 +319,7 @@ describe("retries", () => {
 
   it("does not retry a client error", async () => {
     api.on(JOBS, failure(400, 1001, "bad"));
-    await failureOf(client().listJobs(ZONE));
+    await failureOf(client().listJobs({ zoneId: ZONE }));
     expect(api.received.length).toBe(1);
   });
 });

@@ -18,32 +18,44 @@ afterEach(() => running.stop());
 
 describe("filterc's own client against the sandbox", () => {
   it("sets custom fields, creates a job with a compiled filter, and the push honours both", async () => {
-    const set = await client.setCustomFields(ZONE, { requestHeaders: ["X-Client"], cookies: ["session"] });
+    const set = await client.setCustomFields(
+      { zoneId: ZONE },
+      { requestHeaders: ["X-Client"], cookies: ["session"] },
+    );
     expect(set).toMatchObject({
       created: true,
       changed: true,
       config: { requestHeaders: ["x-client"], cookies: ["session"] },
     });
-    const again = await client.setCustomFields(ZONE, { requestHeaders: ["x-client"], cookies: ["session"] });
+    const again = await client.setCustomFields(
+      { zoneId: ZONE },
+      { requestHeaders: ["x-client"], cookies: ["session"] },
+    );
     expect(again).toMatchObject({ created: false, changed: false, rulesetId: set.rulesetId });
-    expect(await client.getCustomFields(ZONE)).toEqual({
+    expect(await client.getCustomFields({ zoneId: ZONE })).toEqual({
       rulesetId: set.rulesetId,
       config: { requestHeaders: ["x-client"], cookies: ["session"] },
     });
 
     const ownershipChallenge = await ownershipToken(sdk(running), running, DESTINATION);
-    const created = await client.createJob(ZONE, {
-      name: "errors",
-      destination: DESTINATION,
-      fields: ["RayID", "EdgeResponseStatus", "RequestHeaders", "Cookies"],
-      filter: { source: "EdgeResponseStatus in [500, 503]" },
-      ownershipChallenge,
-    });
+    const created = await client.createJob(
+      { zoneId: ZONE },
+      {
+        name: "errors",
+        destination: DESTINATION,
+        fields: ["RayID", "EdgeResponseStatus", "RequestHeaders", "Cookies"],
+        filter: { source: "EdgeResponseStatus in [500, 503]" },
+        ownershipChallenge,
+      },
+    );
     expect(created.job).toMatchObject({
       id: 1,
       enabled: true,
       filter: '{"where":{"key":"EdgeResponseStatus","operator":"in","value":[500,503]}}',
-      logpull_options: "fields=RayID,EdgeResponseStatus,RequestHeaders,Cookies&timestamps=rfc3339",
+      output_options: {
+        field_names: ["RayID", "EdgeResponseStatus", "RequestHeaders", "Cookies"],
+        timestamp_format: "rfc3339",
+      },
     });
 
     const records = [500, 502, 503].map((status) =>
@@ -61,16 +73,19 @@ describe("filterc's own client against the sandbox", () => {
         '{"RayID":"r503","EdgeResponseStatus":503,"RequestHeaders":{"x-client":"cli"},"Cookies":{"session":"s"}}\n',
     );
 
-    const updated = await client.updateJob(ZONE, 1, { enabled: false, filter: null });
+    const updated = await client.updateJob({ zoneId: ZONE }, 1, { enabled: false, filter: null });
     expect(updated.job).toMatchObject({ id: 1, enabled: false, filter: "" });
-    expect((await client.listJobs(ZONE)).map((job) => job.id)).toEqual([1]);
-    expect(await client.deleteJob(ZONE, 1)).toEqual({ id: 1 });
-    expect(await client.listJobs(ZONE)).toEqual([]);
+    expect((await client.listJobs({ zoneId: ZONE })).map((job) => job.id)).toEqual([1]);
+    expect(await client.deleteJob({ zoneId: ZONE }, 1)).toEqual({ id: 1 });
+    expect(await client.listJobs({ zoneId: ZONE })).toEqual([]);
   });
 
   it("surfaces the sandbox's error code and status", async () => {
     const failure = await client
-      .createJob(ZONE, { destination: DESTINATION, fields: ["RayID"], ownershipChallenge: "wrong" })
+      .createJob(
+        { zoneId: ZONE },
+        { destination: DESTINATION, fields: ["RayID"], ownershipChallenge: "wrong" },
+      )
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).status).toBe(400);
@@ -89,7 +104,7 @@ describe("the filterc CLI against the sandbox", () => {
       env,
     );
     expect(fields.code).toBe(0);
-    expect((await client.getCustomFields(ZONE))?.config).toEqual({
+    expect((await client.getCustomFields({ zoneId: ZONE }))?.config).toEqual({
       requestHeaders: ["x-trace"],
       cookies: ["sid"],
     });
@@ -119,7 +134,7 @@ describe("the filterc CLI against the sandbox", () => {
     expect(create.stdout + create.stderr).not.toContain(TOKEN);
     const list = await runCli(["jobs", "list", "--zone", ZONE, "--json"], "", env);
     expect(list.code).toBe(0);
-    const jobs = (await client.listJobs(ZONE)).map((job) => [job.id, job.name, job.filter]);
+    const jobs = (await client.listJobs({ zoneId: ZONE })).map((job) => [job.id, job.name, job.filter]);
     expect(jobs).toEqual([
       [1, "cli-job", '{"where":{"key":"ClientRequestPath","operator":"startsWith","value":"/api"}}'],
     ]);
@@ -135,6 +150,6 @@ describe("the filterc CLI against the sandbox", () => {
     expect(refused.stderr).not.toContain(TOKEN);
 
     expect((await runCli(["jobs", "delete", "--zone", ZONE, "--id", "1"], "", env)).code).toBe(0);
-    expect(await client.listJobs(ZONE)).toEqual([]);
+    expect(await client.listJobs({ zoneId: ZONE })).toEqual([]);
   });
 });

@@ -1,28 +1,35 @@
-import { CUSTOM_FIELD_LISTS, type CustomFieldsConfig, type CustomFieldsState } from "../../api/index.js";
-import { terminalText } from "../../diagnostics/terminal-text.js";
+import {
+  CUSTOM_FIELD_LISTS,
+  type CustomFieldsConfig,
+  type CustomFieldsState,
+  type LogpushClient,
+  type ZoneScope,
+} from "../../api/index.js";
+import { terminalText } from "../../diagnostics/index.js";
 import {
   apiFlags,
   apiFlagsUsage,
   clientFrom,
   printNotices,
   printPlan,
-  requireZone,
   runApiAction,
+  scopeFrom,
 } from "../api-common.js";
 import { parseCommandArgs } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
 
 export const usage = `filterc fields get --zone ID [options]
-filterc fields set --zone ID [--request-header H]… [--response-header H]… [--cookie C]… [options]
+filterc fields set|add|remove --zone ID [--request-header H]… [--response-header H]… [--cookie C]… [options]
 
 Reads or sets the zone's custom log fields (the http_log_custom_fields ruleset). "set" replaces the
 whole configuration in one call: it lists the zone's rulesets, creates the ruleset if it is missing
 and PUTs its single rule (a PUT replaces every rule of the ruleset). Nothing is written when the
 configuration is already in place. Checked before anything is sent: at least one field, valid
 header and cookie names, no duplicates, a header raw or transformed but not both, at most 40 fields.
-Header names are lower-cased (with a note); cookie names keep their case.
+Header names are lower-cased (with a note); cookie names keep their case. "add" and "remove" read
+the current configuration and add the names given to it, or remove them from it, then set the result.
 
-Options of set (each may be repeated):
+Options of set, add and remove (each may be repeated):
   --request-header H              raw request header (request_fields)
   --transformed-request-header H  request header after Transform Rules (transformed_request_fields)
   --response-header H             response header after Transform Rules (response_fields)
@@ -64,26 +71,29 @@ function describeConfig(config: CustomFieldsConfig): string {
   return lines.length > 0 ? `${terminalText(lines.join("\n"))}\n` : "no custom fields\n";
 }
 
+const subcommands = ["get", "set", "add", "remove"] as const;
+
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const [subcommand, ...rest] = argv;
-  if (subcommand !== "get" && subcommand !== "set")
+  if (!subcommands.includes(subcommand as (typeof subcommands)[number]))
     throw new UsageError(
       subcommand === undefined
-        ? "say get or set"
-        : `unknown subcommand ${JSON.stringify(subcommand)}; use get or set`,
+        ? `say ${subcommands.join(", ")}`
+        : `unknown subcommand ${JSON.stringify(subcommand)}; use ${subcommands.join(", ")}`,
     );
   const { values } = parseCommandArgs(
     rest,
-    { ...apiFlags, ...(subcommand === "set" ? listFlags : {}) },
+    { ...apiFlags, ...(subcommand === "get" ? {} : listFlags) },
     false,
   );
-  const zone = requireZone(values);
+  const zone = scopeFrom(values, io, true) as ZoneScope;
   const json = values.json === true;
+  const dryRun = values["dry-run"] === true;
   return runApiAction(io, `fields ${subcommand}`, json, async () => {
     const client = clientFrom(values, io);
     if (subcommand === "get") {
-      if (values["dry-run"]) {
-        printPlan(io, client.plan.getCustomFields(zone), json);
+      if (dryRun) {
+        printPlan(io, await client.dryRun((c) => c.getCustomFields(zone)), [], json);
         return 0;
       }
       const state = await client.getCustomFields(zone);
@@ -96,11 +106,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       const names = given[flagOfList[list]];
       if (names !== undefined) config[list] = names;
     }
-    if (values["dry-run"]) {
-      printPlan(io, client.plan.setCustomFields(zone, config), json);
+    if (subcommand !== "set" && Object.keys(config).length === 0)
+      throw new UsageError(
+        `fields ${subcommand} needs at least one --request-header, --response-header or --cookie…`,
+      );
+    const options = subcommand === "set" ? {} : { merge: subcommand as "add" | "remove" };
+    const call = (c: LogpushClient) => c.setCustomFields(zone, config, options);
+    if (dryRun) {
+      const plan = await client.dryRun(call);
+      printPlan(io, plan, plan.result.notices, json);
       return 0;
     }
-    const result = await client.setCustomFields(zone, config);
+    const result = await call(client);
     if (json) {
       io.stdout(`${JSON.stringify(result)}\n`);
       return 0;

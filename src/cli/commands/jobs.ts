@@ -1,36 +1,70 @@
-import type { JobFilter, JobSettings, LogpushJob } from "../../api/index.js";
-import { terminalJson, terminalText } from "../../diagnostics/terminal-text.js";
+import type {
+  DestinationAnswer,
+  JobFilter,
+  JobResult,
+  JobScope,
+  JobSettings,
+  LogpushClient,
+  OutputOptions,
+} from "../../api/index.js";
+import { terminalJson } from "../../diagnostics/index.js";
 import {
   apiFlags,
   apiFlagsUsage,
   clientFrom,
+  describeChanges,
   printFilterDiagnostics,
   printNotices,
   printPlan,
-  requireZone,
   runApiAction,
+  scopeFrom,
 } from "../api-common.js";
 import { parseCommandArgs } from "../args.js";
 import { compilerFlags, compilerOptionsFrom } from "../compiler-options.js";
-import { type CliIO, readSource, UsageError } from "../io.js";
+import { type CliIO, readSource, UsageError, UserError } from "../io.js";
+import { describeJob, describeJobs } from "../job-listing.js";
 
-export const usage = `filterc jobs list --zone ID [options]
-filterc jobs get|delete --zone ID --id N [options]
-filterc jobs create --zone ID --name NAME --destination D --fields A,B,C [job options]
-filterc jobs update --zone ID --id N [job options]
+export const usage = `filterc jobs list [--zone ID | --account ID] [options]
+filterc jobs get|delete|enable|disable --id N [--zone ID | --account ID] [options]
+filterc jobs create --destination D --fields A,B,C [--zone ID | --account ID] [job options]
+filterc jobs update --id N [--zone ID | --account ID] [job options]
+filterc jobs ownership --destination D [--zone ID | --account ID]
+filterc jobs validate --destination D [--ownership-challenge-file F] [--zone ID | --account ID]
 
-Manages the zone's Logpush jobs. create and update check every setting before anything is sent:
-the destination (s3://bucket/path?region=… in full; other schemes are passed through with a note),
-the fields against the dataset's catalog, and the filter, compiled with the dataset's catalog (a
-filter over the limits or with type errors is refused with the compiler's diagnostics).
+Manages Logpush jobs of a zone or an account. create and update check every setting before anything
+is sent: the dataset against the scope, the destination, the fields against the dataset's catalog,
+every output option and upload limit, and the filter, compiled with the dataset's catalog.
+
+update reads the job, applies only the named changes and sends the complete output_options (the
+service's PUT replaces it whole, so anything left out would reset); it prints what changes, field by
+field, and sends nothing when nothing changes. A job of the older logpull_options form keeps it while
+the change fits it (--fields, --timestamps rfc3339|unix|unixnano); an output option moves it to
+output_options. enable and disable are updates of "enabled".
+
+ownership asks the service to write a challenge file into the destination and prints the file's
+name; read the token from it and give it with --ownership-challenge-file. validate asks the service
+to check the destination (and the challenge, when given) and whether a job already pushes there.
 
 Job options:
   --name NAME                  the job's name
   --destination D              destination_conf, e.g. s3://bucket/logs?region=us-west-2
-  --dataset NAME               default http_requests (create only; update reads the job's dataset)
-  --fields A,B,C               the fields each log line carries
-  --timestamps F               rfc3339 (default), unix or unixnano
+  --dataset NAME               default http_requests (create only; see filterc datasets)
+  --fields A,B,C               the fields each record carries (output_options.field_names)
+  --timestamps F               unixnano, unix, rfc3339 (create's default), rfc3339ms or rfc3339ns
+  --output-type T              ndjson or csv
+  --sample-rate R              the share of records pushed, in (0, 1]
+  --record-template T          a Go template of each record: {{ .Field }} and {{ "text" }}
+  --output-options FILE|JSON   the output_options object (update: merged over the job's own)
+  --max-upload-bytes N         0 or 5000000-1000000000
+  --max-upload-records N       0 or 1000-1000000
+  --max-upload-interval S      0 or 30-300 seconds
+  --kind edge                  Edge Log Delivery (http_requests; create only)
+  --filter-attack-traffic, --no-filter-attack-traffic
+                               leave out DDoS attack traffic (http_requests, firewall_events,
+                               network_analytics_logs), or stop doing so
+  --frequency high|low         deprecated by the service (use the --max-upload options)
   --ownership-challenge T      the token from the destination's challenge file
+  --ownership-challenge-file F that token, read from a file
   --enabled, --disabled        whether the job pushes (create: enabled by default)
   --filter FILE                the filter from a file (- for standard input): source, or
                                Logpush filter JSON (checked by decompiling it)
@@ -43,12 +77,23 @@ Exit status: 0 success, 1 API or validation error, 2 usage.`;
 
 const jobFlags = {
   ...compilerFlags,
-  id: { type: "string" },
   name: { type: "string" },
   destination: { type: "string" },
   fields: { type: "string" },
   timestamps: { type: "string" },
+  "output-type": { type: "string" },
+  "sample-rate": { type: "string" },
+  "record-template": { type: "string" },
+  "output-options": { type: "string" },
+  "max-upload-bytes": { type: "string" },
+  "max-upload-records": { type: "string" },
+  "max-upload-interval": { type: "string" },
+  kind: { type: "string" },
+  "filter-attack-traffic": { type: "boolean" },
+  "no-filter-attack-traffic": { type: "boolean" },
+  frequency: { type: "string" },
   "ownership-challenge": { type: "string" },
+  "ownership-challenge-file": { type: "string" },
   enabled: { type: "boolean" },
   disabled: { type: "boolean" },
   filter: { type: "string" },
@@ -56,8 +101,28 @@ const jobFlags = {
   "no-filter": { type: "boolean" },
 } as const;
 
-const subcommands = ["list", "get", "create", "update", "delete"] as const;
+const idFlag = { id: { type: "string" } } as const;
+
+const destinationFlags = {
+  destination: { type: "string" },
+  "ownership-challenge": { type: "string" },
+  "ownership-challenge-file": { type: "string" },
+} as const;
+
+const subcommands = [
+  "list",
+  "get",
+  "create",
+  "update",
+  "delete",
+  "enable",
+  "disable",
+  "ownership",
+  "validate",
+] as const;
 type Subcommand = (typeof subcommands)[number];
+
+const needsId: ReadonlySet<Subcommand> = new Set(["get", "update", "delete", "enable", "disable"]);
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const [subcommand, ...rest] = argv;
@@ -69,20 +134,23 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     );
   const sub = subcommand as Subcommand;
   const writes = sub === "create" || sub === "update";
-  const { values } = parseCommandArgs(
-    rest,
-    writes ? { ...apiFlags, ...jobFlags } : { ...apiFlags, id: { type: "string" } },
-    false,
-  );
-  const zone = requireZone(values);
-  const id = values.id;
-  if (sub !== "list" && sub !== "create" && id === undefined)
-    throw new UsageError(`jobs ${sub} needs --id N`);
+  const destinationCall = sub === "ownership" || sub === "validate";
+  const flags = writes
+    ? { ...apiFlags, ...jobFlags, ...idFlag }
+    : destinationCall
+      ? { ...apiFlags, ...destinationFlags }
+      : { ...apiFlags, ...idFlag };
+  const { values } = parseCommandArgs(rest, flags, false);
+  const given = values as Record<string, string | boolean | undefined>;
+  const scope = scopeFrom(values, io);
+  const id = given["id"] as string | undefined;
+  if (needsId.has(sub) && id === undefined) throw new UsageError(`jobs ${sub} needs --id N`);
   if (sub === "create" && id !== undefined)
     throw new UsageError("jobs create takes no --id (the service assigns it)");
   const json = values.json === true;
   const dryRun = values["dry-run"] === true;
-  const job = writes ? await jobSettingsFrom(values as JobFlagValues, io, sub) : undefined;
+  const job = writes ? await jobSettingsFrom(given, io, sub) : undefined;
+  const destination = destinationCall ? await destinationFrom(given, io, sub) : undefined;
   return runApiAction(
     io,
     `jobs ${sub}`,
@@ -90,46 +158,53 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     async () => {
       const client = clientFrom(values, io);
       switch (sub) {
-        case "list": {
-          if (dryRun) return plan(io, client.plan.listJobs(zone), json);
-          const jobs = await client.listJobs(zone);
-          io.stdout(json ? `${JSON.stringify(jobs)}\n` : describeJobs(jobs));
-          return 0;
-        }
-        case "get": {
-          if (dryRun) return plan(io, client.plan.getJob(zone, id!), json);
-          const job = await client.getJob(zone, id!);
-          io.stdout(`${json ? JSON.stringify(job) : terminalJson(job, 2)}\n`);
-          return 0;
-        }
-        case "delete": {
-          if (dryRun) return plan(io, client.plan.deleteJob(zone, id!), json);
-          const result = await client.deleteJob(zone, id!);
-          io.stdout(json ? `${JSON.stringify(result)}\n` : `deleted job ${result.id}\n`);
-          return 0;
-        }
+        case "list":
+          return read(io, client, dryRun, json, (c) => c.listJobs(scope), describeJobs);
+        case "get":
+          return read(
+            io,
+            client,
+            dryRun,
+            json,
+            (c) => c.getJob(scope, id!),
+            (got) => `${terminalJson(got, 2)}\n`,
+          );
+        case "delete":
+          return read(
+            io,
+            client,
+            dryRun,
+            json,
+            (c) => c.deleteJob(scope, id!),
+            (result) => `deleted job ${result.id}\n`,
+          );
+        case "ownership":
+        case "validate":
+          return destinationCommand(io, client, scope, sub, destination!, dryRun, json);
         case "create":
-        case "update": {
-          const { settings, filterName } = job!;
+        case "update":
+        case "enable":
+        case "disable": {
+          const settings = job?.settings ?? { enabled: sub === "enable" };
+          const call = (c: LogpushClient) =>
+            sub === "create" ? c.createJob(scope, settings) : c.updateJob(scope, id!, settings);
+          const filterName = job?.filterName ?? "<filter>";
           if (dryRun) {
-            const planned =
-              sub === "create"
-                ? client.plan.createJob(zone, settings)
-                : client.plan.updateJob(zone, id!, settings);
-            if (!json) printFilterDiagnostics(io, planned.diagnostics, planned.filterSource, filterName);
-            return plan(io, planned, json);
+            const plan = await client.dryRun(call);
+            if (!json)
+              printFilterDiagnostics(io, plan.result.diagnostics, plan.result.filterSource, filterName);
+            printPlan(io, plan, plan.result.notices, json);
+            if (!json && sub !== "create") io.stdout(`\n# changes\n${describeChanges(plan.result.changes)}`);
+            return 0;
           }
-          const result =
-            sub === "create"
-              ? await client.createJob(zone, settings)
-              : await client.updateJob(zone, id!, settings);
+          const result = await call(client);
           if (json) {
             io.stdout(`${JSON.stringify(result)}\n`);
             return 0;
           }
           printFilterDiagnostics(io, result.diagnostics, result.filterSource, filterName);
           printNotices(io, result.notices);
-          io.stdout(`${sub === "create" ? "created" : "updated"} job ${describeJob(result.job)}\n`);
+          io.stdout(written(sub, result));
           return 0;
         }
       }
@@ -138,60 +213,201 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   );
 }
 
-function plan(io: CliIO, planned: Parameters<typeof printPlan>[1], json: boolean): number {
-  printPlan(io, planned, json);
+function written(sub: "create" | "update" | "enable" | "disable", result: JobResult): string {
+  if (sub === "create") return `created job ${describeJob(result.job)}\n`;
+  if (result.changes.length === 0) return `job ${describeJob(result.job)} unchanged\n`;
+  return `updated job ${describeJob(result.job)}\n${describeChanges(result.changes)}`;
+}
+
+/** A call without settings: its result printed (or, in a dry run, the requests it would send). */
+async function read<R>(
+  io: CliIO,
+  client: LogpushClient,
+  dryRun: boolean,
+  json: boolean,
+  call: (client: LogpushClient) => Promise<R>,
+  describe: (result: R) => string,
+): Promise<number> {
+  if (dryRun) {
+    printPlan(io, await client.dryRun(call), [], json);
+    return 0;
+  }
+  const result = await call(client);
+  io.stdout(json ? `${JSON.stringify(result)}\n` : describe(result));
   return 0;
 }
 
-interface JobFlagValues {
-  name?: string | undefined;
-  destination?: string | undefined;
-  dataset?: string | undefined;
-  catalog?: string | undefined;
-  "no-optimize"?: boolean | undefined;
-  "max-operators"?: string | undefined;
-  "max-bytes"?: string | undefined;
-  fields?: string | undefined;
-  timestamps?: string | undefined;
-  "ownership-challenge"?: string | undefined;
-  enabled?: boolean | undefined;
-  disabled?: boolean | undefined;
-  filter?: string | undefined;
-  expr?: string | undefined;
-  "no-filter"?: boolean | undefined;
+interface DestinationRequest {
+  destination: string;
+  challenge: string | undefined;
+}
+
+async function destinationFrom(
+  values: Record<string, string | boolean | undefined>,
+  io: CliIO,
+  sub: "ownership" | "validate",
+): Promise<DestinationRequest> {
+  const destination = values["destination"] as string | undefined;
+  if (destination === undefined) throw new UsageError(`jobs ${sub} needs --destination D`);
+  const challenge = await challengeFrom(values, io);
+  if (sub === "ownership" && challenge !== undefined)
+    throw new UsageError("jobs ownership requests a challenge; check a token with jobs validate");
+  return { destination, challenge };
+}
+
+async function destinationCommand(
+  io: CliIO,
+  client: LogpushClient,
+  scope: JobScope,
+  sub: "ownership" | "validate",
+  { destination, challenge }: DestinationRequest,
+  dryRun: boolean,
+  json: boolean,
+): Promise<number> {
+  const call = async (c: LogpushClient) => {
+    if (sub === "ownership") return { ownership: await c.requestOwnership(scope, destination) };
+    const answers: Record<string, DestinationAnswer> = {
+      destination: await c.validateDestination(scope, destination),
+      exists: await c.destinationExists(scope, destination),
+    };
+    if (challenge !== undefined)
+      answers["challenge"] = await c.validateOwnership(scope, destination, challenge);
+    return answers;
+  };
+  if (dryRun) {
+    printPlan(io, await client.dryRun(call), [], json);
+    return 0;
+  }
+  const answers = await call(client);
+  if (json) {
+    io.stdout(`${JSON.stringify(answers)}\n`);
+    return 0;
+  }
+  const {
+    ownership,
+    destination: checked,
+    exists,
+    challenge: token,
+  } = answers as Record<string, DestinationAnswer>;
+  const lines: string[] = [];
+  if (ownership) {
+    if (ownership.valid === false)
+      throw new UserError(`the service refused the challenge: ${ownership.message || "no reason given"}`);
+    lines.push(
+      `the service wrote the challenge file ${ownership.filename ?? "(no file name given)"} into the destination`,
+      "read the token from that file and give it to jobs create with --ownership-challenge-file FILE",
+    );
+  }
+  if (checked)
+    lines.push(
+      `destination: ${checked.valid === false ? `not valid (${checked.message || "no reason given"})` : "valid"}`,
+    );
+  if (exists) lines.push(`a job already pushes there: ${exists.exists ? "yes" : "no"}`);
+  if (token) lines.push(`ownership challenge: ${token.valid ? "valid" : "not valid"}`);
+  io.stdout(`${lines.join("\n")}\n`);
+  const refused = checked?.valid === false || token?.valid === false;
+  return refused ? 1 : 0;
+}
+
+async function challengeFrom(
+  values: Record<string, string | boolean | undefined>,
+  io: CliIO,
+): Promise<string | undefined> {
+  const token = values["ownership-challenge"] as string | undefined;
+  const file = values["ownership-challenge-file"] as string | undefined;
+  if (token !== undefined && file !== undefined)
+    throw new UsageError("give --ownership-challenge or --ownership-challenge-file, not both");
+  if (file === undefined) return token;
+  const text = (await readSource(io, file)).text.trim();
+  if (text === "") throw new UserError(`the ownership challenge file ${JSON.stringify(file)} is empty`);
+  return text;
+}
+
+/** A number where the flag's text is one; otherwise the text, for the job checks to refuse by name. */
+function numberOrText(text: string): number | string {
+  return /^-?\d+(\.\d+)?(e-?\d+)?$/i.test(text.trim()) ? Number(text) : text;
+}
+
+async function outputOptionsFrom(text: string, io: CliIO): Promise<OutputOptions> {
+  const input = /^\s*\{/.test(text) ? { text, name: "--output-options" } : await readSource(io, text);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(input.text);
+  } catch (error) {
+    throw new UserError(`--output-options: ${input.name} is not JSON (${(error as Error).message})`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new UserError(
+      `--output-options takes a JSON object of output options, not ${Array.isArray(parsed) ? "a list" : JSON.stringify(parsed)}`,
+    );
+  return parsed as OutputOptions;
 }
 
 async function jobSettingsFrom(
-  values: JobFlagValues,
+  values: Record<string, string | boolean | undefined>,
   io: CliIO,
   sub: "create" | "update",
 ): Promise<{ settings: JobSettings; filterName: string }> {
-  const filterFlags = [values.filter !== undefined, values.expr !== undefined, values["no-filter"] === true];
+  const text = (flag: string) => values[flag] as string | undefined;
+  const filterFlags = [
+    values["filter"] !== undefined,
+    values["expr"] !== undefined,
+    values["no-filter"] === true,
+  ];
   if (filterFlags.filter(Boolean).length > 1)
     throw new UsageError("give one of --filter, --expr and --no-filter");
-  if (values.enabled && values.disabled) throw new UsageError("give --enabled or --disabled, not both");
-  if (sub === "create") {
-    for (const flag of ["destination", "fields"] as const)
-      if (values[flag] === undefined) throw new UsageError(`jobs create needs --${flag}`);
-  }
+  if (values["enabled"] && values["disabled"]) throw new UsageError("give --enabled or --disabled, not both");
+  if (values["filter-attack-traffic"] && values["no-filter-attack-traffic"])
+    throw new UsageError("give --filter-attack-traffic or --no-filter-attack-traffic, not both");
+  if (sub === "create" && text("destination") === undefined)
+    throw new UsageError("jobs create needs --destination");
+  if (sub === "create" && text("fields") === undefined && text("output-options") === undefined)
+    throw new UsageError("jobs create needs --fields (or field_names in --output-options)");
+  if (sub === "update" && text("dataset") !== undefined)
+    throw new UsageError(
+      "--dataset is set when a job is created; update checks against the job's own dataset",
+    );
   const { dataset: _dataset, ...compileOptions } = await compilerOptionsFrom(values);
   const settings: JobSettings = { compileOptions };
-  if (values.dataset !== undefined) settings.dataset = values.dataset;
-  if (values.name !== undefined) settings.name = values.name;
-  if (values.destination !== undefined) settings.destination = values.destination;
-  if (values.fields !== undefined)
-    settings.fields = values.fields === "" ? [] : values.fields.split(",").map((f) => f.trim());
-  if (values.timestamps !== undefined) settings.timestamps = values.timestamps;
-  if (values["ownership-challenge"] !== undefined)
-    settings.ownershipChallenge = values["ownership-challenge"];
-  if (values.enabled || values.disabled) settings.enabled = values.enabled === true;
+  if (text("dataset") !== undefined) settings.dataset = text("dataset")!;
+  if (text("name") !== undefined) settings.name = text("name")!;
+  if (text("destination") !== undefined) settings.destination = text("destination")!;
+  if (text("fields") !== undefined)
+    settings.fields =
+      text("fields") === ""
+        ? []
+        : text("fields")!
+            .split(",")
+            .map((f) => f.trim());
+  if (text("timestamps") !== undefined) settings.timestamps = text("timestamps")!;
+  const output: Record<string, unknown> =
+    text("output-options") !== undefined ? { ...(await outputOptionsFrom(text("output-options")!, io)) } : {};
+  const hadOutput = text("output-options") !== undefined;
+  if (text("output-type") !== undefined) output["output_type"] = text("output-type");
+  if (text("sample-rate") !== undefined) output["sample_rate"] = numberOrText(text("sample-rate")!);
+  if (text("record-template") !== undefined) output["record_template"] = text("record-template");
+  if (hadOutput || Object.keys(output).length > 0) settings.outputOptions = output as OutputOptions;
+  const limits = [
+    ["max-upload-bytes", "maxUploadBytes"],
+    ["max-upload-records", "maxUploadRecords"],
+    ["max-upload-interval", "maxUploadIntervalSeconds"],
+  ] as const;
+  for (const [flag, setting] of limits)
+    if (text(flag) !== undefined) settings[setting] = numberOrText(text(flag)!) as number;
+  if (text("kind") !== undefined) settings.kind = text("kind") as "edge";
+  if (text("frequency") !== undefined) settings.frequency = text("frequency") as "high";
+  if (values["filter-attack-traffic"] || values["no-filter-attack-traffic"])
+    settings.filterAttackTraffic = values["filter-attack-traffic"] === true;
+  const challenge = await challengeFrom(values, io);
+  if (challenge !== undefined) settings.ownershipChallenge = challenge;
+  if (values["enabled"] || values["disabled"]) settings.enabled = values["enabled"] === true;
   let filterName = "<filter>";
   let filter: JobFilter | undefined;
-  if (values.expr !== undefined) {
-    filter = { source: values.expr };
+  if (text("expr") !== undefined) {
+    filter = { source: text("expr")! };
     filterName = "<--expr>";
-  } else if (values.filter !== undefined) {
-    const input = await readSource(io, values.filter);
+  } else if (text("filter") !== undefined) {
+    const input = await readSource(io, text("filter")!);
     // Filter JSON (an object, or the string a job stores) starts with { or "; the language never does.
     const isJson = /^\s*[{"]/.test(input.text);
     filter = isJson ? { json: input.text } : { source: input.text };
@@ -202,20 +418,7 @@ async function jobSettingsFrom(
   if (filter !== undefined) settings.filter = filter;
   if (sub === "update" && Object.keys(settings).length === 1)
     throw new UsageError(
-      "jobs update needs something to change (--name, --destination, --fields, --filter…)",
+      "jobs update needs something to change (--name, --destination, --fields, --timestamps, --filter…)",
     );
   return { settings, filterName };
-}
-
-/** One line per job; what the service sent is shown with its control characters as code points. */
-function describeJob(job: LogpushJob): string {
-  const name = job.name ? ` ${JSON.stringify(job.name)}` : "";
-  return terminalText(
-    `${job.id}${name}: ${job.dataset ?? "?"} → ${job.destination_conf ?? "?"}${job.enabled === false ? " (disabled)" : ""}`,
-  );
-}
-
-function describeJobs(jobs: readonly LogpushJob[]): string {
-  if (jobs.length === 0) return "no jobs\n";
-  return `${jobs.map(describeJob).join("\n")}\n`;
 }

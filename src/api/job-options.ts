@@ -1,0 +1,424 @@
+import { type Catalog, datasetScopes, knownDatasets, type Scope } from "../catalog/index.js";
+import { closestMatch } from "../diagnostics/index.js";
+import { checkDestination } from "./destination.js";
+import type { Problem } from "./errors.js";
+import { problem } from "./problems.js";
+import { checkRecordTemplate } from "./record-template.js";
+
+/**
+ * The job record's fields and the rules the service applies to them, in one place: the client checks
+ * a body with them before sending it, and the sandbox checks what it receives with the same rules.
+ * Sources: the OpenAPI job schema, the SDK's `OutputOptions`, and the Logpush docs (2026).
+ */
+
+export const OUTPUT_TYPES = ["ndjson", "csv"] as const;
+export const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
+/** The formats a `logpull_options` string's `timestamps=` takes (the older form has no ms/ns variants). */
+export const LOGPULL_TIMESTAMP_FORMATS = ["rfc3339", "unix", "unixnano"] as const;
+/** The timestamp format filterc gives a new job when none is named. */
+export const DEFAULT_TIMESTAMPS = "rfc3339";
+export const JOB_KINDS = ["", "edge"] as const;
+export const FREQUENCIES = ["high", "low"] as const;
+export const MAX_DESTINATION_LENGTH = 4096;
+
+export type OutputType = (typeof OUTPUT_TYPES)[number];
+export type TimestampFormat = (typeof TIMESTAMP_FORMATS)[number];
+
+/** A job's `output_options`, with the service's names. */
+export interface OutputOptions {
+  field_names?: string[];
+  output_type?: OutputType;
+  timestamp_format?: TimestampFormat;
+  sample_rate?: number | null;
+  "CVE-2021-44228"?: boolean | null;
+  batch_prefix?: string | null;
+  batch_suffix?: string | null;
+  record_prefix?: string | null;
+  record_suffix?: string | null;
+  record_delimiter?: string | null;
+  record_template?: string | null;
+  field_delimiter?: string | null;
+  merge_subrequests?: boolean | null;
+}
+
+/**
+ * What the service uses for an option a job's `output_options` leaves out (the OpenAPI example's
+ * values, which are the documented defaults). A PUT replaces `output_options` whole, so an option left
+ * out of it falls back to this.
+ */
+export const OUTPUT_OPTION_DEFAULTS: Readonly<Required<Omit<OutputOptions, "field_names">>> = {
+  output_type: "ndjson",
+  timestamp_format: "unixnano",
+  sample_rate: 1,
+  "CVE-2021-44228": false,
+  batch_prefix: "",
+  batch_suffix: "",
+  record_prefix: "{",
+  record_suffix: "}\n",
+  record_delimiter: "",
+  record_template: null,
+  field_delimiter: ",",
+  merge_subrequests: false,
+};
+
+const STRING_OUTPUT_OPTIONS = [
+  "batch_prefix",
+  "batch_suffix",
+  "record_prefix",
+  "record_suffix",
+  "record_delimiter",
+  "field_delimiter",
+] as const;
+
+export const OUTPUT_OPTION_NAMES: readonly (keyof OutputOptions)[] = [
+  "field_names",
+  "output_type",
+  "timestamp_format",
+  "sample_rate",
+  "CVE-2021-44228",
+  ...STRING_OUTPUT_OPTIONS,
+  "record_template",
+  "merge_subrequests",
+];
+
+/** An upload limit: 0 turns it off, otherwise the value lies in the range. */
+export const UPLOAD_LIMITS = {
+  max_upload_bytes: { min: 5_000_000, max: 1_000_000_000, accepted: "0 or 5,000,000–1,000,000,000 (bytes)" },
+  max_upload_records: { min: 1_000, max: 1_000_000, accepted: "0 or 1,000–1,000,000 (records)" },
+  max_upload_interval_seconds: { min: 30, max: 300, accepted: "0 or 30–300 (seconds)" },
+} as const;
+
+export type UploadLimit = keyof typeof UPLOAD_LIMITS;
+
+/** Options that exist for some datasets only. */
+export const DATASETS_OF_OPTION = {
+  filter_attack_traffic: ["http_requests", "firewall_events", "network_analytics_logs"],
+  merge_subrequests: ["http_requests"],
+  kind: ["http_requests"],
+} as const;
+
+/** The writable fields of a job body (create; update takes the same without `dataset` and `kind`). */
+export const JOB_BODY_FIELDS = [
+  "name",
+  "dataset",
+  "destination_conf",
+  "enabled",
+  "filter",
+  "frequency",
+  "kind",
+  "logpull_options",
+  "output_options",
+  "max_upload_bytes",
+  "max_upload_records",
+  "max_upload_interval_seconds",
+  "filter_attack_traffic",
+  "ownership_challenge",
+] as const;
+
+/** Fields set when a job is created that no update may change. */
+const CREATE_ONLY = new Set(["dataset", "kind"]);
+
+/** The JSON type names of a value, for messages. */
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "object") return "an object";
+  return String(value);
+}
+
+export interface JobBodyContext {
+  mode: "create" | "update";
+  /** The job's dataset: the body's on create, the job's own on update. */
+  dataset: string;
+  /** The catalog field names are checked against; none skips those checks. */
+  catalog: Catalog | undefined;
+  /** Where the job lives, to refuse a dataset of another scope; none skips the check. */
+  scope?: Scope;
+}
+
+export interface JobBodyCheck {
+  problems: Problem[];
+  notices: string[];
+}
+
+/**
+ * Checks a job body, field by field, with the service's rules: types, enumerations, ranges, the
+ * datasets an option applies to, what only creation sets, and the field names against the catalog.
+ * Every problem is listed (nothing stops at the first).
+ */
+export function checkJobBody(body: Readonly<Record<string, unknown>>, context: JobBodyContext): JobBodyCheck {
+  const problems: Problem[] = [];
+  const notices: string[] = [];
+  const invalid = (option: string, value: unknown, accepted: string) =>
+    problems.push(problem("InvalidJobOption", option, { option, value: describe(value), accepted }));
+  const onlyFor = (option: keyof typeof DATASETS_OF_OPTION) => {
+    const datasets: readonly string[] = DATASETS_OF_OPTION[option];
+    if (!datasets.includes(context.dataset))
+      problems.push(
+        problem("JobOptionNotForDataset", option, {
+          option,
+          dataset: context.dataset,
+          datasets: datasets.join(", "),
+        }),
+      );
+  };
+
+  for (const [key, value] of Object.entries(body)) {
+    if (!(JOB_BODY_FIELDS as readonly string[]).includes(key)) {
+      problems.push(unknownOption(key, JOB_BODY_FIELDS));
+      continue;
+    }
+    if (context.mode === "update" && CREATE_ONLY.has(key)) {
+      problems.push(problem("JobOptionCreateOnly", key, { option: key }));
+      continue;
+    }
+    switch (key) {
+      case "name":
+      case "logpull_options":
+        if (value !== null && typeof value !== "string") invalid(key, value, "a string or null");
+        break;
+      case "ownership_challenge":
+        if (typeof value !== "string") invalid(key, value, "a string (the token of the challenge file)");
+        break;
+      case "filter":
+        if (value !== null && typeof value !== "string") invalid(key, value, "a JSON string or null");
+        break;
+      case "enabled":
+      case "filter_attack_traffic":
+        if (typeof value !== "boolean") invalid(key, value, "true or false");
+        else if (key === "filter_attack_traffic" && value) onlyFor(key);
+        break;
+      case "dataset":
+        checkDataset(value, context, problems);
+        break;
+      case "destination_conf":
+        if (typeof value !== "string" || value === "")
+          invalid(key, value, "a destination URL such as s3://bucket/logs?region=us-west-2");
+        else if (value.length > MAX_DESTINATION_LENGTH)
+          invalid(key, `${value.length} characters`, `at most ${MAX_DESTINATION_LENGTH} characters`);
+        else {
+          const checked = checkDestination(value, key);
+          problems.push(...checked.problems);
+          notices.push(...checked.notices);
+        }
+        break;
+      case "frequency":
+        if (value !== null && !(FREQUENCIES as readonly unknown[]).includes(value))
+          invalid(key, value, "high, low or null");
+        else if (value !== null)
+          notices.push(
+            "frequency is deprecated; the service sets upload batches with max_upload_bytes, max_upload_records and max_upload_interval_seconds",
+          );
+        break;
+      case "kind":
+        if (!(JOB_KINDS as readonly unknown[]).includes(value)) invalid(key, value, '"" or "edge"');
+        else if (value === "edge") onlyFor(key);
+        break;
+      case "max_upload_bytes":
+      case "max_upload_records":
+      case "max_upload_interval_seconds":
+        checkUploadLimit(key, value, invalid);
+        if (body["kind"] === "edge" && value !== null && value !== 0)
+          problems.push(
+            problem("JobOptionConflict", key, {
+              option: key,
+              other: "kind",
+              reason: "an edge job (Edge Log Delivery) streams logs without upload batches",
+            }),
+          );
+        break;
+      case "output_options":
+        checkOutputOptions(value, context, problems, notices);
+        break;
+    }
+  }
+  if (typeof body["logpull_options"] === "string")
+    checkLogpullOptions(body["logpull_options"], context.catalog, problems);
+  return { problems, notices };
+}
+
+function unknownOption(key: string, known: readonly string[]): Problem {
+  const closest = closestMatch(key, known);
+  const hint = closest ? ` (did you mean ${closest}?)` : "";
+  return problem("UnknownJobOption", key, { option: key, known: `${known.join(", ")}${hint}` });
+}
+
+function checkDataset(value: unknown, context: JobBodyContext, problems: Problem[]): void {
+  if (typeof value !== "string") {
+    problems.push(
+      problem("InvalidJobOption", "dataset", {
+        option: "dataset",
+        value: describe(value),
+        accepted: "a dataset name",
+      }),
+    );
+    return;
+  }
+  const scopes = datasetScopes(value);
+  if (!scopes) {
+    // A dataset filterc does not ship is still sent when the caller brings its catalog.
+    if (!context.catalog)
+      problems.push(problem("UnknownJobDataset", "dataset", { dataset: value, known: knownDatasets(value) }));
+    return;
+  }
+  if (context.scope !== undefined && !scopes.includes(context.scope))
+    problems.push(wrongScope(value, context.scope));
+}
+
+/** The problem of a dataset used in a scope it does not exist in; undefined when it does (or is unknown). */
+export function datasetScopeProblem(dataset: string, scope: Scope): Problem | undefined {
+  const scopes = datasetScopes(dataset);
+  return scopes && !scopes.includes(scope) ? wrongScope(dataset, scope) : undefined;
+}
+
+function wrongScope(dataset: string, scope: Scope): Problem {
+  const scopes = datasetScopes(dataset) ?? [];
+  const other = scopes[0] === "zone" ? "--zone ID" : "--account ID";
+  return problem("DatasetNotInScope", "dataset", {
+    dataset,
+    scope,
+    scopes: scopes.join(" and "),
+    flag: other,
+  });
+}
+
+function checkUploadLimit(
+  key: UploadLimit,
+  value: unknown,
+  invalid: (option: string, value: unknown, accepted: string) => void,
+): void {
+  if (value === null) return;
+  const { min, max, accepted } = UPLOAD_LIMITS[key];
+  const ok =
+    typeof value === "number" && Number.isInteger(value) && (value === 0 || (value >= min && value <= max));
+  if (!ok) invalid(key, value, accepted);
+}
+
+function checkOutputOptions(
+  value: unknown,
+  context: JobBodyContext,
+  problems: Problem[],
+  notices: string[],
+): void {
+  if (value === null) return;
+  const at = (name: string) => `output_options.${name}`;
+  const invalid = (name: string, given: unknown, accepted: string) =>
+    problems.push(
+      problem("InvalidJobOption", at(name), { option: at(name), value: describe(given), accepted }),
+    );
+  if (typeof value !== "object" || Array.isArray(value)) {
+    invalid("", value, "an object or null");
+    return;
+  }
+  const options = value as Record<string, unknown>;
+  for (const [name, given] of Object.entries(options)) {
+    if (!(OUTPUT_OPTION_NAMES as readonly string[]).includes(name)) {
+      const closest = closestMatch(name, OUTPUT_OPTION_NAMES);
+      const hint = closest ? ` (did you mean ${closest}?)` : "";
+      problems.push(
+        problem("UnknownJobOption", at(name), {
+          option: at(name),
+          known: `${OUTPUT_OPTION_NAMES.join(", ")}${hint}`,
+        }),
+      );
+      continue;
+    }
+    switch (name as keyof OutputOptions) {
+      case "field_names":
+        if (!Array.isArray(given) || !given.every((item) => typeof item === "string"))
+          invalid(name, given, "an array of field names");
+        else problems.push(...checkFieldNames(given, context.catalog, at(name)));
+        break;
+      case "output_type":
+        if (!(OUTPUT_TYPES as readonly unknown[]).includes(given))
+          invalid(name, given, OUTPUT_TYPES.join(" or "));
+        break;
+      case "timestamp_format":
+        if (!(TIMESTAMP_FORMATS as readonly unknown[]).includes(given))
+          invalid(name, given, `one of ${TIMESTAMP_FORMATS.join(", ")}`);
+        break;
+      case "sample_rate":
+        if (given !== null && !(typeof given === "number" && given > 0 && given <= 1))
+          invalid(name, given, "a number in (0, 1]: the share of records pushed, e.g. 0.1");
+        break;
+      case "CVE-2021-44228":
+        if (given !== null && typeof given !== "boolean") invalid(name, given, "true, false or null");
+        break;
+      case "merge_subrequests":
+        if (given !== null && typeof given !== "boolean") invalid(name, given, "true, false or null");
+        else if (
+          given === true &&
+          !DATASETS_OF_OPTION.merge_subrequests.includes(context.dataset as "http_requests")
+        )
+          problems.push(
+            problem("JobOptionNotForDataset", at(name), {
+              option: at(name),
+              dataset: context.dataset,
+              datasets: DATASETS_OF_OPTION.merge_subrequests.join(", "),
+            }),
+          );
+        break;
+      case "record_template":
+        if (given !== null && typeof given !== "string") invalid(name, given, "a string or null");
+        else if (typeof given === "string") {
+          const checked = checkRecordTemplate(given, context.catalog);
+          problems.push(
+            ...checked.problems.map((reason) => problem("InvalidRecordTemplate", at(name), { reason })),
+          );
+          const selected = Array.isArray(options["field_names"]) ? (options["field_names"] as unknown[]) : [];
+          const unselected = checked.fields.filter((field) => !selected.includes(field));
+          if (unselected.length > 0)
+            notices.push(
+              `${at(name)}: ${unselected.join(", ")} ${unselected.length === 1 ? "is" : "are"} not in field_names and will render as null`,
+            );
+        }
+        break;
+      default:
+        if (given !== null && typeof given !== "string") invalid(name, given, "a string or null");
+    }
+  }
+}
+
+/** The field names of a job, checked against the catalog: at least one, each known, none twice. */
+export function checkFieldNames(
+  fields: readonly string[],
+  catalog: Catalog | undefined,
+  path: string,
+): Problem[] {
+  if (fields.length === 0) return [problem("NoJobFields", path, {})];
+  const problems: Problem[] = [];
+  const seen = new Set<string>();
+  fields.forEach((field, index) => {
+    const at = `${path}[${index}]`;
+    if (catalog && !catalog.fields.has(field)) {
+      const meant = closestMatch(field, catalog.fields.keys());
+      problems.push(
+        problem("UnknownJobField", at, { field, dataset: catalog.dataset, ...(meant ? { meant } : {}) }),
+      );
+    } else if (seen.has(field)) {
+      problems.push(problem("DuplicateJobField", at, { field }));
+    }
+    seen.add(field);
+  });
+  return problems;
+}
+
+/** The fields and timestamps of the older `logpull_options` form (`fields=A,B&timestamps=rfc3339`). */
+export function parseLogpullOptions(options: string): { fields: string[]; timestamps: string | undefined } {
+  const params = new URLSearchParams(options);
+  const fields = params.get("fields");
+  return { fields: fields ? fields.split(",") : [], timestamps: params.get("timestamps") ?? undefined };
+}
+
+function checkLogpullOptions(options: string, catalog: Catalog | undefined, problems: Problem[]): void {
+  const { fields, timestamps } = parseLogpullOptions(options);
+  problems.push(...checkFieldNames(fields, catalog, "logpull_options.fields"));
+  if (timestamps !== undefined && !(LOGPULL_TIMESTAMP_FORMATS as readonly string[]).includes(timestamps))
+    problems.push(
+      problem("InvalidTimestamps", "logpull_options.timestamps", {
+        value: timestamps,
+        known: `${LOGPULL_TIMESTAMP_FORMATS.join(", ")} (rfc3339ms and rfc3339ns need output_options)`,
+      }),
+    );
+}
