@@ -8,6 +8,10 @@ export interface EvalCounts {
   lines: number;
   /** Lines the filter matches. */
   matched: number;
+  /** Bytes of the well-formed lines read, each with its line end (as read: after decompression). */
+  bytes: number;
+  /** Bytes of the matching lines, each with its line end. */
+  matchedBytes: number;
   /** Lines written (or counted with --count): the matching ones, or with --invert the others. */
   selected: number;
   malformed: number;
@@ -106,7 +110,11 @@ export async function evalLines(input: LogInput, options: EvalLinesOptions): Pro
     const verdict = filter(text);
     if (verdict === LineVerdict.malformed) return text.trim() === "" || malformed();
     counts.lines++;
-    if (verdict === LineVerdict.match) counts.matched++;
+    counts.bytes += next - start;
+    if (verdict === LineVerdict.match) {
+      counts.matched++;
+      counts.matchedBytes += next - start;
+    }
     if (verdict !== selected) return true;
     counts.selected++;
     if (!write) return true;

@@ -278,3 +278,24 @@ describe("filterc eval and a UTF-8 byte order mark", () => {
     expect(bomOnly.stderr).toBe("read 0 lines, matched 0, malformed 0\n");
   });
 });
+
+describe("filterc eval --stats", () => {
+  it("tells the share of well-formed lines and of their bytes the filter keeps", async () => {
+    // The 5 well-formed lines of `ndjson`; the 2 matching ones are lines 1 and 3.
+    const wellFormed = [lines[0], lines[1], lines[2], lines[4], lines[6]];
+    const bytes = wellFormed.reduce((sum, line) => sum + Buffer.byteLength(line!) + 1, 0);
+    const kept = Buffer.byteLength(lines[0]!) + 1 + Buffer.byteLength(lines[2]!) + 1;
+    const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
+    for (const flags of [["--stats"], ["--stats", "--invert", "--count"]]) {
+      const run = await runCli(["eval", ...expr, ...flags], ndjson);
+      expect(run.stderr).toBe(
+        "read 7 lines, matched 2, malformed 2 (first at lines 4, 6)\n" +
+          `kept 2 of 5 well-formed lines (40.0%), ${kept} of ${bytes} bytes (${share(kept, bytes)})\n`,
+      );
+      expect(run.code).toBe(0);
+    }
+    expect((await runCli(["eval", ...expr, "--stats"], "")).stderr).toBe(
+      "read 0 lines, matched 0, malformed 0\nkept 0 of 0 well-formed lines (-), 0 of 0 bytes (-)\n",
+    );
+  });
+});

@@ -17,6 +17,8 @@ async function evalChunks(
     selected: 0,
     malformed: 0,
     damaged: 0,
+    bytes: 0,
+    matchedBytes: 0,
     firstMalformed: [],
   };
   const written: Buffer[] = [];
@@ -56,6 +58,8 @@ describe("filterc eval on long lines", () => {
       selected: 2,
       malformed: 0,
       damaged: 0,
+      bytes: 43 + 4095 * 4096 + 3 + 23,
+      matchedBytes: 43 + 4095 * 4096 + 3 + 23,
       firstMalformed: [],
     });
     expect(run.out.length).toBe(43 + 4095 * 4096 + 3 + 23);
@@ -80,6 +84,8 @@ describe("filterc eval on long lines", () => {
         selected: 2,
         malformed: 2,
         damaged: 0,
+        bytes: 46,
+        matchedBytes: 46,
         firstMalformed: [
           { input: "<stdin>", line: 2 },
           { input: "<stdin>", line: 4 },

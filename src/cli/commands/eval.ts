@@ -22,6 +22,7 @@ Options:
   --strict              stop with status 1 at the first malformed line
   --max-line-bytes N    longer lines are not read: counted as malformed, with a message
                         (default 67108864, 64 MiB)
+  --stats               also tell the share of lines and of bytes the filter keeps
   --no-prefilter        no quick rejection on the raw text (the same output, more slowly)
 Exit status: 0 ran (also when nothing matched), 1 errors in the filter, an unreadable or
 damaged input (what came before the damage is read) or a malformed line with --strict, 2 usage.`;
@@ -37,6 +38,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     strict: { type: "boolean" },
     "no-prefilter": { type: "boolean" },
     "max-line-bytes": { type: "string" },
+    stats: { type: "boolean" },
   });
   const maxLineBytes = parseCount(values["max-line-bytes"], "--max-line-bytes") ?? DEFAULT_MAX_LINE_BYTES;
   const positionals: string[] = files;
@@ -55,6 +57,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     selected: 0,
     malformed: 0,
     damaged: 0,
+    bytes: 0,
+    matchedBytes: 0,
     firstMalformed: [],
   };
   const totalBytes = inputs.every((input) => input.size !== undefined)
@@ -85,6 +89,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   progress?.clear();
   if (values.count) io.stdout(`${counts.selected}\n`);
   io.stderr(`${summary(counts, inputs.length > 1)}\n`);
+  if (values.stats) io.stderr(`${keptStats(counts)}\n`);
   if (!completed) {
     const first = counts.firstMalformed[counts.firstMalformed.length - 1]!;
     io.stderr(`filterc eval: stopped at malformed line ${first.line} of ${first.input} (--strict)\n`);
@@ -124,4 +129,17 @@ function summary(counts: EvalCounts, manyInputs: boolean): string {
   if (counts.damaged > 0)
     text += `; ${counts.damaged} damaged input${counts.damaged === 1 ? "" : "s"}, read up to the damage`;
   return text;
+}
+
+/**
+ * What the filter keeps of the well-formed lines read, by count and by bytes (uncompressed, line
+ * ends included): Logpush bills by the volume delivered, so the byte share is what a filter saves.
+ */
+function keptStats(counts: EvalCounts): string {
+  const share = (part: number, whole: number) =>
+    whole === 0 ? "-" : `${((100 * part) / whole).toFixed(1)}%`;
+  return (
+    `kept ${counts.matched} of ${counts.lines - counts.malformed} well-formed lines (${share(counts.matched, counts.lines - counts.malformed)}), ` +
+    `${counts.matchedBytes} of ${counts.bytes} bytes (${share(counts.matchedBytes, counts.bytes)})`
+  );
 }
