@@ -38,6 +38,7 @@ export {
   type Severity,
   type Suggestion,
 } from "./diagnostics/index.js";
+export { type DiffOptions, diffFilters, type FilterDiff, type Relation } from "./diff/index.js";
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_OPERATORS,

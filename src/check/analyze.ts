@@ -3,6 +3,7 @@ import { type Diagnostic, hasErrors } from "../diagnostics/index.js";
 import type { Expr } from "../syntax/index.js";
 import { Checker } from "./checker.js";
 import type { Cond, Leaf } from "./ir.js";
+import { findConstantFilter } from "./meaning/constant-filter.js";
 import { toNegationNormalForm } from "./negate.js";
 import { findConstantGroups } from "./satisfiability.js";
 
@@ -41,5 +42,6 @@ export function analyzeExpr(
     return { condition: null, normal: null, comparisons: checker.comparisons };
   const normal = toNegationNormalForm(checked);
   findConstantGroups(normal, diagnostics);
+  findConstantFilter(checked, diagnostics);
   return { condition: checked, normal, comparisons: checker.comparisons };
 }

@@ -21,6 +21,13 @@ export {
   scalarSource,
   scalarText,
 } from "./ir.js";
+export {
+  type Conjunct,
+  DEFAULT_MAX_SEARCH_STEPS,
+  findRecord,
+  type SearchResult,
+} from "./meaning/search.js";
+export type { FieldValue, Witness } from "./meaning/value.js";
 export { toNegationNormalForm } from "./negate.js";
 export { canonicalNumber, compareNumbers, fitsInt64Range } from "./numbers.js";
 export { suggestOperator } from "./operators.js";

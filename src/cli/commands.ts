@@ -32,6 +32,10 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "list the Logpush datasets, or one dataset's fields",
     load: () => import("./commands/datasets.js"),
   },
+  diff: {
+    summary: "decide whether two filters keep the same records, with a record that tells them apart",
+    load: () => import("./commands/diff.js"),
+  },
   eval: { summary: "apply a filter to log lines (NDJSON, gzip)", load: () => import("./commands/eval.js") },
   fields: { summary: "get or set the zone's custom log fields", load: () => import("./commands/fields.js") },
   jobs: {

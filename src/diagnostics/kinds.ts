@@ -420,6 +420,14 @@ export const DiagnosticKind = {
     (a) => `${a.at}${JSON.stringify(a.key)} appears more than once in this object`,
   ),
 
+  // Comparing filters (diff, test, jobs diff).
+  DatasetsDiffer: kind<{ dataset: string; other: string; otherName: string }>(
+    "E0700",
+    "error",
+    (a) =>
+      `this filter is read with the dataset ${a.dataset}, and ${a.otherName} with ${a.other}: filters of different datasets select different records`,
+  ),
+
   // Warnings.
   DeprecatedField: kind<{ field: string }>("W0101", "warning", (a) => `${quote(a.field)} is deprecated`),
   DuplicateListElement: kind<{ element: string }>(
@@ -458,6 +466,16 @@ export const DiagnosticKind = {
     "warning",
     (a) =>
       `this comparison of ${quote(a.field)} holds for every value when the field is present, so this part is always true`,
+  ),
+  FilterNeverMatches: kind(
+    "W0115",
+    "warning",
+    () => "no record can pass this filter, whatever its fields hold: the job would push nothing",
+  ),
+  FilterAlwaysMatches: kind(
+    "W0116",
+    "warning",
+    () => "every record passes this filter, with its fields missing or holding any value: it filters nothing",
   ),
 } as const;
 

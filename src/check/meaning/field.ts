@@ -1,0 +1,79 @@
+import type { FieldInfo } from "../../catalog/index.js";
+import type { Leaf } from "../ir.js";
+import { arrayHolds, solveArray } from "./arrays.js";
+import { decimalHolds, intDomain, numberHolds, solveDecimal, solveNumber } from "./numeric.js";
+import { solveString, stringHolds } from "./strings.js";
+import type { FieldValue } from "./value.js";
+
+/** A field's value in a record: present with a value, or missing. */
+export type FieldChoice = FieldValue | "missing";
+
+/**
+ * One comparison or its negation, as two facts: whether it holds when the field is missing, and
+ * the comparison that says when it holds for a present value. `X lt 5` is false when X is missing;
+ * `not X lt 5` is true then, and for a present X it is `X geq 5`: the negation pairs of the
+ * operators are exact only for present fields.
+ */
+export interface Literal {
+  present: Leaf;
+  holdsWhenMissing: boolean;
+  /** Where a number comparison's constants fall, once computed. */
+  cuts?: unknown[];
+}
+
+/**
+ * A value of one field that satisfies all the given literals of it, or undefined when no value
+ * does. A missing field (or an empty array, which every comparison treats alike) is the answer
+ * when every literal holds for it; otherwise the value is present and of the field's catalog type.
+ */
+export function solveField(field: FieldInfo, literals: readonly Literal[]): FieldChoice | undefined {
+  if (literals.every((literal) => literal.holdsWhenMissing)) return "missing";
+  const leaves = literals.map((literal) => literal.present);
+  switch (field.type) {
+    case "string": {
+      const value = solveString(leaves);
+      return value === undefined ? undefined : { type: "string", value };
+    }
+    case "int": {
+      const value = solveNumber(intDomain, literals);
+      return value === undefined ? undefined : { type: "int", value };
+    }
+    case "float": {
+      const value = solveDecimal(literals);
+      return value === undefined ? undefined : { type: "float", value };
+    }
+    case "bool": {
+      const value = [true, false].find((candidate) => leaves.every((leaf) => boolHolds(leaf, candidate)));
+      return value === undefined ? undefined : { type: "bool", value };
+    }
+    case "array": {
+      const elements = solveArray(leaves, field.elementType === "int");
+      return elements === undefined ? undefined : { type: "array", elements };
+    }
+    case "object":
+      return undefined;
+  }
+}
+
+/** Whether a value already chosen for the field satisfies one more literal (then it need not be solved again). */
+export function choiceHolds(literal: Literal, choice: FieldChoice): boolean {
+  if (choice === "missing") return literal.holdsWhenMissing;
+  const leaf = literal.present;
+  switch (choice.type) {
+    case "string":
+      return stringHolds(leaf, choice.value);
+    case "int":
+      return numberHolds(intDomain, literal, choice.value);
+    case "float":
+      return decimalHolds(leaf, choice.value);
+    case "bool":
+      return boolHolds(leaf, choice.value);
+    case "array":
+      return arrayHolds(leaf, choice.elements);
+  }
+}
+
+function boolHolds(leaf: Leaf, value: boolean): boolean {
+  const constant = !Array.isArray(leaf.value) && leaf.value.kind === "bool" && leaf.value.value;
+  return leaf.operator === "eq" ? value === constant : value !== constant;
+}

@@ -1,0 +1,273 @@
+import type { FieldInfo } from "../../catalog/index.js";
+import { isNegativeOperator, negateOperator } from "../../syntax/index.js";
+import { type Cond, type Leaf, leafKey, withOperator } from "../ir.js";
+import { choiceHolds, type FieldChoice, type Literal, solveField } from "./field.js";
+import type { Witness } from "./value.js";
+
+/** The condition with every `not` pushed down to the comparisons, exactly (missing fields included). */
+type Formula =
+  | { kind: "literal"; literal: Literal; key: string }
+  | { kind: "and" | "or"; operands: Formula[]; fields?: readonly string[] };
+
+const TRUE: Formula = { kind: "and", operands: [] };
+
+function literalOf(leaf: Leaf, negated: boolean): Formula {
+  const positive = !isNegativeOperator(leaf.operator);
+  const present = negated ? withOperator(leaf, negateOperator(leaf.operator)) : leaf;
+  // Missing, a comparison holds exactly when its operator is a `!` one; its negation the other way.
+  const literal = { present, holdsWhenMissing: negated === positive };
+  return { kind: "literal", literal, key: `${literal.holdsWhenMissing ? "1" : "0"}${leafKey(present)}` };
+}
+
+function formulaOf(cond: Cond, negated: boolean): Formula {
+  switch (cond.kind) {
+    case "leaf":
+      return literalOf(cond, negated);
+    case "not":
+      return formulaOf(cond.operand, !negated);
+    case "and":
+    case "or": {
+      const kind = (cond.kind === "and") !== negated ? "and" : "or";
+      return { kind, operands: cond.operands.map((operand) => formulaOf(operand, negated)) };
+    }
+  }
+}
+
+function negation(formula: Formula): Formula {
+  if (formula.kind !== "literal") {
+    return { kind: formula.kind === "and" ? "or" : "and", operands: formula.operands.map(negation) };
+  }
+  const { present, holdsWhenMissing } = formula.literal;
+  const literal = {
+    present: withOperator(present, negateOperator(present.operator)),
+    holdsWhenMissing: !holdsWhenMissing,
+  };
+  return {
+    kind: "literal",
+    literal,
+    key: `${literal.holdsWhenMissing ? "1" : "0"}${leafKey(literal.present)}`,
+  };
+}
+
+/**
+ * Whether one comparison holds for every record, or for none, on its own: only number comparisons
+ * can (`not X lt -9223372036854775808`; `X eq` a long float constant no double is written as).
+ */
+export function isConstantComparison(leaf: Leaf): boolean {
+  if (leaf.field.type === "int") {
+    // Only a bound at an end of the 64-bit range makes an integer comparison constant.
+    const texts = (Array.isArray(leaf.value) ? leaf.value : [leaf.value]).map((value) =>
+      value.kind === "number" ? value.text : "",
+    );
+    if (!texts.some((text) => text === INT_MIN_TEXT || text === INT_MAX_TEXT)) return false;
+  } else if (leaf.field.type !== "float") return false;
+  const formula = literalOf(leaf, false) as Formula & { kind: "literal" };
+  const negated = negation(formula) as Formula & { kind: "literal" };
+  return (
+    solveField(leaf.field, [formula.literal]) === undefined ||
+    solveField(leaf.field, [negated.literal]) === undefined
+  );
+}
+
+const INT_MIN_TEXT = "-9223372036854775808";
+const INT_MAX_TEXT = "18446744073709551615";
+
+/** A condition and whether it is negated: the conjuncts of one question to the search. */
+export interface Conjunct {
+  /** Null for the empty filter, which every record passes. */
+  cond: Cond | null;
+  negated: boolean;
+}
+
+/** The most branches and literals the search takes by default before it gives up (not in practice: see docs/diff.md). */
+export const DEFAULT_MAX_SEARCH_STEPS = 1_000_000;
+
+export type SearchResult =
+  | { status: "found"; record: Witness }
+  | { status: "none" }
+  | { status: "undecided"; steps: number };
+
+/**
+ * Finds a record (of the values the dataset can produce: any field missing, a present one of its
+ * catalog type) for which every conjunct holds, or proves there is none. Exact: the fields are
+ * independent, so the search branches over the `or`s, keeps per field the literals chosen, and
+ * asks the field's solver (which decides each type exactly) whether they can all hold; `or`s over
+ * disjoint fields are solved separately, and a branch that failed is assumed false in the next.
+ */
+export function findRecord(
+  conjuncts: readonly Conjunct[],
+  maxSteps = DEFAULT_MAX_SEARCH_STEPS,
+): SearchResult {
+  const formulas = conjuncts.map(({ cond, negated }) =>
+    cond ? formulaOf(cond, negated) : negated ? negation(TRUE) : TRUE,
+  );
+  const search = new Search(maxSteps);
+  try {
+    const store = search.greedy(formulas) ?? search.solve(formulas, new Map());
+    if (!store) return { status: "none" };
+    const record: Witness = new Map();
+    for (const [name, entry] of store) if (entry.choice !== "missing") record.set(name, entry.choice);
+    return { status: "found", record };
+  } catch (error) {
+    if (error instanceof StepLimit) return { status: "undecided", steps: search.steps };
+    throw error;
+  }
+}
+
+class StepLimit extends Error {}
+
+/** What the branch so far asks of one field, and a value that gives it. */
+interface FieldState {
+  field: FieldInfo;
+  literals: Literal[];
+  keys: Set<string>;
+  choice: FieldChoice;
+}
+
+type Store = Map<string, FieldState>;
+
+class Search {
+  steps = 0;
+
+  constructor(private readonly maxSteps: number) {}
+
+  private step(): void {
+    if (++this.steps > this.maxSteps) throw new StepLimit();
+  }
+
+  /**
+   * A store satisfying every goal found without going back: each `or` takes its first literal
+   * that fits, else its first other operand. Null says nothing (the full search decides); most
+   * questions that have an answer get it here, at a fraction of the cost (measured: the checker's
+   * whole-filter warnings 3x faster on a 30-comparison filter).
+   */
+  greedy(goals: readonly Formula[]): Store | null {
+    const store: Store = new Map();
+    const queue = [...goals];
+    for (let goal = queue.pop(); goal; goal = queue.pop()) {
+      if (goal.kind === "literal") {
+        if (!this.add(store, goal)) return null;
+      } else if (goal.kind === "and") queue.push(...goal.operands);
+      else {
+        const literal = goal.operands.find(
+          (operand) => operand.kind === "literal" && this.add(store, operand),
+        );
+        if (literal) continue;
+        const other = goal.operands.find((operand) => operand.kind !== "literal");
+        if (!other) return null;
+        queue.push(other);
+      }
+    }
+    return store;
+  }
+
+  /** A store satisfying every goal and the literals of `store`, or null when there is none. */
+  solve(goals: readonly Formula[], base: Store): Store | null {
+    const store = new Map(base);
+    const ors: Formula[][] = [];
+    const stack = [...goals];
+    while (stack.length > 0) {
+      const goal = stack.pop()!;
+      if (goal.kind === "literal") {
+        if (!this.add(store, goal)) return null;
+      } else if (goal.kind === "and") stack.push(...goal.operands);
+      else if (goal.operands.length === 0) return null;
+      else ors.push(goal.operands);
+    }
+    const open = ors.filter((operands) => !operands.some((operand) => holdsSurely(store, operand)));
+    if (open.length === 0) return store;
+    for (const component of components(open)) {
+      const solved = this.branch(component, store);
+      if (!solved) return null;
+      for (const [name, state] of solved) store.set(name, state);
+    }
+    return store;
+  }
+
+  /** Tries each operand of the narrowest `or` in turn, the others still to satisfy. */
+  private branch(ors: Formula[][], store: Store): Store | null {
+    let narrowest = 0;
+    for (let i = 1; i < ors.length; i++) if (ors[i]!.length < ors[narrowest]!.length) narrowest = i;
+    const rest = ors.filter((_, i) => i !== narrowest).map((operands): Formula => ({ kind: "or", operands }));
+    const failed: Formula[] = [];
+    for (const operand of ors[narrowest]!) {
+      this.step();
+      const solved = this.solve([...rest, ...failed, operand], store);
+      if (solved) return solved;
+      // No solution has this operand hold: the next branches may assume it does not.
+      failed.push(negation(operand));
+    }
+    return null;
+  }
+
+  /**
+   * Adds a literal to its field in the store, when the field's literals can then all hold. In
+   * place for the greedy pass (one store); otherwise the field's state is copied, since the
+   * stores of other branches share it.
+   */
+  private add(store: Store, goal: Formula & { kind: "literal" }, inPlace = false): boolean {
+    const { present } = goal.literal;
+    const name = present.field.name;
+    const state = store.get(name);
+    if (state?.keys.has(goal.key)) return true;
+    this.step();
+    // The value chosen so far often satisfies the new literal too: then nothing needs solving.
+    if (state && choiceHolds(goal.literal, state.choice)) {
+      if (inPlace) {
+        state.literals.push(goal.literal);
+        state.keys.add(goal.key);
+      } else store.set(name, extended(state, goal, state.choice));
+      return true;
+    }
+    const literals = state ? [...state.literals, goal.literal] : [goal.literal];
+    const choice = solveField(present.field, literals);
+    if (choice === undefined) return false;
+    store.set(
+      name,
+      state
+        ? extended(state, goal, choice)
+        : { field: present.field, literals, keys: new Set([goal.key]), choice },
+    );
+    return true;
+  }
+}
+
+function extended(state: FieldState, goal: Formula & { kind: "literal" }, choice: FieldChoice): FieldState {
+  const keys = new Set(state.keys);
+  keys.add(goal.key);
+  return { field: state.field, literals: [...state.literals, goal.literal], keys, choice };
+}
+
+/** Whether the branch already holds this literal (so an `or` with it needs no choice). */
+function holdsSurely(store: Store, formula: Formula): boolean {
+  return (
+    formula.kind === "literal" &&
+    store.get(formula.literal.present.field.name)?.keys.has(formula.key) === true
+  );
+}
+
+/** The fields a formula reads, kept on it once computed: the search asks again at every branch. */
+function fieldsOf(formula: Formula): readonly string[] {
+  if (formula.kind === "literal") return [formula.literal.present.field.name];
+  formula.fields ??= [...new Set(formula.operands.flatMap((operand) => fieldsOf(operand)))];
+  return formula.fields;
+}
+
+/** Groups the `or`s into sets that share no field: each set is solved on its own. */
+function components(ors: Formula[][]): Formula[][][] {
+  const groups: { fields: Set<string>; ors: Formula[][] }[] = [];
+  for (const operands of ors) {
+    const fields = new Set<string>();
+    for (const operand of operands) for (const field of fieldsOf(operand)) fields.add(field);
+    const merged = { fields, ors: [operands] };
+    for (let i = groups.length - 1; i >= 0; i--) {
+      const group = groups[i]!;
+      if (![...group.fields].some((field) => fields.has(field))) continue;
+      for (const field of group.fields) merged.fields.add(field);
+      merged.ors.push(...group.ors);
+      groups.splice(i, 1);
+    }
+    groups.push(merged);
+  }
+  return groups.map((group) => group.ors);
+}

@@ -1,0 +1,85 @@
+import type { Leaf, ScalarValue } from "../ir.js";
+
+const listOf = (value: ScalarValue | ScalarValue[]): ScalarValue[] =>
+  Array.isArray(value) ? value : [value];
+const textOf = (value: ScalarValue) => (value.kind === "string" ? value.value : "");
+
+/** Whether a present string value satisfies one comparison: the evaluator's semantics (exact, case-sensitive, UTF-16 code units). */
+export function stringHolds(leaf: Leaf, value: string): boolean {
+  const constants = listOf(leaf.value).map(textOf);
+  const constant = constants[0]!;
+  switch (leaf.operator) {
+    case "eq":
+      return value === constant;
+    case "!eq":
+      return value !== constant;
+    case "in":
+      return constants.includes(value);
+    case "!in":
+      return !constants.includes(value);
+    case "startsWith":
+      return value.startsWith(constant);
+    case "!startsWith":
+      return !value.startsWith(constant);
+    case "endsWith":
+      return value.endsWith(constant);
+    case "!endsWith":
+      return !value.endsWith(constant);
+    case "contains":
+      return value.includes(constant);
+    case "!contains":
+      return !value.includes(constant);
+    default:
+      return false;
+  }
+}
+
+/** Separators tried first, for readable values; any character no constant holds will do. */
+const READABLE_SEPARATORS = "x_-.0aZ~";
+
+/** A character that occurs in none of the texts (a non-surrogate one, so it never joins a neighbour). */
+function freshCharacter(texts: readonly string[]): string {
+  const used = (char: string) => texts.some((text) => text.includes(char));
+  for (const char of READABLE_SEPARATORS) if (!used(char)) return char;
+  for (let code = 0x21; ; code++) {
+    if (code >= 0xd800 && code <= 0xdfff) continue;
+    const char = String.fromCharCode(code);
+    if (!used(char)) return char;
+  }
+}
+
+/**
+ * A string that satisfies every comparison (all of one field, at least one that a missing field
+ * fails), or undefined when none does. Complete (docs/diff.md gives the argument):
+ * - with an `eq` or `in`, the value is one of its constants: each is tried;
+ * - otherwise, with p the longest `startsWith` constant, q the longest `endsWith` one, m1…mk the
+ *   `contains` ones and z a character in no constant, the value p z m1 z … z mk z q satisfies all
+ *   the comparisons unless some comparison fails on every string that has those parts (the
+ *   prefixes do not nest, a `!startsWith` constant is a prefix of p, …); since a negated constant
+ *   holds no z, it can occur only inside one of the parts, which every solution holds too.
+ * Shorter candidates (the empty string, p, q, p+q, …) are tried first, for readable values.
+ */
+export function solveString(leaves: readonly Leaf[]): string | undefined {
+  const satisfies = (value: string) => leaves.every((leaf) => stringHolds(leaf, value));
+  const choices = leaves.filter((leaf) => leaf.operator === "eq" || leaf.operator === "in");
+  if (choices.length > 0) return listOf(choices[0]!.value).map(textOf).find(satisfies);
+  const constantsOf = (operator: string) =>
+    leaves.filter((leaf) => leaf.operator === operator).map((leaf) => textOf(listOf(leaf.value)[0]!));
+  const longest = (texts: string[]) => texts.reduce((a, b) => (b.length > a.length ? b : a), "");
+  const prefix = longest(constantsOf("startsWith"));
+  const suffix = longest(constantsOf("endsWith"));
+  const infixes = constantsOf("contains");
+  const separator = freshCharacter(leaves.flatMap((leaf) => listOf(leaf.value).map(textOf)));
+  const joined = (parts: string[]) => parts.join(separator);
+  const candidates = [
+    "",
+    prefix + suffix,
+    prefix + infixes.join("") + suffix,
+    joined([prefix, ...infixes, suffix]),
+    joined([prefix, ...infixes, suffix, ""]),
+    joined(["", prefix, ...infixes, suffix]),
+    // The general witness: each part set apart by the separator, which ends any unwanted match.
+    `${prefix}${separator}${infixes.map((infix) => infix + separator).join("")}${suffix}`,
+  ];
+  return candidates.find(satisfies);
+}

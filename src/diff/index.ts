@@ -1,0 +1,3 @@
+export { type DiffOptions, diffFilters, type FilterDiff, type Relation } from "./diff.js";
+export { datasetMismatch, type LoadedFilter, type LoadOptions, loadFilter } from "./load.js";
+export { recordJson } from "./record.js";

@@ -1,0 +1,133 @@
+import fc from "fast-check";
+import {
+  type Cond,
+  type FieldInfo,
+  getCatalog,
+  type Leaf,
+  operatorsFor,
+  type ScalarValue,
+} from "../../src/index.js";
+
+/** Filters over one field of each type, with few constants, so that comparisons of one field meet often. */
+const catalog = getCatalog("http_requests")!;
+const field = (name: string) => catalog.fields.get(name)!;
+export const fields = {
+  int: field("BotScore"),
+  float: field("EdgeResponseCompressionRatio"),
+  string: field("ClientRequestPath"),
+  bool: field("CacheTieredFill"),
+  intArray: field("BotDetectionIDs"),
+  stringArray: field("SecurityActions"),
+};
+
+const place = { offset: 0, line: 1, column: 1 };
+export const range = { start: place, end: place };
+
+export const intConstants = [
+  "-1",
+  "0",
+  "1",
+  "2",
+  "5",
+  "9223372036854775807",
+  "18446744073709551615",
+  "-9223372036854775808",
+];
+export const floatConstants = [
+  "0",
+  "0.1",
+  "0.5",
+  "1",
+  "-2.25",
+  "0.10000000000000000001",
+  "12345678901234567.5",
+];
+export const stringConstants = ["", "a", "ab", "b", "ba", "/a", "/a/", "aba"];
+export const elementConstants = ["block", "allow", "log"];
+
+const number = (text: string): ScalarValue => ({ kind: "number", text });
+const string = (value: string): ScalarValue => ({ kind: "string", value });
+
+function constantsOf(info: FieldInfo): fc.Arbitrary<ScalarValue> {
+  switch (info.type) {
+    case "int":
+      return fc.constantFrom(...intConstants).map(number);
+    case "float":
+      return fc.constantFrom(...floatConstants).map(number);
+    case "string":
+      return fc.constantFrom(...stringConstants).map(string);
+    case "bool":
+      return fc.boolean().map((value): ScalarValue => ({ kind: "bool", value }));
+    default:
+      return info.elementType === "int"
+        ? fc.constantFrom("1", "2", "9007199254740993").map(number)
+        : fc.constantFrom(...elementConstants).map(string);
+  }
+}
+
+export function leaf(info: FieldInfo, operator: Leaf["operator"], value: ScalarValue | ScalarValue[]): Leaf {
+  return { kind: "leaf", field: info, operator, value, range };
+}
+
+const sameValue = (a: ScalarValue, b: ScalarValue) => JSON.stringify(a) === JSON.stringify(b);
+
+export const leafArbitrary: fc.Arbitrary<Leaf> = fc
+  .constantFrom(...Object.values(fields))
+  .chain((info) =>
+    fc.tuple(
+      fc.constant(info),
+      fc.constantFrom(...operatorsFor(info.type)),
+      fc.uniqueArray(constantsOf(info), { minLength: 1, maxLength: 3, comparator: sameValue }),
+    ),
+  )
+  .map(([info, operator, values]) =>
+    leaf(info, operator, operator === "in" || operator === "!in" ? values : values[0]!),
+  );
+
+export const condArbitrary: fc.Arbitrary<Cond> = fc.letrec<{ cond: Cond }>((tie) => ({
+  cond: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    leafArbitrary,
+    fc.record({ kind: fc.constant("not" as const), operand: tie("cond"), range: fc.constant(range) }),
+    fc.record({
+      kind: fc.constantFrom("and" as const, "or" as const),
+      operands: fc.array(tie("cond"), { minLength: 2, maxLength: 4 }),
+      range: fc.constant(range),
+    }),
+  ),
+})).cond;
+
+/** Values a record may hold for each test field: every constant, its neighbours, and other values. */
+const recordValues: Record<keyof typeof fields, unknown[]> = {
+  int: [
+    -2,
+    -1,
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    "5",
+    "9223372036854775806",
+    "9223372036854775807",
+    "18446744073709551615",
+    "-9223372036854775808",
+  ],
+  float: [0, 0.1, 0.10000000000000002, 0.5, 1, -2.25, 0.3, 12345678901234568, -1],
+  string: ["", "a", "ab", "b", "ba", "/a", "/a/", "aba", "c", "abab", "/a/b"],
+  bool: [true, false],
+  intArray: [[], [1], [2], [1, 2], ["9007199254740993"], [3]],
+  stringArray: [[], ["block"], ["allow"], ["block", "log"], ["other"]],
+};
+
+export const recordArbitrary: fc.Arbitrary<Record<string, unknown>> = fc
+  .tuple(
+    ...Object.entries(recordValues).map(([key, values]) =>
+      fc
+        .option(fc.constantFrom(...values), { nil: undefined })
+        .map((value) => [fields[key as keyof typeof fields].name, value] as const),
+    ),
+  )
+  .map((entries) => Object.fromEntries(entries.filter(([, value]) => value !== undefined)));
