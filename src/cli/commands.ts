@@ -46,6 +46,10 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "serve a local Logpush and rulesets API and play the push",
     load: () => import("./commands/sandbox.js"),
   },
+  test: {
+    summary: "run filter tests kept as data (records with expected match or no match)",
+    load: () => import("./commands/test.js"),
+  },
   lsp: { summary: "run the language server over stdio (LSP)", load: () => import("./commands/lsp.js") },
   playground: {
     summary: "serve the playground page on 127.0.0.1",

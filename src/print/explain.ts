@@ -16,20 +16,31 @@ export function explain(condition: Cond | null, stats: FilterStats): string {
   return `${lines.join("\n")}\n`;
 }
 
-function tree(cond: Cond, depth: number, lines: string[]): void {
-  const indent = "  ".repeat(depth);
+/**
+ * The same tree for one record: each line marked with whether that part holds for it (`✓` or
+ * `✗`), as `held` says, so a reader sees which comparison decided the verdict.
+ */
+export function explainHeld(condition: Cond | null, held: (part: Cond) => boolean): string {
+  if (!condition) return "no filter: every log line is pushed\n";
+  const lines: string[] = [];
+  tree(condition, 0, lines, held);
+  return `${lines.join("\n")}\n`;
+}
+
+function tree(cond: Cond, depth: number, lines: string[], held?: (part: Cond) => boolean): void {
+  const indent = (held ? (held(cond) ? "✓ " : "✗ ") : "") + "  ".repeat(depth);
   switch (cond.kind) {
     case "leaf":
       lines.push(indent + sentence(cond));
       return;
     case "not":
       lines.push(`${indent}not:`);
-      tree(cond.operand, depth + 1, lines);
+      tree(cond.operand, depth + 1, lines, held);
       return;
     case "and":
     case "or":
       lines.push(`${indent}${cond.kind === "and" ? "all of" : "any of"}:`);
-      for (const operand of cond.operands) tree(operand, depth + 1, lines);
+      for (const operand of cond.operands) tree(operand, depth + 1, lines, held);
   }
 }
 

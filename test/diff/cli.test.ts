@@ -25,10 +25,11 @@ const job = file(
 );
 const dnsJob = file(
   "dns.json",
-  JSON.stringify({
-    dataset: "dns_logs",
-    filter: '{"where":{"key":"QueryName","operator":"eq","value":"a"}}',
-  }),
+  JSON.stringify(
+    { dataset: "dns_logs", filter: '{"where":{"key":"QueryName","operator":"eq","value":"a"}}' },
+    null,
+    2,
+  ),
 );
 
 describe("filterc diff", () => {
@@ -70,10 +71,10 @@ describe("filterc diff", () => {
     expect(run.stderr).toBe(
       [
         `error[E0700]: this filter is read with the dataset dns_logs, and ${eleven} with http_requests: filters of different datasets select different records`,
-        ` --> ${dnsJob}:1:2`,
+        ` --> ${dnsJob}:2:3`,
         "  |",
-        `1 | ${JSON.stringify({ dataset: "dns_logs", filter: '{"where":{"key":"QueryName","operator":"eq","value":"a"}}' })}`,
-        "  |  ^^^^^^^^^",
+        '2 |   "dataset": "dns_logs",',
+        "  |   ^^^^^^^^^",
         "1 error",
         "",
       ].join("\n"),

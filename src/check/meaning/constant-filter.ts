@@ -17,6 +17,15 @@ const PART_WARNINGS = new Set(["W0103", "W0104", "W0105", "W0106"]);
 const CONSTANT_FILTER_MAX_STEPS = 20_000;
 
 /**
+ * The most comparisons a filter may have for the whole-filter warnings: well past what Logpush
+ * takes (30), and small enough that a filter far over the limits (already an error) costs nothing.
+ */
+const CONSTANT_FILTER_MAX_COMPARISONS = 200;
+
+/** The deepest nesting the whole-filter warnings analyze: the parser's default maxDepth. */
+const CONSTANT_FILTER_MAX_DEPTH = 100;
+
+/**
  * Warns when no record can pass the whole filter (W0115) or every record does (W0116), records
  * being those the dataset can produce (any field missing, a present one of its catalog type). The
  * meaning analysis decides both exactly; it is silent when a part warning already covers the filter.
@@ -27,8 +36,12 @@ export function findConstantFilter(cond: Cond, diagnostics: Diagnostic[]): void 
   // hold makes the filter hold (`not` only flips which ones to choose), and failing them all fails
   // it. No search needed, and that is most filters (measured: the search made compile 3-10x slower).
   const leaves = leavesOf(cond, []);
+  if (leaves.length > CONSTANT_FILTER_MAX_COMPARISONS) return;
   const fields = new Set(leaves.map((leaf) => leaf.field.name));
   if (fields.size === leaves.length && !leaves.some(isConstantComparison)) return;
+  // Deeply nested `not`s (with maxDepth raised) hold few comparisons but would exhaust the stack
+  // of the recursive analysis: past this depth the warnings are left out.
+  if (depthOf(cond) > CONSTANT_FILTER_MAX_DEPTH) return;
   // The record with every field missing answers one of the two questions at once.
   if (!holdsWithFieldsMissing(cond)) {
     const passing = findRecord([{ cond, negated: false }], CONSTANT_FILTER_MAX_STEPS);
@@ -39,11 +52,28 @@ export function findConstantFilter(cond: Cond, diagnostics: Diagnostic[]): void 
   }
 }
 
+/** The comparisons of a condition, in order; without recursion, since nesting may be deep when maxDepth is raised. */
 function leavesOf(cond: Cond, into: Leaf[]): Leaf[] {
-  if (cond.kind === "leaf") into.push(cond);
-  else if (cond.kind === "not") leavesOf(cond.operand, into);
-  else for (const operand of cond.operands) leavesOf(operand, into);
+  const stack = [cond];
+  for (let part = stack.pop(); part; part = stack.pop()) {
+    if (part.kind === "leaf") into.push(part);
+    else if (part.kind === "not") stack.push(part.operand);
+    else for (let i = part.operands.length - 1; i >= 0; i--) stack.push(part.operands[i]!);
+  }
   return into;
+}
+
+/** The nesting depth of a condition, counted without recursion. */
+function depthOf(cond: Cond): number {
+  let deepest = 0;
+  const stack: [Cond, number][] = [[cond, 1]];
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const [part, depth] = entry;
+    deepest = Math.max(deepest, depth);
+    if (part.kind === "not") stack.push([part.operand, depth + 1]);
+    else if (part.kind !== "leaf") for (const operand of part.operands) stack.push([operand, depth + 1]);
+  }
+  return deepest;
 }
 
 /** Whether the filter passes the record with every field missing: the `!` comparisons hold then, the others fail. */

@@ -1,0 +1,167 @@
+import { readdir, readFile, stat } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { getCatalog } from "../../catalog/index.js";
+import { hasErrors } from "../../diagnostics/index.js";
+import {
+  type CaseFailure,
+  loadFilter,
+  logCases,
+  parseTestFile,
+  recordProblems,
+  runCases,
+  type TestCase,
+  TestFileError,
+} from "../../diff/index.js";
+import { parseCommandArgs } from "../args.js";
+import { compilerOptionsFrom } from "../compiler-options.js";
+import { reportDiagnostics } from "../diagnostics-output.js";
+import type { CliIO } from "../io.js";
+
+export const usage = `filterc test [FILE|DIR…] [options]
+
+Runs filter tests kept as data. A test file (JSON, named *.test.json when found in a directory):
+  {"filter": "<source>" | {"file": "<path>"}, "dataset"?: name,
+   "cases": [{"name"?: text, "record": {…}, "match": true|false}],
+   "log"?: {"file": "<NDJSON path>", "matches": [line numbers that must match]}}
+Paths are relative to the test file. Records are judged as \`filterc eval\` judges log lines; a
+record field the dataset does not have, or a value of another type than the field's, is an error.
+A failure prints the record, the verdict expected and found, and the filter's tree with each part
+marked ✓ (held) or ✗ (did not). Without arguments, the *.test.json files of the current directory.
+
+Options:
+  --dataset NAME        the dataset of test files that do not name one (default http_requests)
+  --json                print {passed, failed, files: [{file, passed, failures, errors}]} on stdout
+Exit status: 0 every case passed, 1 a case failed, 2 usage or errors in a test file or its filter.`;
+
+interface FileResult {
+  file: string;
+  passed: number;
+  failures: CaseFailure[];
+  errors: string[];
+}
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, {
+    dataset: { type: "string" },
+    json: { type: "boolean" },
+  });
+  const options = await compilerOptionsFrom({ dataset: values.dataset });
+  const files = await testFiles(positionals.length > 0 ? positionals : ["."], io.cwd);
+  const results: FileResult[] = [];
+  for (const file of files) results.push(await runFile(file, io, options.dataset, !values.json));
+  const passed = results.reduce((sum, result) => sum + result.passed, 0);
+  const failed = results.reduce((sum, result) => sum + result.failures.length, 0);
+  const errors = results.some((result) => result.errors.length > 0);
+  if (values.json) {
+    const files = results.map((result) => ({
+      file: result.file,
+      passed: result.passed,
+      failures: result.failures.map(({ testCase, actual }) => ({
+        name: testCase.name,
+        place: testCase.place,
+        record: testCase.record,
+        expected: testCase.match,
+        actual,
+      })),
+      errors: result.errors,
+    }));
+    io.stdout(`${JSON.stringify({ passed, failed, files })}\n`);
+  } else {
+    for (const result of results) {
+      for (const error of result.errors) io.stderr(`error: ${error}\n`);
+      if (result.errors.length === 0 && result.failures.length === 0)
+        io.stdout(`ok   ${result.file}: ${result.passed} case${result.passed === 1 ? "" : "s"}\n`);
+      for (const failure of result.failures) io.stdout(describeFailure(result.file, failure));
+    }
+    io.stdout(`${passed} passed, ${failed} failed${errors ? ", with errors" : ""}\n`);
+  }
+  if (files.length === 0 && !values.json) io.stderr("filterc test: no test files (*.test.json) found\n");
+  return errors || files.length === 0 ? 2 : failed > 0 ? 1 : 0;
+}
+
+const verdict = (match: boolean) => (match ? "match" : "no match");
+
+function describeFailure(file: string, { testCase, actual, tree }: CaseFailure): string {
+  return [
+    `FAIL ${file}: ${testCase.name} (${testCase.place})`,
+    `  record:   ${JSON.stringify(testCase.record)}`,
+    `  expected: ${verdict(testCase.match)}, got: ${verdict(actual)}`,
+    ...tree
+      .trimEnd()
+      .split("\n")
+      .map((line) => `  ${line}`),
+    "",
+    "",
+  ].join("\n");
+}
+
+/** The test files named, and those of the directories named (`*.test.json`, not recursive). */
+async function testFiles(paths: string[], cwd: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    const full = resolve(cwd, path);
+    const info = await stat(full).catch(() => undefined);
+    if (info?.isDirectory()) {
+      const names = (await readdir(full)).filter((name) => name.endsWith(".test.json")).sort();
+      files.push(...names.map((name) => (path === "." ? name : join(path, name))));
+    } else files.push(path);
+  }
+  return files;
+}
+
+async function runFile(
+  file: string,
+  io: CliIO,
+  dataset: string | undefined,
+  showDiagnostics: boolean,
+): Promise<FileResult> {
+  const result: FileResult = { file, passed: 0, failures: [], errors: [] };
+  const fail = (errors: (TestFileError | string)[]) => {
+    result.errors.push(...errors.map(String));
+    return result;
+  };
+  const full = resolve(io.cwd, file);
+  const text = await readFile(full, "utf8").catch((error: Error) => error);
+  if (text instanceof Error) return fail([`${file}: cannot read: ${text.message}`]);
+  const spec = parseTestFile(text, file);
+  if (Array.isArray(spec)) return fail(spec);
+  const beside = (path: string) => resolve(dirname(full), path);
+  const specDataset = spec.dataset ?? dataset;
+  if (specDataset !== undefined && !getCatalog(specDataset))
+    return fail([`${file}: unknown dataset ${JSON.stringify(specDataset)}`]);
+  let source = "";
+  let sourceName = `${file} (filter)`;
+  if ("source" in spec.filter) source = spec.filter.source;
+  else {
+    sourceName = join(dirname(file), spec.filter.file);
+    const read = await readFile(beside(spec.filter.file), "utf8").catch((error: Error) => error);
+    if (read instanceof Error)
+      return fail([`${file}: cannot read the filter ${sourceName}: ${read.message}`]);
+    source = read;
+  }
+  const loaded = loadFilter(source, specDataset === undefined ? {} : { dataset: specDataset });
+  if (showDiagnostics)
+    reportDiagnostics(
+      io,
+      loaded.diagnostics.filter((d) => d.severity === "error"),
+      source,
+      sourceName,
+    );
+  if (hasErrors(loaded.diagnostics)) return fail([`${file}: the filter ${sourceName} has errors`]);
+  const cases: TestCase[] = [...spec.cases];
+  if (spec.log) {
+    const logName = join(dirname(file), spec.log.file);
+    const read = await readFile(beside(spec.log.file), "utf8").catch((error: Error) => error);
+    if (read instanceof Error)
+      return fail([`${spec.log.place}: cannot read the log ${logName}: ${read.message}`]);
+    const fromLog = logCases(read, logName, spec.log.matches);
+    if (fromLog.some((item) => item instanceof TestFileError)) return fail(fromLog as TestFileError[]);
+    cases.push(...(fromLog as TestCase[]));
+  }
+  const catalog = getCatalog(loaded.dataset)!;
+  const problems = cases.flatMap((testCase) => recordProblems(testCase, catalog));
+  if (problems.length > 0) return fail(problems);
+  result.failures = runCases(loaded.condition, cases);
+  result.passed = cases.length - result.failures.length;
+  return result;
+}

@@ -1,0 +1,166 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "filterc-test-"));
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, text);
+  return path;
+}
+
+file("errors.lpf", 'EdgeResponseStatus geq 500 and not ClientRequestPath startsWith "/health"\n');
+const passing = file(
+  "pass/errors.test.json",
+  JSON.stringify({
+    filter: { file: "../errors.lpf" },
+    cases: [
+      { name: "a 502", record: { EdgeResponseStatus: 502, ClientRequestPath: "/api" }, match: true },
+      {
+        name: "a health check",
+        record: { EdgeResponseStatus: 503, ClientRequestPath: "/health/db" },
+        match: false,
+      },
+      { record: { EdgeResponseStatus: "200" }, match: false },
+    ],
+  }),
+);
+file(
+  "pass/sample.ndjson",
+  '{"EdgeResponseStatus":500}\n\n{"EdgeResponseStatus":404}\n{"EdgeResponseStatus":"599","ClientRequestPath":"/x"}\n',
+);
+file(
+  "pass/log.test.json",
+  JSON.stringify({ filter: "EdgeResponseStatus geq 500", log: { file: "sample.ndjson", matches: [1, 4] } }),
+);
+const failing = file(
+  "fail.test.json",
+  `{"filter": "EdgeResponseStatus geq 500 and not ClientRequestPath startsWith \\"/health\\"",
+ "cases": [
+  {"name": "health is dropped", "record": {"EdgeResponseStatus": 500, "ClientRequestPath": "/healthz"}, "match": true}
+ ]}`,
+);
+const badRecord = file(
+  "bad.test.json",
+  `{"filter": "BotScore lt 30",
+ "cases": [
+  {"record": {"BotScor": 1}, "match": true},
+  {"name": "text score", "record": {"BotScore": "low"}, "match": false}
+ ]}`,
+);
+
+describe("filterc test", () => {
+  it("runs the cases and the log lines of each test file, exit 0", async () => {
+    const run = await runCli(["test", join(dir, "pass")]);
+    expect(run).toEqual({
+      code: 0,
+      stdout: `ok   ${join(dir, "pass")}/errors.test.json: 3 cases\nok   ${join(dir, "pass")}/log.test.json: 3 cases\n6 passed, 0 failed\n`,
+      stderr: "",
+    });
+  });
+
+  it("prints the record, both verdicts and the tree marked with what held, exit 1", async () => {
+    const run = await runCli(["test", failing]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: [
+        `FAIL ${failing}: health is dropped (${failing}:3:3)`,
+        '  record:   {"EdgeResponseStatus":500,"ClientRequestPath":"/healthz"}',
+        "  expected: match, got: no match",
+        "  ✗ all of:",
+        "  ✓   EdgeResponseStatus (int) is at least 500",
+        "  ✗   not:",
+        '  ✓     ClientRequestPath (string) starts with "/health"',
+        "",
+        "0 passed, 1 failed",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+  });
+
+  it("reports failures as JSON with --json", async () => {
+    const run = await runCli(["test", failing, passing, "--json"]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({
+      passed: 3,
+      failed: 1,
+      files: [
+        {
+          file: failing,
+          passed: 0,
+          failures: [
+            {
+              name: "health is dropped",
+              place: `${failing}:3:3`,
+              record: { EdgeResponseStatus: 500, ClientRequestPath: "/healthz" },
+              expected: true,
+              actual: false,
+            },
+          ],
+          errors: [],
+        },
+        { file: passing, passed: 3, failures: [], errors: [] },
+      ],
+    });
+  });
+
+  it("refuses unknown fields and values of the wrong type in records, naming the file and place, exit 2", async () => {
+    const run = await runCli(["test", badRecord]);
+    expect(run).toEqual({
+      code: 2,
+      stdout: "0 passed, 0 failed, with errors\n",
+      stderr: [
+        `error: ${badRecord}:3:3: case 1: the record has "BotScor", which is no field of http_requests`,
+        `error: ${badRecord}:4:3: text score: BotScore is int in http_requests, but the record holds "low"`,
+        "",
+      ].join("\n"),
+    });
+  });
+
+  it("refuses malformed test files and log lines with their place, exit 2", async () => {
+    const notJson = file("broken.test.json", '{"filter": "BotScore lt 1", "cases": [}');
+    expect((await runCli(["test", notJson])).stderr).toBe(
+      `error: ${notJson}:1:39: not JSON: ValueExpected\n`,
+    );
+    const shape = file("shape.test.json", '{"filter": 3, "case": []}');
+    expect((await runCli(["test", shape])).stderr).toBe(
+      [
+        `error: ${shape}:1:15: unknown member "case"; a test file has filter, dataset, cases and log`,
+        `error: ${shape}:1:12: filter must be filter source (a string) or {"file": path}`,
+        `error: ${shape}:1:1: a test file needs cases, a log, or both`,
+        "",
+      ].join("\n"),
+    );
+    file("bad.ndjson", '{"BotScore": 1}\nnot json\n');
+    const log = file(
+      "badlog.test.json",
+      '{"filter": "BotScore lt 1", "log": {"file": "bad.ndjson", "matches": [1, 7]}}',
+    );
+    const run = await runCli(["test", log]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      [
+        `error: ${join(dir, "bad.ndjson")}:2: not a JSON object`,
+        `error: ${join(dir, "bad.ndjson")}:7: line 7 is listed in matches but holds no record`,
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("reports errors in the filter with their place, exit 2", async () => {
+    const broken = file(
+      "filter-error.test.json",
+      '{"filter": "BotScor lt 1", "cases": [{"record": {}, "match": false}]}',
+    );
+    const run = await runCli(["test", broken]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `error[E0201]: unknown field \`BotScor\` in dataset http_requests; did you mean \`BotScore\`?\n --> ${broken} (filter):1:1`,
+    );
+    expect(run.stderr).toContain(`error: ${broken}: the filter ${broken} (filter) has errors\n`);
+  });
+});
