@@ -33,7 +33,7 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     load: () => import("./commands/datasets.js"),
   },
   diff: {
-    summary: "decide whether two filters keep the same records, with a record that tells them apart",
+    summary: "decide whether two filters keep the same records",
     load: () => import("./commands/diff.js"),
   },
   eval: { summary: "apply a filter to log lines (NDJSON, gzip)", load: () => import("./commands/eval.js") },
@@ -47,7 +47,7 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     load: () => import("./commands/sandbox.js"),
   },
   test: {
-    summary: "run filter tests kept as data (records with expected match or no match)",
+    summary: "run filter tests kept as data",
     load: () => import("./commands/test.js"),
   },
   lsp: { summary: "run the language server over stdio (LSP)", load: () => import("./commands/lsp.js") },
