@@ -34,9 +34,11 @@ export function loadFilter(text: string, options: LoadOptions = {}): LoadedFilte
     const named = recordDataset(text);
     const dataset = named?.dataset ?? options.dataset ?? DEFAULT_DATASET;
     const result = decompile(text, { dataset, ...(options.catalog ? { catalog: options.catalog } : {}) });
+    // The Logpush limits hold for JSON too: they also bound the work of comparing filters.
+    const emitted = result.condition && emit(result.condition);
     return {
       condition: result.condition,
-      diagnostics: result.diagnostics,
+      diagnostics: [...result.diagnostics, ...(emitted?.diagnostics ?? [])],
       dataset,
       datasetRange: named?.range ?? start,
     };

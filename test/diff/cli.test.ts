@@ -99,6 +99,21 @@ describe("filterc diff", () => {
     });
   });
 
+  it("holds Logpush JSON to the limits too, which also bound the comparison, exit 2", async () => {
+    const paths = Array.from({ length: 40 }, (_, i) => ({
+      key: "ClientRequestPath",
+      operator: "startsWith",
+      value: `/p${i}`,
+    }));
+    const big = file("big.json", JSON.stringify({ where: { or: paths } }));
+    const run = await runCli(["diff", eleven, big]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(
+      "error[E0401]: the filter has 40 comparisons; Logpush accepts at most 30 (option maxOperators); this comparison crosses the limit\n",
+    );
+  });
+
   it("is a usage error without two filters, or with both on standard input", async () => {
     const one = await runCli(["diff", eleven]);
     expect(one.code).toBe(2);
