@@ -72,10 +72,15 @@ describe("diffFilters", () => {
     ).toEqual(same);
   });
 
-  it("compares floats as the evaluator does: doubles, and long constants on decimal text", () => {
+  it("compares floats by their exact decimal value, as the evaluator does", () => {
     expect(
       diff("EdgeResponseCompressionRatio gt 0.1", "EdgeResponseCompressionRatio geq 0.10000000000000000001"),
-    ).toEqual(same);
+    ).toEqual({
+      decided: true,
+      relation: "superset",
+      onlyA: '{"EdgeResponseCompressionRatio":0.100000000000000000001}',
+      onlyB: null,
+    });
     expect(
       diff(
         "EdgeResponseCompressionRatio gt 0.1 and EdgeResponseCompressionRatio lt 0.2",
@@ -84,9 +89,15 @@ describe("diffFilters", () => {
     ).toEqual({
       decided: true,
       relation: "superset",
-      onlyA: '{"EdgeResponseCompressionRatio":0.13}',
+      onlyA: '{"EdgeResponseCompressionRatio":0.101}',
       onlyB: null,
     });
+    expect(
+      diff(
+        "EdgeResponseCompressionRatio in [1, 2.5]",
+        "EdgeResponseCompressionRatio eq 1 or EdgeResponseCompressionRatio eq 2.50",
+      ),
+    ).toEqual(same);
   });
 
   it("treats an empty array like a missing field, and `in` on an array as any element", () => {
