@@ -420,7 +420,7 @@ export const DiagnosticKind = {
     (a) => `${a.at}${JSON.stringify(a.key)} appears more than once in this object`,
   ),
 
-  // Comparing filters (diff, test, jobs diff).
+  // Comparing filters (diff, test).
   DatasetsDiffer: kind<{ dataset: string; other: string; otherName: string }>(
     "E0700",
     "error",

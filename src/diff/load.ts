@@ -24,7 +24,7 @@ export interface LoadedFilter {
 const isJson = (text: string) => /^\s*["{]/.test(text);
 
 /**
- * Reads one filter as `diff`, `test` and `jobs diff` take it: filter source (checked, and its
+ * Reads one filter as `diff` and `test` take it: filter source (checked, and its
  * JSON checked against the limits, as `compile` does), or Logpush filter JSON, the string a job
  * stores, or a job record (decompiled; a record's own `dataset` applies to it).
  */

@@ -52,7 +52,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       return 2;
     }
   }
-  const [inputA, inputB] = inputs as [{ text: string; name: string }, { text: string; name: string }];
+  const [inputA, inputB] = [inputs[0]!, inputs[1]!];
   const a = loadFilter(inputA.text, options);
   const b = loadFilter(inputB.text, options);
   const mismatch = datasetMismatch(b, a, inputA.name);
