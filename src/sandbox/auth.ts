@@ -14,6 +14,8 @@ export function resolveCredentials(given: Credentials): {
   credentials: Credentials;
   generatedToken?: string;
 } {
+  for (const name of ["apiToken", "apiEmail", "apiKey"] as const)
+    if (given[name] === "") throw new Error(`${name} is empty; give a credential or leave it out`);
   if (given.apiToken || (given.apiEmail && given.apiKey)) return { credentials: given };
   const generatedToken = randomBytes(24).toString("base64url");
   return { credentials: { apiToken: generatedToken }, generatedToken };

@@ -10,8 +10,22 @@ export interface RequestContext {
   body: Record<string, unknown>;
   /** The deepest nesting of arrays and objects accepted in a JSON value. */
   maxJsonDepth: number;
-  /** The raw body, for the NDJSON ingest. */
-  rawBody: Buffer;
+  /** The streamed body of the ingest (empty on the other routes). */
+  upload: Upload;
+}
+
+/** A body read as it arrives: its chunks (refused past the size limit), and how to read them. */
+export interface Upload {
+  chunks: AsyncIterable<Buffer>;
+  /** `Content-Encoding: gzip` was sent (gzip is also known by its magic bytes). */
+  gzip: boolean;
+  /** Longest line held in memory; a longer one is malformed. */
+  maxLineBytes: number;
+}
+
+/** The upload of a route that takes none. */
+export function noUpload(): Upload {
+  return { chunks: (async function* () {})(), gzip: false, maxLineBytes: 0 };
 }
 
 /** A successful answer: the envelope's `result` (and `result_info`), or no body at all (204). */

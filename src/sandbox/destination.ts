@@ -12,8 +12,18 @@ export interface Destination {
 }
 
 const segmentName = /^[A-Za-z0-9!_.*'()={}-]+$/;
+/** The service's limit on destination_conf. */
+const MAX_DESTINATION_LENGTH = 4096;
+/** A path segment becomes a folder name: file systems take at most 255 bytes (the segments are ASCII). */
+const MAX_SEGMENT_BYTES = 255;
+/** What `{DATE}` becomes: YYYYMMDD. */
+const DATE_LENGTH = 8;
 
 export function parseDestination(destination: string): Destination {
+  if (destination.length > MAX_DESTINATION_LENGTH)
+    throw invalidJob(
+      `destination_conf is ${destination.length} characters; at most ${MAX_DESTINATION_LENGTH} are allowed`,
+    );
   const match = /^s3:\/\/([^/?]+)((?:\/[^?]*)?)(?:\?(.*))?$/.exec(destination);
   if (!match)
     throw invalidJob(
@@ -26,6 +36,13 @@ export function parseDestination(destination: string): Destination {
   for (const segment of segments)
     if (!segmentName.test(segment) || segment === "." || segment === "..")
       throw invalidJob(`destination_conf: the path segment ${JSON.stringify(segment)} is not allowed`);
+  for (const segment of segments) {
+    const bytes = segment.replaceAll("{DATE}", "x".repeat(DATE_LENGTH)).length;
+    if (bytes > MAX_SEGMENT_BYTES)
+      throw invalidJob(
+        `destination_conf: a path segment is ${bytes} bytes (with {DATE} filled in); the sandbox takes at most ${MAX_SEGMENT_BYTES}`,
+      );
+  }
   if (!new URLSearchParams(query).get("region"))
     throw invalidJob("destination_conf: an s3 destination needs ?region=REGION");
   return { bucket, segments, key: [bucket, ...segments].join("/") };

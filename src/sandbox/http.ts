@@ -27,19 +27,33 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(text);
 }
 
-/** Reads the whole body, refusing more than `limit` bytes (by Content-Length up front, or while reading). */
-export async function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
-  const tooLarge = () =>
-    new ApiError(413, ErrorCode.bodyTooLarge, `request body is larger than the limit of ${limit} bytes`);
-  const declared = Number(request.headers["content-length"] ?? 0);
-  if (declared > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
+const tooLarge = (limit: number) => () =>
+  new ApiError(413, ErrorCode.bodyTooLarge, `request body is larger than the limit of ${limit} bytes`);
+
+/** The chunks of `source`, refused with `tooLarge` once more than `limit` bytes have come. */
+export async function* limited(
+  source: AsyncIterable<Buffer>,
+  limit: number,
+  tooLarge: () => Error,
+): AsyncGenerator<Buffer> {
   let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
+  for await (const chunk of source) {
+    size += chunk.length;
     if (size > limit) throw tooLarge();
-    chunks.push(chunk as Buffer);
+    yield chunk;
   }
+}
+
+/** The body as it arrives, refusing more than `limit` bytes (by Content-Length up front, or while reading). */
+export function limitedBody(request: IncomingMessage, limit: number): AsyncGenerator<Buffer> {
+  if (Number(request.headers["content-length"] ?? 0) > limit) throw tooLarge(limit)();
+  return limited(request, limit, tooLarge(limit));
+}
+
+/** Reads the whole body, refusing more than `limit` bytes. */
+export async function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of limitedBody(request, limit)) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 

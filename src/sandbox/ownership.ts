@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { writeFileAtomically } from "./atomic-file.js";
 import type { Reply, RequestContext } from "./context.js";
 import { destinationFolder, parseDestination } from "./destination.js";
 import { invalidJob } from "./errors.js";
-import { writeFileAtomically } from "./store.js";
 
 /** YYYYMMDD in UTC: what `{DATE}` in a destination path stands for. */
 export function utcDate(at: Date): string {

@@ -1,20 +1,20 @@
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import { mkdir } from "node:fs/promises";
-import { join, relative } from "node:path";
-import { promisify } from "node:util";
-import { gzip } from "node:zlib";
+import { dirname, join, relative } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGzip, type Gzip } from "node:zlib";
 import { compilePredicate, type Predicate } from "../eval/index.js";
+import { type AtomicFile, createAtomicFile } from "./atomic-file.js";
 import type { Reply, RequestContext } from "./context.js";
 import { type CustomFields, customFieldsOf } from "./custom-fields.js";
 import { datasetCatalog } from "./datasets.js";
 import { destinationFolder, parseDestination } from "./destination.js";
 import { checkJobFilter } from "./filter.js";
 import { nestsDeeperThan } from "./http.js";
+import { type BodyLine, decoded, linesOf } from "./ingest-body.js";
 import type { Job } from "./model.js";
 import { utcDate } from "./ownership.js";
-import { writeFileAtomically } from "./store.js";
-
-const gzipAsync = promisify(gzip);
 
 /** Custom field values are cut to this many UTF-8 bytes, as Logpush does. */
 export const MAX_CUSTOM_FIELD_BYTES = 8192;
@@ -96,30 +96,17 @@ function select(record: Record<string, unknown>, names: readonly string[] | null
   return selected;
 }
 
-interface ParsedBody {
-  records: Record<string, unknown>[];
-  malformedLines: number[];
-}
-
-/** A line nested deeper than `maxDepth` is malformed: written out again, it would exhaust the stack. */
-function parseNdjson(text: string, maxDepth: number): ParsedBody {
-  const parsed: ParsedBody = { records: [], malformedLines: [] };
-  text.split("\n").forEach((line, index) => {
-    if (line.trim() === "") return;
-    if (nestsDeeperThan(line, maxDepth)) {
-      parsed.malformedLines.push(index + 1);
-      return;
-    }
-    try {
-      const value: unknown = JSON.parse(line);
-      if (typeof value === "object" && value !== null && !Array.isArray(value))
-        parsed.records.push(value as Record<string, unknown>);
-      else parsed.malformedLines.push(index + 1);
-    } catch {
-      parsed.malformedLines.push(index + 1);
-    }
-  });
-  return parsed;
+/** A record of one line, or undefined when the line is malformed (not a JSON object, too long or too deep). */
+function recordOf(line: BodyLine, maxDepth: number): Record<string, unknown> | undefined {
+  if (line.text === undefined || nestsDeeperThan(line.text, maxDepth)) return undefined;
+  try {
+    const value: unknown = JSON.parse(line.text);
+    if (typeof value === "object" && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {
+    // reported as a malformed line
+  }
+  return undefined;
 }
 
 /** `20240131T101500Z`: the form of the time range in Logpush file names. */
@@ -129,45 +116,106 @@ const compactTime = (at: Date) =>
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z");
 
+/** Line numbers of malformed lines reported in the answer; `malformed` counts them all. */
+export const MAX_REPORTED_MALFORMED_LINES = 100;
+
+/** One enabled job's share of an ingest: its selection of the records and, from its first record on, its file. */
+class JobDelivery {
+  records = 0;
+  private file: AtomicFile | undefined;
+  private gzip: Gzip | undefined;
+  private piped: Promise<void> | undefined;
+  private readonly predicate: Predicate;
+  private readonly names: string[] | null;
+
+  constructor(
+    readonly job: Job,
+    readonly path: string,
+    private readonly temporaryFolder: string,
+  ) {
+    this.predicate = predicateOf(job);
+    this.names = fieldNamesOf(job);
+  }
+
+  /** Writes the record when the filter keeps it, waiting while the gzip stream is full. */
+  async offer(record: Record<string, unknown>): Promise<void> {
+    if (!this.predicate(record)) return;
+    if (!this.gzip) {
+      await mkdir(dirname(this.path), { recursive: true });
+      this.file = await createAtomicFile(this.path, this.temporaryFolder);
+      this.gzip = createGzip();
+      this.piped = pipeline(this.gzip, this.file.stream, { end: false });
+      this.piped.catch(() => undefined); // awaited in commit; a failure also fails the writes
+    }
+    this.records++;
+    if (!this.gzip.write(`${JSON.stringify(select(record, this.names))}\n`)) await once(this.gzip, "drain");
+  }
+
+  /** Puts the file in place; false when the job kept no record (and so has no file). */
+  async commit(): Promise<boolean> {
+    if (!this.gzip || !this.file) return false;
+    this.gzip.end();
+    await this.piped;
+    await this.file.commit();
+    return true;
+  }
+
+  async abort(): Promise<void> {
+    this.gzip?.destroy();
+    await this.file?.abort();
+  }
+}
+
 /**
- * Plays the push for one batch of log records of a zone: for every enabled job of the dataset,
- * the custom fields (http_requests), the filter and the field selection, written as gzip NDJSON
- * to the job's destination folder. A job that keeps no record gets no file.
+ * Plays the push for one batch of log records of a zone, read as the body streams in (NDJSON,
+ * gzip or not): for every enabled job of the dataset, the custom fields (http_requests), the
+ * filter and the field selection, written as gzip NDJSON to the job's destination folder. A job
+ * that keeps no record gets no file; a body that fails midway delivers nothing.
  */
 export async function ingest(context: RequestContext): Promise<Reply> {
   const dataset = context.query.get("dataset") ?? "http_requests";
   datasetCatalog(dataset);
-  const { records, malformedLines } = parseNdjson(context.rawBody.toString("utf8"), context.maxJsonDepth);
   const zone = context.store.zone(context.zoneId);
   const customFields = dataset === "http_requests" ? customFieldsOf(zone.rulesets) : null;
-  const logged = customFields ? records.map((record) => withCustomFields(record, customFields)) : records;
-  const now = new Date();
-  const deliveries: { job_id: number; records: number; file: string }[] = [];
-  for (const job of zone.jobs.filter((j) => j.enabled && j.dataset === dataset)) {
-    const predicate = predicateOf(job);
-    const names = fieldNamesOf(job);
-    const lines = logged
-      .filter((record) => predicate(record))
-      .map((record) => JSON.stringify(select(record, names)));
-    if (lines.length === 0) continue;
-    const folder = destinationFolder(context.dataDir, parseDestination(job.destination_conf), utcDate(now));
-    const file = join(
-      folder,
-      `${compactTime(now)}_${compactTime(now)}_${randomBytes(4).toString("hex")}.log.gz`,
-    );
-    await mkdir(folder, { recursive: true });
-    await writeFileAtomically(file, await gzipAsync(`${lines.join("\n")}\n`), context.store.temporaryFolder);
-    deliveries.push({
-      job_id: job.id,
-      records: lines.length,
-      file: relative(context.dataDir, file).split("\\").join("/"),
-    });
+  const start = new Date();
+  const folderOf = (job: Job) =>
+    destinationFolder(context.dataDir, parseDestination(job.destination_conf), utcDate(start));
+  const name = `${compactTime(start)}_${compactTime(start)}_${randomBytes(4).toString("hex")}.log.gz`;
+  const jobs = zone.jobs
+    .filter((job) => job.enabled && job.dataset === dataset)
+    .map((job) => new JobDelivery(job, join(folderOf(job), name), context.store.temporaryFolder));
+  let records = 0;
+  let malformed = 0;
+  const malformedLines: number[] = [];
+  try {
+    for await (const line of linesOf(
+      decoded(context.upload.chunks, context.upload.gzip),
+      context.upload.maxLineBytes,
+    )) {
+      if (line.text !== undefined && line.text.trim() === "") continue;
+      const record = recordOf(line, context.maxJsonDepth);
+      if (!record) {
+        malformed++;
+        if (malformedLines.length < MAX_REPORTED_MALFORMED_LINES) malformedLines.push(line.number);
+        continue;
+      }
+      records++;
+      const logged = customFields ? withCustomFields(record, customFields) : record;
+      for (const job of jobs) await job.offer(logged);
+    }
+    for (const job of jobs) await job.commit();
+  } catch (error) {
+    await Promise.all(jobs.map((job) => job.abort()));
+    throw error;
   }
-  if (deliveries.length > 0) {
-    const completed = now.toISOString();
+  const delivered = jobs.filter((job) => job.records > 0);
+  if (delivered.length > 0) {
+    const completed = new Date().toISOString();
     await context.store.update(context.zoneId, (draft) => {
-      for (const delivery of deliveries) {
-        const job = draft.jobs.find((j) => j.id === delivery.job_id);
+      for (const {
+        job: { id },
+      } of delivered) {
+        const job = draft.jobs.find((j) => j.id === id);
         if (job) {
           job.last_complete = completed;
           job.error_message = null;
@@ -175,5 +223,10 @@ export async function ingest(context: RequestContext): Promise<Reply> {
       }
     });
   }
-  return { status: 200, result: { records: records.length, malformed_lines: malformedLines, deliveries } };
+  const deliveries = delivered.map((job) => ({
+    job_id: job.job.id,
+    records: job.records,
+    file: relative(context.dataDir, job.path).split("\\").join("/"),
+  }));
+  return { status: 200, result: { records, malformed, malformed_lines: malformedLines, deliveries } };
 }

@@ -1,10 +1,10 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { authenticate, type Credentials, resolveCredentials } from "./auth.js";
-import type { Reply, RequestContext } from "./context.js";
+import { noUpload, type Reply, type RequestContext, type Upload } from "./context.js";
 import { ApiError, ErrorCode } from "./errors.js";
-import { parseJsonObject, readBody, sendErrors, sendResult } from "./http.js";
+import { limitedBody, parseJsonObject, readBody, sendErrors, sendResult } from "./http.js";
 import { createJob, datasetFields, deleteJob, getJob, listDatasetJobs, listJobs, updateJob } from "./jobs.js";
 import { createChallenge, validateChallenge } from "./ownership.js";
 import { ingest } from "./push.js";
@@ -28,8 +28,16 @@ export interface SandboxOptions extends Credentials {
   maxBodyBytes?: number;
   /** Deepest nesting of arrays and objects in a JSON body or an ingested record (default 64). */
   maxJsonDepth?: number;
-  /** Largest NDJSON body the ingest accepts (default 64 MiB). */
+  /** Largest NDJSON body the ingest accepts, as sent (default 64 MiB). */
   maxIngestBytes?: number;
+  /** Longest line of an ingest held in memory; a longer one is a malformed line (default 1 MiB). */
+  maxIngestLineBytes?: number;
+  /** Ingests run at once; one more is answered 429 (default 2). */
+  maxIngestsInFlight?: number;
+  /** Requests served at once; one more is answered 503 (default 64). */
+  maxRequestsInFlight?: number;
+  /** On close, how long requests under way may take to finish before their connections are closed (default 10 s). */
+  shutdownGraceMs?: number;
   /** Where failures that are the sandbox's own fault are reported (default: nowhere). */
   log?: (line: string) => void;
 }
@@ -39,6 +47,7 @@ export interface Sandbox {
   url: string;
   /** The token the sandbox made, when no credentials were configured. */
   token?: string;
+  /** Stops accepting, lets requests under way finish within the grace period, then closes every connection left. */
   close(): Promise<void>;
 }
 
@@ -46,6 +55,15 @@ export const API_PREFIX = "/client/v4";
 export const DEFAULT_PORT = 8787;
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MAX_INGEST_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_INGEST_LINE_BYTES = 1024 * 1024;
+/**
+ * An ingest holds one line, one chunk of the body and a gzip stream per job: a few MB whatever the
+ * body's size (bench/sandbox-ingest.mjs). Two at once keep the work bounded on a small machine.
+ */
+const DEFAULT_MAX_INGESTS_IN_FLIGHT = 2;
+/** Each JSON request holds at most its body (1 MiB by default): 64 of them stay under 64 MiB. */
+const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 64;
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 /** Far deeper than any body of the API needs (a ruleset rule is 4 levels), far from the stack's limits. */
 const DEFAULT_MAX_JSON_DEPTH = 64;
 /** The levels a zone file adds around a body: zone, rulesets, a ruleset, its rules. */
@@ -113,6 +131,27 @@ function match(segments: string[]): { route: Route; params: Record<string, strin
 
 const noRoute = () => new ApiError(404, ErrorCode.noRoute, "No route for that URI");
 
+/** What Node answers by itself (a request it cannot parse), in Cloudflare's envelope. */
+function clientErrorAnswer(error: NodeJS.ErrnoException): {
+  status: number;
+  reason: string;
+  message: string;
+} {
+  if (error.code === "HPE_HEADER_OVERFLOW")
+    return {
+      status: 431,
+      reason: "Request Header Fields Too Large",
+      message: "request headers are too large",
+    };
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT")
+    return { status: 408, reason: "Request Timeout", message: "the request took too long to arrive" };
+  return { status: 400, reason: "Bad Request", message: "malformed HTTP request" };
+}
+
+/** A request its client gave up on: nothing to answer, and not the sandbox's fault. */
+const isDisconnect = (request: IncomingMessage, error: unknown) =>
+  request.socket.destroyed || (error as NodeJS.ErrnoException).code === "ECONNRESET";
+
 /** Serves the sandbox on 127.0.0.1 until `close()`. */
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const dataDir = resolve(options.dataDir);
@@ -121,6 +160,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const { credentials, generatedToken } = resolveCredentials(options);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxIngestBytes = options.maxIngestBytes ?? DEFAULT_MAX_INGEST_BYTES;
+  const maxIngestLineBytes = options.maxIngestLineBytes ?? DEFAULT_MAX_INGEST_LINE_BYTES;
+  const maxIngestsInFlight = options.maxIngestsInFlight ?? DEFAULT_MAX_INGESTS_IN_FLIGHT;
+  const maxRequestsInFlight = options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT;
+  const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  let requestsInFlight = 0;
+  let ingestsInFlight = 0;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
@@ -143,36 +188,85 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
           ErrorCode.invalidIdentifier,
           `Could not route to ${url.pathname.slice(API_PREFIX.length)}, perhaps your object identifier is invalid?`,
         );
-    const rawBody = await readBody(request, found.route.ingest ? maxIngestBytes : maxBodyBytes);
-    const reply = await handler({
+    const context = {
       store,
       dataDir,
       zoneId: found.params["zone"]!,
       params: found.params,
       query: url.searchParams,
       maxJsonDepth,
-      body: found.route.ingest ? {} : parseJsonObject(rawBody, maxJsonDepth),
-      rawBody,
-    });
-    if (reply.status === 204) {
-      response.writeHead(204).end();
+    };
+    if (!found.route.ingest) {
+      const body = parseJsonObject(await readBody(request, maxBodyBytes), maxJsonDepth);
+      return reply(response, await handler({ ...context, body, upload: noUpload() }));
+    }
+    if (ingestsInFlight >= maxIngestsInFlight)
+      throw new ApiError(
+        429,
+        ErrorCode.busy,
+        `${maxIngestsInFlight} ingests are under way, the most the sandbox runs at once; retry later`,
+      );
+    ingestsInFlight++;
+    try {
+      const upload: Upload = {
+        chunks: limitedBody(request, maxIngestBytes),
+        gzip: /^\s*gzip\s*$/i.test(request.headers["content-encoding"] ?? ""),
+        maxLineBytes: maxIngestLineBytes,
+      };
+      reply(response, await handler({ ...context, body: {}, upload }));
+    } finally {
+      ingestsInFlight--;
+    }
+  }
+
+  function fail(request: IncomingMessage, response: ServerResponse, error: unknown): void {
+    if (response.headersSent) return;
+    if (error instanceof ApiError) {
+      // A body refused before or part-way through is not read to its end: close the connection after answering.
+      if (!request.complete) response.setHeader("connection", "close");
+      if (error.status === 429 || error.status === 503) response.setHeader("retry-after", "1");
+      sendErrors(response, error.status, [error.entry()]);
       return;
     }
-    sendResult(response, reply.status, reply.result ?? null, reply.resultInfo);
+    if (isDisconnect(request, error)) return;
+    options.log?.(`filterc sandbox: ${(error as Error).stack ?? String(error)}`);
+    sendErrors(response, 500, [{ code: ErrorCode.internal, message: "Internal error" }]);
   }
 
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      if (response.headersSent) return;
-      if (error instanceof ApiError) {
-        // A body refused part-way is not read to its end: close the connection after answering.
-        if (error.status === 413) response.setHeader("connection", "close");
-        sendErrors(response, error.status, [error.entry()]);
-        return;
-      }
-      options.log?.(`filterc sandbox: ${(error as Error).stack ?? String(error)}`);
-      sendErrors(response, 500, [{ code: ErrorCode.internal, message: "Internal error" }]);
+    if (requestsInFlight >= maxRequestsInFlight) {
+      const busy = new ApiError(
+        503,
+        ErrorCode.busy,
+        `${maxRequestsInFlight} requests are under way, the most the sandbox serves at once; retry later`,
+      );
+      fail(request, response, busy);
+      return;
+    }
+    requestsInFlight++;
+    handle(request, response)
+      .catch((error: unknown) => fail(request, response, error))
+      .finally(() => {
+        requestsInFlight--;
+      });
+  });
+  // A client that half-closes its side after sending still gets its answer (Node ends the socket otherwise).
+  (server as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const { status, reason, message } = clientErrorAnswer(error);
+    const body = JSON.stringify({
+      result: null,
+      success: false,
+      errors: [{ code: ErrorCode.malformedRequest, message }],
+      messages: [],
     });
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once("error", reject);
@@ -184,8 +278,28 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const { port } = server.address() as AddressInfo;
   const sandbox: Sandbox = {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolveClose) => server.close(() => resolveClose())),
+    close: () => closeServer(server, shutdownGraceMs),
   };
   if (generatedToken !== undefined) sandbox.token = generatedToken;
   return sandbox;
+}
+
+/**
+ * Stops accepting connections and closes the idle ones; requests under way get `graceMs` to
+ * finish, then every connection left (a stalled client) is closed. Resolves once all are closed.
+ */
+function closeServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolveClose) => {
+    const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearTimeout(deadline);
+      resolveClose();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+function reply(response: ServerResponse, answer: Reply): void {
+  if (answer.status === 204) response.writeHead(204).end();
+  else sendResult(response, answer.status, answer.result ?? null, answer.resultInfo);
 }

@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { writeFileAtomically } from "./atomic-file.js";
 import { nestsDeeperThan } from "./http.js";
 import { emptyZone, type ZoneState } from "./model.js";
 import { StateFileError, zoneStateProblem } from "./state-file.js";
@@ -180,36 +180,5 @@ async function makeFolder(path: string): Promise<void> {
       path,
       code === "EEXIST" || code === "ENOTDIR" ? "it is not a folder" : `it cannot be made (${code})`,
     );
-  }
-}
-
-/**
- * Writes a temporary file in `temporaryFolder` (on the data directory's file system), fsyncs it,
- * renames it over `path` and fsyncs the folder.
- */
-export async function writeFileAtomically(
-  path: string,
-  data: string | Uint8Array,
-  temporaryFolder: string,
-): Promise<void> {
-  const temporary = join(temporaryFolder, `${basename(path)}.tmp-${randomBytes(6).toString("hex")}`);
-  const file = await open(temporary, "w");
-  try {
-    await file.writeFile(data);
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  try {
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  const folder = await open(join(path, ".."), "r");
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
   }
 }

@@ -50,7 +50,7 @@ describe("the nesting of JSON bodies", () => {
     expect(await call(running, "POST", `/zones/${ZONE}/sandbox/ingest`, lines.join("\n"))).toEqual({
       status: 200,
       json: {
-        result: { records: 1, malformed_lines: [2], deliveries: [] },
+        result: { records: 1, malformed: 1, malformed_lines: [2], deliveries: [] },
         success: true,
         errors: [],
         messages: [],

@@ -95,6 +95,7 @@ describe("the push", () => {
       json: {
         result: {
           records: 4,
+          malformed: 1,
           malformed_lines: [4],
           deliveries: [
             {
@@ -143,7 +144,9 @@ describe("the push", () => {
   it("writes no file for a job that keeps no record, and refuses an unknown dataset", async () => {
     await createJob({ enabled: true, filter: compile("EdgeResponseStatus eq 418").filter });
     const response = await ingest([JSON.stringify({ EdgeResponseStatus: 200 })]);
-    expect(response.json).toMatchObject({ result: { records: 1, malformed_lines: [], deliveries: [] } });
+    expect(response.json).toMatchObject({
+      result: { records: 1, malformed: 0, malformed_lines: [], deliveries: [] },
+    });
     expect(await ingest(["{}"], "nope")).toEqual({
       status: 400,
       json: {

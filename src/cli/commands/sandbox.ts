@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { API_PREFIX, DEFAULT_PORT, startSandbox } from "../../sandbox/index.js";
+import { API_PREFIX, DEFAULT_PORT, DEFAULT_SHUTDOWN_GRACE_MS, startSandbox } from "../../sandbox/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
 
@@ -15,7 +15,9 @@ Options:
   --data-dir DIR        state and pushed files (default .filterc-sandbox)
   --api-token T         accept Authorization: Bearer T (or CLOUDFLARE_API_TOKEN)
   --email E --api-key K accept X-Auth-Email E with X-Auth-Key K (or CLOUDFLARE_EMAIL, CLOUDFLARE_API_KEY)
-With no credentials, a random API token is made and printed. Stops on SIGINT or SIGTERM.
+  --shutdown-grace S    on SIGINT or SIGTERM, seconds requests under way get to finish (default ${DEFAULT_SHUTDOWN_GRACE_MS / 1000})
+With no credentials, a random API token is made and printed. On SIGINT or SIGTERM it stops accepting
+connections, lets requests under way finish within the grace period, closes the rest and exits 0.
 Exit status: 0 stopped, 1 could not start, 2 usage.`;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
@@ -27,9 +29,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       "api-token": { type: "string" },
       email: { type: "string" },
       "api-key": { type: "string" },
+      "shutdown-grace": { type: "string" },
     },
     false,
   );
+  for (const flag of ["api-token", "email", "api-key", "data-dir"] as const)
+    if (values[flag] === "") throw new UsageError(`--${flag} is empty; give a value`);
+  const graceSeconds =
+    parseCount(values["shutdown-grace"], "--shutdown-grace") ?? DEFAULT_SHUTDOWN_GRACE_MS / 1000;
   const port = parseCount(values.port, "--port") ?? DEFAULT_PORT;
   if (port > 65535) throw new UsageError(`--port takes a port number up to 65535, not ${port}`);
   const apiToken = values["api-token"] ?? io.env["CLOUDFLARE_API_TOKEN"];
@@ -45,6 +52,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       dataDir: resolve(io.cwd, dataDir),
       ...(apiToken ? { apiToken } : {}),
       ...(apiEmail && apiKey ? { apiEmail, apiKey } : {}),
+      shutdownGraceMs: graceSeconds * 1000,
       log: (line) => io.stderr(`${line}\n`),
     });
   } catch (error) {
