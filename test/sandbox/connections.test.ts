@@ -3,7 +3,8 @@ import { readFile, rm } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliPath, runCli } from "../helpers/cli.js";
+import { builtCli } from "../helpers/bundles.js";
+import { runCli } from "../helpers/cli.js";
 import { call, failure, type Running, runSandbox, TOKEN, tempDir, ZONE } from "./helpers.js";
 
 let running: Running;
@@ -129,7 +130,7 @@ describe("filterc sandbox credentials and stopping", () => {
     let child: ChildProcess | undefined;
     try {
       child = spawn(process.execPath, [
-        cliPath,
+        builtCli(),
         "sandbox",
         "--port",
         "0",
