@@ -39,7 +39,7 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
   eval: { summary: "apply a filter to log lines (NDJSON, gzip)", load: () => import("./commands/eval.js") },
   fields: { summary: "get or set the zone's custom log fields", load: () => import("./commands/fields.js") },
   jobs: {
-    summary: "list, get, create, update, delete Logpush jobs",
+    summary: "list, get, create, update, delete, pull and diff Logpush jobs",
     load: () => import("./commands/jobs.js"),
   },
   sandbox: {

@@ -6,13 +6,18 @@ function oneLine(text: string): string {
   return terminalText(text).replace(/[\n\t]/g, (c) => (c === "\n" ? "<U+000A>" : "<U+0009>"));
 }
 
+/** A job's id and name: `1 "errors"`. */
+export function jobLabel(job: Pick<LogpushJob, "id" | "name">): string {
+  const name = typeof job.name === "string" && job.name !== "" ? ` ${oneLine(JSON.stringify(job.name))}` : "";
+  return `${oneLine(String(job.id))}${name}`;
+}
+
 /** A job on one line: id, name, dataset → destination (secrets masked), and whether it is disabled. */
 export function describeJob(job: LogpushJob): string {
-  const name = typeof job.name === "string" && job.name !== "" ? ` ${oneLine(JSON.stringify(job.name))}` : "";
   const dataset = typeof job.dataset === "string" ? oneLine(job.dataset) : "?";
   const destination =
     typeof job.destination_conf === "string" ? oneLine(maskDestination(job.destination_conf)) : "?";
-  return `${oneLine(String(job.id))}${name}: ${dataset} → ${destination}${job.enabled === false ? " (disabled)" : ""}`;
+  return `${jobLabel(job)}: ${dataset} → ${destination}${job.enabled === false ? " (disabled)" : ""}`;
 }
 
 /** Jobs one a line, as `jobs list` prints them. */

@@ -7,6 +7,7 @@ import type {
   LogpushClient,
   OutputOptions,
 } from "../../api/index.js";
+import { DEFAULT_MAX_SEARCH_STEPS } from "../../check/index.js";
 import { terminalJson } from "../../diagnostics/index.js";
 import {
   apiFlags,
@@ -19,9 +20,10 @@ import {
   runApiAction,
   scopeFrom,
 } from "../api-common.js";
-import { parseCommandArgs } from "../args.js";
+import { parseCommandArgs, parseCount } from "../args.js";
 import { compilerFlags, compilerOptionsFrom } from "../compiler-options.js";
 import { type CliIO, readSource, UsageError, UserError } from "../io.js";
+import { diffJobs, pullJobs } from "../job-drift.js";
 import { describeJob, describeJobs } from "../job-listing.js";
 
 export const usage = `filterc jobs list [--zone ID | --account ID] [options]
@@ -30,6 +32,8 @@ filterc jobs create --destination D --fields A,B,C [--zone ID | --account ID] [j
 filterc jobs update --id N [--zone ID | --account ID] [job options]
 filterc jobs ownership --destination D [--zone ID | --account ID]
 filterc jobs validate --destination D [--ownership-challenge-file F] [--zone ID | --account ID]
+filterc jobs pull [--dir D] [--zone ID | --account ID]
+filterc jobs diff [--dir D] [--max-steps N] [--zone ID | --account ID]
 
 Manages Logpush jobs of a zone or an account. create and update check every setting before anything
 is sent: the dataset against the scope, the destination, the fields against the dataset's catalog,
@@ -44,6 +48,12 @@ output_options. enable and disable are updates of "enabled".
 ownership asks the service to write a challenge file into the destination and prints the file's
 name; read the token from it and give it with --ownership-challenge-file. validate asks the service
 to check the destination (and the challenge, when given) and whether a job already pushes there.
+
+pull writes each job's filter into D (default .) as a formatted job-ID-NAME.lpf file whose first
+line names the job; diff compares those files with the live jobs by meaning (as filterc diff does)
+and lists the jobs whose filter really changed, with a record only one side keeps, live jobs
+without a file and files whose job is gone. diff exits like terraform plan -detailed-exitcode:
+0 nothing changed, 2 changes, 1 errors.
 
 Job options:
   --name NAME                  the job's name
@@ -73,7 +83,7 @@ Job options:
   --catalog FILE, --no-optimize, --max-operators N, --max-bytes N   as for compile
 
 ${apiFlagsUsage}
-Exit status: 0 success, 1 API or validation error, 2 usage.`;
+Exit status: 0 success, 1 API or validation error, 2 usage (jobs diff: 2 changes).`;
 
 const jobFlags = {
   ...compilerFlags,
@@ -103,6 +113,8 @@ const jobFlags = {
 
 const idFlag = { id: { type: "string" } } as const;
 
+const driftFlags = { dir: { type: "string" }, "max-steps": { type: "string" } } as const;
+
 const destinationFlags = {
   destination: { type: "string" },
   "ownership-challenge": { type: "string" },
@@ -119,6 +131,8 @@ const subcommands = [
   "disable",
   "ownership",
   "validate",
+  "pull",
+  "diff",
 ] as const;
 type Subcommand = (typeof subcommands)[number];
 
@@ -135,11 +149,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const sub = subcommand as Subcommand;
   const writes = sub === "create" || sub === "update";
   const destinationCall = sub === "ownership" || sub === "validate";
+  const drift = sub === "pull" || sub === "diff";
   const flags = writes
     ? { ...apiFlags, ...jobFlags, ...idFlag }
     : destinationCall
       ? { ...apiFlags, ...destinationFlags }
-      : { ...apiFlags, ...idFlag };
+      : drift
+        ? { ...apiFlags, ...driftFlags }
+        : { ...apiFlags, ...idFlag };
   const { values } = parseCommandArgs(rest, flags, false);
   const given = values as Record<string, string | boolean | undefined>;
   const scope = scopeFrom(values, io);
@@ -151,6 +168,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const dryRun = values["dry-run"] === true;
   const job = writes ? await jobSettingsFrom(given, io, sub) : undefined;
   const destination = destinationCall ? await destinationFrom(given, io, sub) : undefined;
+  const dir = (given["dir"] as string | undefined) ?? ".";
+  const maxSearchSteps =
+    parseCount(given["max-steps"] as string | undefined, "--max-steps") ?? DEFAULT_MAX_SEARCH_STEPS;
+  if (drift && dryRun) throw new UsageError(`jobs ${sub} only reads jobs; it takes no --dry-run`);
   return runApiAction(
     io,
     `jobs ${sub}`,
@@ -178,6 +199,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
             (c) => c.deleteJob(scope, id!),
             (result) => `deleted job ${result.id}\n`,
           );
+        case "pull":
+          return pullJobs(io, client, scope, dir, json);
+        case "diff":
+          return diffJobs(io, client, scope, dir, json, maxSearchSteps);
         case "ownership":
         case "validate":
           return destinationCommand(io, client, scope, sub, destination!, dryRun, json);

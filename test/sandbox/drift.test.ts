@@ -1,0 +1,157 @@
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createClient, type LogpushClient } from "../../src/api/index.js";
+import { runCli } from "../helpers/cli.js";
+import { call, ownershipToken, type Running, runSandbox, sdk, TOKEN, tempDir, ZONE } from "./helpers.js";
+
+const DESTINATION = "s3://drift-bucket/logs?region=us-east-2";
+
+let running: Running;
+let client: LogpushClient;
+let dir: string;
+beforeEach(async () => {
+  running = await runSandbox();
+  client = createClient({ apiToken: TOKEN, baseUrl: running.api, env: {}, maxRetries: 0 });
+  dir = await tempDir();
+});
+afterEach(async () => {
+  await running.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const jobs = (...args: string[]) =>
+  runCli(["jobs", ...args, "--zone", ZONE, "--dir", dir], "", {
+    CLOUDFLARE_API_TOKEN: TOKEN,
+    CLOUDFLARE_BASE_URL: running.api,
+  });
+
+async function createJob(name: string, source: string | null): Promise<void> {
+  const ownershipChallenge = await ownershipToken(sdk(running), running, DESTINATION);
+  await client.createJob(
+    { zoneId: ZONE },
+    {
+      name,
+      destination: DESTINATION,
+      fields: ["RayID"],
+      ...(source === null ? {} : { filter: { source } }),
+      ownershipChallenge,
+    },
+  );
+}
+
+/** A job's filter replaced out of band, as another tool would: raw JSON in a PUT. */
+async function putFilter(id: number, filter: string): Promise<void> {
+  const answer = await call(running, "PUT", `/zones/${ZONE}/logpush/jobs/${id}`, { filter });
+  expect(answer.status).toBe(200);
+}
+
+describe("jobs pull and jobs diff against the sandbox", () => {
+  it("pulls each job's filter as formatted source under a header naming the job", async () => {
+    await createJob(
+      "5xx on the API",
+      'EdgeResponseStatus geq 500 and ClientRequestHost in ["a.example", "b.example"]',
+    );
+    await createJob('every "thing"\nat once', null);
+    const pulled = await jobs("pull");
+    expect(pulled).toEqual({
+      code: 0,
+      stdout: "wrote job-1-5xx-on-the-api.lpf\nwrote job-2-every-thing-at-once.lpf\n",
+      stderr: "",
+    });
+    expect((await readdir(dir)).sort()).toEqual([
+      "job-1-5xx-on-the-api.lpf",
+      "job-2-every-thing-at-once.lpf",
+    ]);
+    expect(await readFile(join(dir, "job-1-5xx-on-the-api.lpf"), "utf8")).toBe(
+      '# Logpush job 1 "5xx on the API" (dataset http_requests)\n' +
+        "# pulled by filterc jobs pull; filterc jobs diff compares it with the live job by meaning\n" +
+        'EdgeResponseStatus geq 500 and ClientRequestHost in ["a.example", "b.example"]\n',
+    );
+    expect(await readFile(join(dir, "job-2-every-thing-at-once.lpf"), "utf8")).toBe(
+      '# Logpush job 2 "every \\"thing\\"\\nat once" (dataset http_requests)\n' +
+        "# pulled by filterc jobs pull; filterc jobs diff compares it with the live job by meaning\n" +
+        "# no filter: the job pushes every record\n",
+    );
+    expect(await jobs("diff")).toEqual({ code: 0, stdout: "0 jobs changed, 2 the same\n", stderr: "" });
+    expect(await jobs("pull", "--json")).toEqual({
+      code: 0,
+      stdout: '{"written":["job-1-5xx-on-the-api.lpf","job-2-every-thing-at-once.lpf"],"failed":[]}\n',
+      stderr: "",
+    });
+  });
+
+  it("finds no drift in a filter rewritten out of band into JSON of the same meaning", async () => {
+    await createJob("errors", 'EdgeResponseStatus geq 500 and not ClientRequestPath startsWith "/health"');
+    expect((await jobs("pull")).code).toBe(0);
+    // Other bytes, the same records: gt 499 for geq 500, keys and comparisons in another order, or of eq for in.
+    await putFilter(
+      1,
+      '{"where":{"and":[{"operator":"!startsWith","value":"/health","key":"ClientRequestPath"},{"key":"EdgeResponseStatus","operator":"gt","value":499}]}}',
+    );
+    expect(await jobs("diff")).toEqual({ code: 0, stdout: "0 jobs changed, 1 the same\n", stderr: "" });
+  });
+
+  it("reports a filter that really changed, with a record only one side keeps, and exits 2", async () => {
+    await createJob("errors", 'EdgeResponseStatus geq 500 and not ClientRequestPath startsWith "/health"');
+    await createJob("bots", "BotScore lt 30");
+    expect((await jobs("pull")).code).toBe(0);
+    await putFilter(1, '{"where":{"key":"EdgeResponseStatus","operator":"geq","value":400}}');
+    expect(await jobs("diff")).toEqual({
+      code: 2,
+      stdout:
+        'changed  job 1 "errors" (job-1-errors.lpf): the live job lets more through\n' +
+        '  only the live job keeps: {"EdgeResponseStatus":400}\n' +
+        "1 job changed, 1 the same\n",
+      stderr: "",
+    });
+    expect(await jobs("diff", "--json")).toEqual({
+      code: 2,
+      stdout:
+        '{"changes":[{"id":1,"name":"errors","file":"job-1-errors.lpf","status":"changed","relation":"subset","onlyFile":null,"onlyLive":{"EdgeResponseStatus":400}}],"same":[2],"errors":[]}\n',
+      stderr: "",
+    });
+  });
+
+  it("lists live jobs without a file and files whose job is gone as changes", async () => {
+    await createJob("errors", "EdgeResponseStatus geq 500");
+    expect((await jobs("pull")).code).toBe(0);
+    expect((await call(running, "DELETE", `/zones/${ZONE}/logpush/jobs/1`)).status).toBe(200);
+    await createJob("new", "BotScore lt 30");
+    expect(await jobs("diff")).toEqual({
+      code: 2,
+      stdout:
+        "gone     job 1 (job-1-errors.lpf): no live job has this id\n" +
+        `no file  job 2 "new": a live job with no file in ${dir} (pull it to compare it)\n` +
+        "2 jobs changed, 0 the same\n",
+      stderr: "",
+    });
+  });
+
+  it("exits 1 on a file with errors, naming the file and the place, and notes files without the header", async () => {
+    await createJob("errors", "EdgeResponseStatus geq 500");
+    expect((await jobs("pull")).code).toBe(0);
+    const file = join(dir, "job-1-errors.lpf");
+    const text = await readFile(file, "utf8");
+    await writeFile(file, text.replace("geq 500", 'geq "many"'));
+    await writeFile(join(dir, "notes.lpf"), "BotScore lt 30\n");
+    const diff = await jobs("diff");
+    expect(diff.code).toBe(1);
+    expect(diff.stdout).toBe("0 jobs changed, 0 the same\n");
+    expect(diff.stderr).toContain('note: notes.lpf has no "# Logpush job" header line; not compared\n');
+    expect(diff.stderr).toContain(" --> job-1-errors.lpf:3:24\n");
+    expect(diff.stderr).toContain("filterc jobs diff: job-1-errors.lpf: the file's filter has errors\n");
+  });
+
+  it("says when the directory does not exist, and refuses --dry-run", async () => {
+    await rm(dir, { recursive: true, force: true });
+    const missing = await jobs("diff");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(
+      `filterc jobs: cannot read the directory ${JSON.stringify(dir)}: it does not exist (write it with jobs pull)\n`,
+    );
+    const dryRun = await jobs("pull", "--dry-run");
+    expect(dryRun.code).toBe(2);
+    expect(dryRun.stderr).toContain("filterc jobs: jobs pull only reads jobs; it takes no --dry-run\n");
+  });
+});
