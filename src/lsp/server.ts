@@ -23,6 +23,7 @@ import {
 } from "./convert.js";
 import { DEFAULT_FRAME_LIMITS, StrictFrameReader } from "./frames.js";
 import { applySettings, SETTINGS_SECTION } from "./settings.js";
+import { testLenses } from "./test-lens.js";
 
 /** Language ids editors give filter documents; any document whose URI ends in `.lpf` counts too. */
 export const LANGUAGE_IDS: readonly string[] = ["logpush-filter", "lpf"];
@@ -33,7 +34,8 @@ export function isFilterDocument(document: TextDocument): boolean {
 
 /**
  * Serves the language service over an LSP connection: diagnostics pushed on every change,
- * completion, hover, formatting, quick fixes and semantic tokens on request. Settings come from
+ * completion, hover, formatting, quick fixes, semantic tokens and the test files' code lenses on
+ * request. Settings come from
  * `defaults` (the command line), then initializationOptions, then the client's `filterc` section.
  */
 export function startLanguageServer(connection: Connection, defaults: ServiceOptions = {}): void {
@@ -84,6 +86,7 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
         documentFormattingProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         semanticTokensProvider: { legend: semanticTokenLegend, full: true },
+        codeLensProvider: { resolveProvider: false },
       },
       serverInfo: { name: "filterc" },
     };
@@ -139,6 +142,12 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
     const document = filterDocument(params.textDocument.uri);
     if (!document) return { data: [] };
     return toLspSemanticTokens(document, service.semanticTokens(document.getText()));
+  });
+
+  connection.onCodeLens(async (params) => {
+    const document = filterDocument(params.textDocument.uri);
+    if (!document) return null;
+    return testLenses(document.uri, document.getText(), service.settings.dataset);
   });
 
   documents.listen(connection);

@@ -78,6 +78,7 @@ describe("filterc lsp --stdio", () => {
         },
         full: true,
       },
+      codeLensProvider: { resolveProvider: false },
     });
     expect(initialized.serverInfo).toEqual({ name: "filterc" });
 

@@ -1,17 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { getCatalog } from "../../catalog/index.js";
-import { hasErrors } from "../../diagnostics/index.js";
-import {
-  type CaseFailure,
-  loadFilter,
-  logCases,
-  parseTestFile,
-  recordProblems,
-  runCases,
-  type TestCase,
-  TestFileError,
-} from "../../diff/index.js";
+import { type CaseFailure, loadTestSuite, runCases } from "../../diff/index.js";
 import { parseCommandArgs } from "../args.js";
 import { compilerOptionsFrom } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
@@ -116,52 +105,23 @@ async function runFile(
   showDiagnostics: boolean,
 ): Promise<FileResult> {
   const result: FileResult = { file, passed: 0, failures: [], errors: [] };
-  const fail = (errors: (TestFileError | string)[]) => {
-    result.errors.push(...errors.map(String));
-    return result;
-  };
   const full = resolve(io.cwd, file);
   const text = await readFile(full, "utf8").catch((error: Error) => error);
-  if (text instanceof Error) return fail([`${file}: cannot read: ${text.message}`]);
-  const spec = parseTestFile(text, file);
-  if (Array.isArray(spec)) return fail(spec);
-  const beside = (path: string) => resolve(dirname(full), path);
-  const specDataset = spec.dataset ?? dataset;
-  if (specDataset !== undefined && !getCatalog(specDataset))
-    return fail([`${file}: unknown dataset ${JSON.stringify(specDataset)}`]);
-  let source = "";
-  let sourceName = `${file} (filter)`;
-  if ("source" in spec.filter) source = spec.filter.source;
-  else {
-    sourceName = join(dirname(file), spec.filter.file);
-    const read = await readFile(beside(spec.filter.file), "utf8").catch((error: Error) => error);
-    if (read instanceof Error)
-      return fail([`${file}: cannot read the filter ${sourceName}: ${read.message}`]);
-    source = read;
+  if (text instanceof Error) return { ...result, errors: [`${file}: cannot read: ${text.message}`] };
+  const files = {
+    read: (path: string) => readFile(resolve(dirname(full), path), "utf8"),
+    name: (path: string) => join(dirname(file), path),
+  };
+  const suite = await loadTestSuite(text, file, files, dataset);
+  if ("errors" in suite) {
+    if (showDiagnostics && suite.filter) {
+      const { loaded, source, sourceName } = suite.filter;
+      const errors = loaded.diagnostics.filter((d) => d.severity === "error");
+      reportDiagnostics(io, errors, source, sourceName);
+    }
+    return { ...result, errors: suite.errors };
   }
-  const loaded = loadFilter(source, specDataset === undefined ? {} : { dataset: specDataset });
-  if (showDiagnostics)
-    reportDiagnostics(
-      io,
-      loaded.diagnostics.filter((d) => d.severity === "error"),
-      source,
-      sourceName,
-    );
-  if (hasErrors(loaded.diagnostics)) return fail([`${file}: the filter ${sourceName} has errors`]);
-  const cases: TestCase[] = [...spec.cases];
-  if (spec.log) {
-    const logName = join(dirname(file), spec.log.file);
-    const read = await readFile(beside(spec.log.file), "utf8").catch((error: Error) => error);
-    if (read instanceof Error)
-      return fail([`${spec.log.place}: cannot read the log ${logName}: ${read.message}`]);
-    const fromLog = logCases(read, logName, spec.log.matches);
-    if (fromLog.some((item) => item instanceof TestFileError)) return fail(fromLog as TestFileError[]);
-    cases.push(...(fromLog as TestCase[]));
-  }
-  const catalog = getCatalog(loaded.dataset)!;
-  const problems = cases.flatMap((testCase) => recordProblems(testCase, catalog));
-  if (problems.length > 0) return fail(problems);
-  result.failures = runCases(loaded.condition, cases);
-  result.passed = cases.length - result.failures.length;
+  result.failures = runCases(suite.filter.condition, suite.cases);
+  result.passed = suite.cases.length - result.failures.length;
   return result;
 }

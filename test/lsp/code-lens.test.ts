@@ -1,0 +1,124 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  CodeLensRequest,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  InitializedNotification,
+  InitializeRequest,
+} from "vscode-languageserver-protocol/node";
+import { ensureBundles } from "../helpers/bundles.js";
+import { startClient, type TestClient } from "./client.js";
+
+// Built while the file is collected, outside any test's time limit.
+ensureBundles();
+
+let client: TestClient | undefined;
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "filterc-lens-"));
+});
+afterEach(async () => {
+  if (client && client.child.exitCode === null) client.child.kill();
+  client = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+const filter = 'EdgeResponseStatus geq 500 and not ClientRequestPath startsWith "/health"\n';
+
+const testFile = (filterFile: string, cases: object[]) =>
+  `${JSON.stringify({ filter: { file: filterFile }, cases }, null, 2)}\n`;
+
+const errorsCases = [
+  { name: "a 502 on the API", record: { EdgeResponseStatus: 502, ClientRequestPath: "/api" }, match: true },
+  { name: "health checks", record: { EdgeResponseStatus: 503, ClientRequestPath: "/healthz" }, match: false },
+];
+
+async function lenses(current: TestClient, uri: string) {
+  const found = await current.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+  return (found ?? []).map((lens) => ({ line: lens.range.start.line, title: lens.command?.title }));
+}
+
+describe("the language server's code lens for the test files beside a filter", () => {
+  it("shows how each test file naming the filter fares against the text being edited", async () => {
+    await writeFile(join(dir, "errors.lpf"), filter);
+    await writeFile(join(dir, "errors.test.json"), testFile("errors.lpf", errorsCases));
+    // Names a field http_requests does not have: it cannot run, and the lens says why.
+    await writeFile(
+      join(dir, "typo.test.json"),
+      testFile("./errors.lpf", [{ record: { EdgeResponseStatu: 500 }, match: true }]),
+    );
+    // Another filter's tests, and a file that is no test file: no lens.
+    await writeFile(join(dir, "other.test.json"), testFile("other.lpf", errorsCases));
+    await writeFile(join(dir, "notes.json"), testFile("errors.lpf", errorsCases));
+    const uri = pathToFileURL(join(dir, "errors.lpf")).href;
+    const current = startClient();
+    client = current;
+    await current.connection.sendRequest(InitializeRequest.type, {
+      processId: null,
+      rootUri: null,
+      capabilities: {},
+    });
+    await current.connection.sendNotification(InitializedNotification.type, {});
+    const opened = current.nextDiagnostics(uri);
+    await current.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: "lpf", version: 1, text: filter },
+    });
+    await opened;
+    expect(await lenses(current, uri)).toEqual([
+      { line: 0, title: "✓ errors.test.json: 2 cases pass" },
+      {
+        line: 0,
+        title:
+          '⚠ typo.test.json:6:5: case 1: the record has "EdgeResponseStatu", which is no field of http_requests',
+      },
+    ]);
+
+    // Unsaved edits count: dropping the health-check exclusion fails the second case.
+    const changed = current.nextDiagnostics(uri);
+    await current.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: "EdgeResponseStatus geq 500\n" }],
+    });
+    await changed;
+    expect((await lenses(current, uri))[0]).toEqual({
+      line: 0,
+      title: '✗ errors.test.json: 1 of 2 cases fail, first "health checks" (errors.test.json:14:5)',
+    });
+
+    // A filter with errors: the tests cannot run.
+    const broken = current.nextDiagnostics(uri);
+    await current.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: 3 },
+      contentChanges: [{ text: 'EdgeResponseStatus geq "x"\n' }],
+    });
+    await broken;
+    expect((await lenses(current, uri))[0]).toEqual({
+      line: 0,
+      title: "⚠ errors.test.json: the filter errors.lpf has errors",
+    });
+  });
+
+  it("gives no lens to a filter without test files, or one not on disk", async () => {
+    await writeFile(join(dir, "alone.lpf"), filter);
+    const current = startClient();
+    client = current;
+    await current.connection.sendRequest(InitializeRequest.type, {
+      processId: null,
+      rootUri: null,
+      capabilities: {},
+    });
+    await current.connection.sendNotification(InitializedNotification.type, {});
+    for (const uri of [pathToFileURL(join(dir, "alone.lpf")).href, "untitled:Untitled-1.lpf"]) {
+      const opened = current.nextDiagnostics(uri);
+      await current.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId: "lpf", version: 1, text: filter },
+      });
+      await opened;
+      expect(await lenses(current, uri)).toEqual([]);
+    }
+  });
+});
