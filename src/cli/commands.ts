@@ -37,6 +37,10 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     load: () => import("./commands/diff.js"),
   },
   eval: { summary: "apply a filter to log lines (NDJSON, gzip)", load: () => import("./commands/eval.js") },
+  sql: {
+    summary: "write a filter as SQL for DuckDB or ClickHouse",
+    load: () => import("./commands/sql.js"),
+  },
   fields: { summary: "get or set the zone's custom log fields", load: () => import("./commands/fields.js") },
   jobs: {
     summary: "list, get, create, update, delete, pull and diff Logpush jobs",

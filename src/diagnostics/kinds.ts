@@ -2,7 +2,8 @@
  * Every diagnostic filterc reports, with its stable code and its message beside it.
  * Codes never change meaning: E00xx input limits and options, E01xx syntax, E02xx names,
  * E03xx types and values, E04xx emitted-filter limits, E05xx decompiler input,
- * E06xx custom-field and job settings (API module); W01xx warnings.
+ * E06xx custom-field and job settings (API module), E07xx comparing filters, E08xx SQL; W01xx
+ * warnings.
  */
 export type Severity = "error" | "warning";
 
@@ -426,6 +427,14 @@ export const DiagnosticKind = {
     "error",
     (a) =>
       `this filter is read with the dataset ${a.dataset}, and ${a.otherName} with ${a.other}: filters of different datasets select different records`,
+  ),
+
+  // SQL (filterc sql, toSql).
+  NotExpressibleInSql: kind<{ dialect: string; field: string; problem: string }>(
+    "E0800",
+    "error",
+    (a) =>
+      `this comparison of ${quote(a.field)} cannot be written exactly in ${a.dialect === "duckdb" ? "DuckDB" : "ClickHouse"} SQL: ${a.problem}`,
   ),
 
   // Warnings.

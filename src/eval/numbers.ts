@@ -26,8 +26,8 @@ export class ExactNumber {
 
 const ZERO: Decimal = { negative: false, digits: "", exponent: 0 };
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
-/** Numeric strings: `-?digits[.digits]` (no exponent, no blanks). */
-const NUMERIC_TEXT = /^-?\d+(\.\d+)?$/;
+/** Numeric strings: `-?digits[.digits]` (no exponent, no blanks). The SQL stage tests the same in the engines. */
+export const NUMERIC_TEXT = /^-?\d+(\.\d+)?$/;
 /** Past any constant a filter can hold (its source is bounded): exponents this far compare alike. */
 const EXPONENT_BOUND = 1e15;
 /** Significant digits a double tells apart (DBL_DIG), within exponents where doubles are normal. */

@@ -1,0 +1,63 @@
+import { DEFAULT_COLUMN, type DialectName, dialects, parseLocation, toSql } from "../../sql/index.js";
+import { parseCommandArgs, singleInput } from "../args.js";
+import { compilerOptionsFrom } from "../compiler-options.js";
+import { reportDiagnostics } from "../diagnostics-output.js";
+import { type CliIO, readSource, UsageError, UserError } from "../io.js";
+import { localFiles } from "../local-files.js";
+import { filterCondition } from "../sql-filter.js";
+
+export const usage = `filterc sql --dialect duckdb|clickhouse [--from PATH] [FILE|-] [options]
+
+Writes a filter (source, or Logpush filter JSON) as SQL that keeps exactly the records filterc eval
+keeps: missing and null fields, numeric strings, 64-bit integers, arrays and case-sensitive strings
+as eval reads them (docs/sql.md). Records are read as JSON text with the engine's JSON functions,
+never through inferred column types.
+
+Without --from: the boolean expression for a WHERE clause over a column holding each record's JSON
+text (--column, default ${DEFAULT_COLUMN}; DuckDB: VARCHAR or JSON, ClickHouse: String).
+With --from: a complete SELECT of the matching lines of that NDJSON (gzip or not): a local path or
+glob (it must match a file), s3://bucket/key, r2://bucket/key (DuckDB), or an https URL.
+
+Options:
+  --dialect D           duckdb or clickhouse
+  --from PATH           read the records from there: print a whole SELECT
+  --column NAME         the column of JSON text (without --from; default ${DEFAULT_COLUMN})
+  --dataset NAME        field catalog to check against (default http_requests)
+  --catalog FILE        a JSON field catalog for a dataset filterc does not ship
+Exit status: 0 written, 1 errors in the filter or a comparison the dialect cannot write exactly,
+or --from naming nothing readable, 2 usage.`;
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, {
+    dialect: { type: "string" },
+    from: { type: "string" },
+    column: { type: "string" },
+    dataset: { type: "string" },
+    catalog: { type: "string" },
+  });
+  const dialect = values.dialect;
+  if (dialect === undefined) throw new UsageError("say which SQL: --dialect duckdb or --dialect clickhouse");
+  if (!(dialect in dialects))
+    throw new UsageError(`unknown dialect ${JSON.stringify(dialect)}; filterc writes duckdb and clickhouse`);
+  if (values.from !== undefined && values.column !== undefined)
+    throw new UsageError("--column names your table's column; with --from the SELECT reads the lines itself");
+  if (values.column === "") throw new UsageError("--column needs a name");
+  const options = await compilerOptionsFrom({ dataset: values.dataset, catalog: values.catalog });
+  const input = await readSource(io, singleInput(positionals, "sql"));
+  if (values.from !== undefined && parseLocation(values.from).kind === "file")
+    await localFiles(values.from, io.cwd);
+  const filter = filterCondition(io, input, options);
+  if (!filter) return 1;
+  const result = toSql(filter.condition, {
+    dialect: dialect as DialectName,
+    ...(values.column !== undefined ? { column: values.column } : {}),
+    ...(values.from !== undefined ? { from: values.from } : {}),
+  });
+  if (!result.ok) {
+    if (result.problem) throw new UserError(result.problem);
+    reportDiagnostics(io, result.diagnostics, input.text, input.name);
+    return 1;
+  }
+  io.stdout(`${result.sql}\n`);
+  return 0;
+}

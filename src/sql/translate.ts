@@ -1,0 +1,139 @@
+import { type Cond, type Leaf, type ScalarValue, scalarText } from "../check/index.js";
+import { type Diagnostic, diagnose } from "../diagnostics/index.js";
+import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
+import type { Dialect, JsonRef } from "./dialect.js";
+import { EXACT_NUMBER, EXACT_NUMBER_PATTERN, NUMERIC_STRING, sqlComparator } from "./numbers.js";
+
+/** A string holding half of a surrogate pair: no UTF-8 text, so no engine's string can equal it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The condition as a boolean SQL expression over `column`, a column holding each record's JSON
+ * text, with eval's semantics: each comparison is true or false, never NULL (a missing or null
+ * field, or a value of another type, fails every positive operator), so `NOT` and the `!`
+ * operators mean what they mean in eval. The comparisons no engine can decide exactly are
+ * diagnostics at their place, and there is then no expression.
+ */
+export function translate(
+  condition: Cond,
+  dialect: Dialect,
+  column: string,
+): { expression: string | null; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const expression = new Translation(dialect, column, diagnostics).cond(condition, false);
+  return { expression: diagnostics.length > 0 ? null : expression, diagnostics };
+}
+
+class Translation {
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly column: string,
+    private readonly diagnostics: Diagnostic[],
+  ) {}
+
+  /** `nested`: inside a group of the other kind, so that an `or` needs its parentheses. */
+  cond(condition: Cond, nested: boolean): string {
+    switch (condition.kind) {
+      case "leaf":
+        return this.leaf(condition);
+      case "not":
+        return `NOT ${this.cond(condition.operand, true)}`;
+      case "and":
+      case "or": {
+        const joined = condition.operands
+          .map((operand) => this.cond(operand, true))
+          .join(condition.kind === "and" ? " AND " : " OR ");
+        return nested ? `(${joined})` : joined;
+      }
+    }
+  }
+
+  private leaf(leaf: Leaf): string {
+    const { negative, positive } = OPERATORS[leaf.operator];
+    const values = Array.isArray(leaf.value) ? leaf.value : [leaf.value];
+    for (const value of values) this.checkExpressible(leaf, value);
+    const test = this.dialect.orFalse(this.positive(leaf, positive, values));
+    return negative ? `NOT ${test}` : test;
+  }
+
+  private checkExpressible(leaf: Leaf, value: ScalarValue): void {
+    const text = scalarText(value);
+    let problem: string | undefined;
+    if (value.kind === "string" && LONE_SURROGATE.test(text))
+      problem = "the string holds half of a surrogate pair, which no UTF-8 text holds";
+    if (value.kind === "number" && !EXACT_NUMBER.test(text))
+      problem = `${text} has more than 20 digits before the point or 18 after it, past the exact decimals both engines have`;
+    if (problem)
+      this.diagnostics.push(
+        diagnose("NotExpressibleInSql", leaf.range, {
+          dialect: this.dialect.name,
+          field: leaf.field.name,
+          problem,
+        }),
+      );
+  }
+
+  private positive(leaf: Leaf, operator: PositiveOperator, values: ScalarValue[]): string {
+    const field: JsonRef & { kind: "field" } = { kind: "field", column: this.column, name: leaf.field.name };
+    switch (leaf.field.type) {
+      case "string":
+        return this.stringTest(field, operator, values);
+      case "int":
+      case "float":
+        return this.numberTest(field, operator, values);
+      case "bool":
+        return `${this.dialect.isKind(field, "bool")} AND ${this.dialect.text(field)} = '${scalarText(values[0]!)}'`;
+      case "array": {
+        const element = (ref: JsonRef) =>
+          leaf.field.elementType === "int"
+            ? this.numberTest(ref, "in", values)
+            : this.stringTest(ref, "in", values);
+        return `${this.dialect.isKind(field, "array")} AND ${this.dialect.someElement(field, element)}`;
+      }
+      case "object":
+        throw new Error(`the object field ${leaf.field.name} cannot be compared`);
+    }
+  }
+
+  private stringTest(ref: JsonRef, operator: PositiveOperator, values: ScalarValue[]): string {
+    const { dialect } = this;
+    const text = dialect.text(ref);
+    const literals = values.map((value) => dialect.string(scalarText(value)));
+    const test = {
+      eq: () => `${text} = ${literals[0]}`,
+      in: () => (literals.length === 1 ? `${text} = ${literals[0]}` : `${text} IN (${literals.join(", ")})`),
+      startsWith: () => dialect.startsWith(text, literals[0]!),
+      endsWith: () => dialect.endsWith(text, literals[0]!),
+      contains: () => dialect.contains(text, literals[0]!),
+    }[operator as "eq"];
+    if (!test) throw new Error(`${operator} does not compare strings`);
+    return `${dialect.isKind(ref, "string")} AND ${test()}`;
+  }
+
+  /**
+   * A JSON number, or a string of digits as eval reads one, compared exactly: as a decimal of 38
+   * digits when the text is one (every 64-bit integer, every decimal with at most 18 digits after
+   * the point), else as a double (numbers in exponent form or beyond that range; see docs/sql.md).
+   */
+  private numberTest(ref: JsonRef, operator: PositiveOperator, values: ScalarValue[]): string {
+    const { dialect } = this;
+    const text = dialect.text(ref);
+    const isNumber = `(${dialect.isKind(ref, "number")} OR ${dialect.isKind(ref, "string")} AND ${dialect.fullMatch(text, NUMERIC_STRING)})`;
+    const texts = values.map(scalarText);
+    const compare = (value: string, constants: string[]) =>
+      operator === "eq" || operator === "in"
+        ? constants.length === 1
+          ? `${value} = ${constants[0]}`
+          : `${value} IN (${constants.join(", ")})`
+        : `${value} ${sqlComparator(operator)} ${constants[0]}`;
+    const exact = compare(
+      dialect.decimal(text),
+      texts.map((constant) => dialect.decimal(dialect.string(constant))),
+    );
+    const approximate = compare(
+      dialect.double(text),
+      texts.map((constant) => dialect.double(dialect.string(constant))),
+    );
+    return `${isNumber} AND ${dialect.ifElse(dialect.fullMatch(text, EXACT_NUMBER_PATTERN), exact, approximate)}`;
+  }
+}
