@@ -16,6 +16,17 @@ const commandsAsSiblings: Plugin = {
   },
 };
 
+/**
+ * Embedded DuckDB stays a package of its own, required when `filterc query` runs: it is an optional
+ * dependency with a native engine, which no bundle can hold.
+ */
+const duckdbExternal: Plugin = {
+  name: "duckdb-external",
+  setup(build) {
+    build.onResolve({ filter: /^@duckdb\// }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
 // Three builds: the library (ESM + CJS + declarations, dependencies left external), the browser
 // entry, and the CLI (every dependency bundled in, so that `filterc` starts close to bare node).
 export default defineConfig([
@@ -54,7 +65,7 @@ export default defineConfig([
     // `import.meta.url` in CommonJS, for the playground page's folder (dist/playground).
     shims: true,
     banner: { js: "#!/usr/bin/env node" },
-    esbuildPlugins: [commandsAsSiblings],
+    esbuildPlugins: [commandsAsSiblings, duckdbExternal],
     esbuildOptions(options) {
       // Dynamic imports become requires: the commands stay separate files, loaded synchronously.
       options.supported = { ...options.supported, "dynamic-import": false };

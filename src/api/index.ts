@@ -57,6 +57,7 @@ export {
   selectsCustomFields,
 } from "./jobs.js";
 export type { PlannedRequest } from "./runner.js";
+export { hasControlCharacter, maskSecrets } from "./secrets.js";
 export {
   type ApiRequest,
   type ClientOptions,

@@ -37,6 +37,10 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     load: () => import("./commands/diff.js"),
   },
   eval: { summary: "apply a filter to log lines (NDJSON, gzip)", load: () => import("./commands/eval.js") },
+  query: {
+    summary: "run a filter over local or remote NDJSON with embedded DuckDB",
+    load: () => import("./commands/query.js"),
+  },
   sql: {
     summary: "write a filter as SQL for DuckDB or ClickHouse",
     load: () => import("./commands/sql.js"),

@@ -14,12 +14,23 @@ export interface EvalFilterFlags {
   catalog?: string | undefined;
 }
 
+/** A filter's text and the name diagnostics give it. */
+export interface FilterInput {
+  text: string;
+  name: string;
+}
+
 /**
- * The filter of `eval` as a checked condition: null for the empty filter (every record passes),
- * undefined when it has errors (reported on stderr). A file whose first non-blank character is
- * `{` or `"` holds Logpush filter JSON (or a job record); anything else is filter source.
+ * The filter of `eval` (also `sql` and `query`, named by `command`) as a checked condition: null
+ * for the empty filter (every record passes), undefined when it has errors (reported on stderr).
+ * Text whose first non-blank character is `{` or `"` holds Logpush filter JSON (or a job record);
+ * anything else is filter source.
  */
-export async function loadEvalFilter(flags: EvalFilterFlags, io: CliIO): Promise<Cond | null | undefined> {
+export async function loadEvalFilter(
+  flags: EvalFilterFlags,
+  io: CliIO,
+  command = "eval",
+): Promise<{ condition: Cond | null; input: FilterInput } | undefined> {
   const options = await compilerOptionsFrom({ dataset: flags.dataset, catalog: flags.catalog });
   const input =
     flags.expr !== undefined
@@ -30,6 +41,6 @@ export async function loadEvalFilter(flags: EvalFilterFlags, io: CliIO): Promise
   if (hasErrors(result.diagnostics)) return undefined;
   // An empty filter selects every line: most likely an empty file or a mistyped --expr, so say so.
   if (result.condition === null)
-    io.stderr(`filterc eval: the filter ${input.name} is empty: every line is selected\n`);
-  return result.condition;
+    io.stderr(`filterc ${command}: the filter ${input.name} is empty: every line is selected\n`);
+  return { condition: result.condition, input };
 }

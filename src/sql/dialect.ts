@@ -44,7 +44,7 @@ export interface Dialect {
    */
   record(column: string, condition: string | null): string;
   /** A table of one row per line of NDJSON files (gzip or not), the line's text in `column`; or why the engine cannot read there. */
-  lines(location: Location): { table: string; column: string } | { problem: string };
+  lines(locations: readonly Location[]): { table: string; column: string } | { problem: string };
 }
 
 /** Where `--from` reads: local files (a path or glob), an S3 or R2 bucket, or an HTTPS URL. */
@@ -111,15 +111,19 @@ export const duckdb: Dialect = {
     const test = condition === null ? object : `${object} AND (${condition})`;
     return `CASE WHEN json_valid(${duckdb.identifier(column)}) THEN ${test} ELSE false END`;
   },
-  lines(location) {
-    const url =
-      location.kind === "file"
-        ? location.path
-        : location.kind === "https"
-          ? location.url
-          : `${location.kind}://${location.bucket}/${location.key}`;
+  lines(locations) {
+    const urls = locations.map((location) =>
+      duckdb.string(
+        location.kind === "file"
+          ? location.path
+          : location.kind === "https"
+            ? location.url
+            : `${location.kind}://${location.bucket}/${location.key}`,
+      ),
+    );
+    const files = urls.length === 1 ? urls[0] : `[${urls.join(", ")}]`;
     // Malformed lines become NULL rows (counted by eval, kept by neither).
-    return { table: `read_ndjson_objects(${duckdb.string(url)}, ignore_errors = true)`, column: "json" };
+    return { table: `read_ndjson_objects(${files}, ignore_errors = true)`, column: "json" };
   },
 };
 
@@ -167,23 +171,36 @@ export const clickhouse: Dialect = {
     const object = `JSONType(${clickhouse.identifier(column)}) = 'Object'`;
     return condition === null ? object : `${object} AND (${condition})`;
   },
-  lines(location) {
-    const format = "'LineAsString'";
-    switch (location.kind) {
-      case "file":
-        return { table: `file(${clickhouse.string(location.path)}, ${format})`, column: "line" };
-      case "https":
-        return { table: `url(${clickhouse.string(location.url)}, ${format})`, column: "line" };
-      case "s3": {
-        const url = `https://${location.bucket}.s3.amazonaws.com/${location.key}`;
-        return { table: `s3(${clickhouse.string(url)}, ${format})`, column: "line" };
-      }
-      case "r2":
-        return {
-          problem: `ClickHouse reads R2 through its S3 API: give the bucket's https URL instead (https://ACCOUNT_ID.r2.cloudflarestorage.com/${location.bucket}/${location.key})`,
-        };
+  lines(locations) {
+    const tables: string[] = [];
+    for (const location of locations) {
+      const table = clickhouseTable(location);
+      if (typeof table !== "string") return table;
+      tables.push(table);
     }
+    const table =
+      tables.length === 1
+        ? tables[0]!
+        : `(${tables.map((one) => `SELECT line FROM ${one}`).join(" UNION ALL ")})`;
+    return { table, column: "line" };
   },
 };
+
+/** The table function that reads one location line by line. */
+function clickhouseTable(location: Location): string | { problem: string } {
+  const lines = (call: string, url: string) => `${call}(${clickhouse.string(url)}, 'LineAsString')`;
+  switch (location.kind) {
+    case "file":
+      return lines("file", location.path);
+    case "https":
+      return lines("url", location.url);
+    case "s3":
+      return lines("s3", `https://${location.bucket}.s3.amazonaws.com/${location.key}`);
+    case "r2":
+      return {
+        problem: `ClickHouse reads R2 through its S3 API: give the bucket's https URL instead (https://ACCOUNT_ID.r2.cloudflarestorage.com/${location.bucket}/${location.key})`,
+      };
+  }
+}
 
 export const dialects: Record<DialectName, Dialect> = { duckdb, clickhouse };

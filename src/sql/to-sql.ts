@@ -7,8 +7,8 @@ export interface SqlOptions {
   dialect: DialectName;
   /** The column that holds each record's JSON text (default `json`); not used with `from`. */
   column?: string;
-  /** NDJSON to read (a path or glob, `s3://bucket/key`, `r2://bucket/key` or an https URL): a whole SELECT. */
-  from?: string;
+  /** NDJSON to read (paths or globs, `s3://bucket/key`, `r2://bucket/key` or https URLs): a whole SELECT. */
+  from?: string | readonly string[];
 }
 
 export type SqlResult =
@@ -29,7 +29,8 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
   let column = options.column ?? DEFAULT_COLUMN;
   let table: string | undefined;
   if (options.from !== undefined) {
-    const source = dialect.lines(parseLocation(options.from));
+    const from = typeof options.from === "string" ? [options.from] : options.from;
+    const source = dialect.lines(from.map(parseLocation));
     if ("problem" in source) return { ok: false, sql: null, diagnostics: [], problem: source.problem };
     ({ table, column } = source);
   }

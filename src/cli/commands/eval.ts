@@ -3,6 +3,7 @@ import { parseCommandArgs, parseCount } from "../args.js";
 import { loadEvalFilter } from "../eval-filter.js";
 import { DEFAULT_MAX_LINE_BYTES, type EvalCounts, evalLines } from "../eval-lines.js";
 import { type CliIO, UsageError } from "../io.js";
+import { keptStats } from "../kept-stats.js";
 import { fileInput, type LogInput, streamInput } from "../log-input.js";
 import { Progress } from "../progress.js";
 
@@ -46,8 +47,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError("give the filter with exactly one of --filter FILE and --expr SOURCE");
   if (values.filter === "-" && (positionals.length === 0 || positionals.includes("-")))
     throw new UsageError("standard input cannot hold both the filter and the logs");
-  const condition = await loadEvalFilter(values, io);
-  if (condition === undefined) return 1;
+  const loaded = await loadEvalFilter(values, io);
+  if (loaded === undefined) return 1;
+  const { condition } = loaded;
 
   const inputs = await openInputs(positionals, io);
   const filter = compileLineFilter(condition, { prefilter: !values["no-prefilter"] });
@@ -89,7 +91,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   progress?.clear();
   if (values.count) io.stdout(`${counts.selected}\n`);
   io.stderr(`${summary(counts, inputs.length > 1)}\n`);
-  if (values.stats) io.stderr(`${keptStats(counts)}\n`);
+  if (values.stats)
+    io.stderr(
+      `${keptStats({ lines: counts.matched, bytes: counts.matchedBytes }, { lines: counts.lines - counts.malformed, bytes: counts.bytes })}\n`,
+    );
   if (!completed) {
     const first = counts.firstMalformed[counts.firstMalformed.length - 1]!;
     io.stderr(`filterc eval: stopped at malformed line ${first.line} of ${first.input} (--strict)\n`);
@@ -135,11 +140,3 @@ function summary(counts: EvalCounts, manyInputs: boolean): string {
  * What the filter keeps of the well-formed lines read, by count and by bytes (uncompressed, line
  * ends included): Logpush bills by the volume delivered, so the byte share is what a filter saves.
  */
-function keptStats(counts: EvalCounts): string {
-  const share = (part: number, whole: number) =>
-    whole === 0 ? "-" : `${((100 * part) / whole).toFixed(1)}%`;
-  return (
-    `kept ${counts.matched} of ${counts.lines - counts.malformed} well-formed lines (${share(counts.matched, counts.lines - counts.malformed)}), ` +
-    `${counts.matchedBytes} of ${counts.bytes} bytes (${share(counts.matchedBytes, counts.bytes)})`
-  );
-}

@@ -1,10 +1,9 @@
 import { DEFAULT_COLUMN, type DialectName, dialects, parseLocation, toSql } from "../../sql/index.js";
 import { parseCommandArgs, singleInput } from "../args.js";
-import { compilerOptionsFrom } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
-import { type CliIO, readSource, UsageError, UserError } from "../io.js";
+import { loadEvalFilter } from "../eval-filter.js";
+import { type CliIO, UsageError, UserError } from "../io.js";
 import { localFiles } from "../local-files.js";
-import { filterCondition } from "../sql-filter.js";
 
 export const usage = `filterc sql --dialect duckdb|clickhouse [--from PATH] [FILE|-] [options]
 
@@ -42,20 +41,23 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values.from !== undefined && values.column !== undefined)
     throw new UsageError("--column names your table's column; with --from the SELECT reads the lines itself");
   if (values.column === "") throw new UsageError("--column needs a name");
-  const options = await compilerOptionsFrom({ dataset: values.dataset, catalog: values.catalog });
-  const input = await readSource(io, singleInput(positionals, "sql"));
+  const filter = singleInput(positionals, "sql") ?? "-";
   if (values.from !== undefined && parseLocation(values.from).kind === "file")
     await localFiles(values.from, io.cwd);
-  const filter = filterCondition(io, input, options);
-  if (!filter) return 1;
-  const result = toSql(filter.condition, {
+  const loaded = await loadEvalFilter(
+    { filter, dataset: values.dataset, catalog: values.catalog },
+    io,
+    "sql",
+  );
+  if (loaded === undefined) return 1;
+  const result = toSql(loaded.condition, {
     dialect: dialect as DialectName,
     ...(values.column !== undefined ? { column: values.column } : {}),
     ...(values.from !== undefined ? { from: values.from } : {}),
   });
   if (!result.ok) {
     if (result.problem) throw new UserError(result.problem);
-    reportDiagnostics(io, result.diagnostics, input.text, input.name);
+    reportDiagnostics(io, result.diagnostics, loaded.input.text, loaded.input.name);
     return 1;
   }
   io.stdout(`${result.sql}\n`);

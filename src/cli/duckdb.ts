@@ -1,0 +1,92 @@
+import { hasControlCharacter, maskSecrets } from "../api/index.js";
+import type { Location } from "../sql/index.js";
+import { UserError } from "./io.js";
+
+type DuckDB = typeof import("@duckdb/node-api");
+export type DuckDBConnection = Awaited<
+  ReturnType<Awaited<ReturnType<DuckDB["DuckDBInstance"]["create"]>>["connect"]>
+>;
+
+/**
+ * Embedded DuckDB, loaded only by the commands that query (an optional dependency: an install
+ * without it still compiles, evaluates and serves), with a clear message when it is not installed.
+ */
+export async function openDuckDB(threads: number | undefined): Promise<DuckDBConnection> {
+  let duckdb: DuckDB;
+  try {
+    duckdb = await import("@duckdb/node-api");
+  } catch (error) {
+    throw new UserError(
+      `filterc query runs embedded DuckDB, the optional dependency @duckdb/node-api, which is not installed here (${(error as Error).message.split("\n")[0]}); install it with: npm install @duckdb/node-api`,
+    );
+  }
+  const instance = await duckdb.DuckDBInstance.create(
+    ":memory:",
+    threads === undefined ? {} : { threads: String(threads) },
+  );
+  return instance.connect();
+}
+
+/** Credentials for reading a bucket, from the environment; their values, for masking. */
+export interface RemoteAccess {
+  statements: string[];
+  secrets: string[];
+}
+
+const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
+ * The `CREATE SECRET` statements the remote locations need, with credentials from the usual
+ * environment variables: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (AWS_SESSION_TOKEN, AWS_REGION)
+ * for s3://; R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY (else the AWS ones) and R2_ACCOUNT_ID (else
+ * CLOUDFLARE_ACCOUNT_ID) for r2://. A bucket without them is an error naming what is missing.
+ */
+export function remoteAccess(
+  locations: readonly Location[],
+  env: Record<string, string | undefined>,
+): RemoteAccess {
+  const access: RemoteAccess = { statements: [], secrets: [] };
+  const kinds = new Set(locations.map((location) => location.kind));
+  const need = (names: string[], what: string) => {
+    const value = names.map((name) => env[name]).find((found) => found !== undefined && found !== "");
+    if (value === undefined)
+      throw new UserError(`reading ${what} needs ${names.join(" or ")} in the environment`);
+    if (hasControlCharacter(value))
+      throw new UserError(`${names.find((name) => env[name] === value)} holds a control character`);
+    return value;
+  };
+  if (kinds.has("s3")) {
+    const keyId = need(["AWS_ACCESS_KEY_ID"], "s3:// buckets");
+    const secret = need(["AWS_SECRET_ACCESS_KEY"], "s3:// buckets");
+    const token = env["AWS_SESSION_TOKEN"];
+    const region = env["AWS_REGION"] ?? env["AWS_DEFAULT_REGION"] ?? "us-east-1";
+    access.secrets.push(keyId, secret, ...(token ? [token] : []));
+    const session = token ? `, SESSION_TOKEN ${quote(token)}` : "";
+    access.statements.push(
+      `CREATE SECRET filterc_s3 (TYPE s3, KEY_ID ${quote(keyId)}, SECRET ${quote(secret)}${session}, REGION ${quote(region)})`,
+    );
+  }
+  if (kinds.has("r2")) {
+    const keyId = need(["R2_ACCESS_KEY_ID", "AWS_ACCESS_KEY_ID"], "r2:// buckets");
+    const secret = need(["R2_SECRET_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY"], "r2:// buckets");
+    const account = need(["R2_ACCOUNT_ID", "CLOUDFLARE_ACCOUNT_ID"], "r2:// buckets");
+    access.secrets.push(keyId, secret);
+    access.statements.push(
+      `CREATE SECRET filterc_r2 (TYPE r2, KEY_ID ${quote(keyId)}, SECRET ${quote(secret)}, ACCOUNT_ID ${quote(account)})`,
+    );
+  }
+  return access;
+}
+
+/**
+ * DuckDB's error as a user error: the first lines of its message, credentials masked, and what to
+ * do when the reason is that the extension for remote files cannot be loaded (no network).
+ */
+export function duckdbFailure(error: unknown, secrets: readonly string[]): UserError {
+  const message = maskSecrets((error as Error).message ?? String(error), secrets);
+  if (/Extension Autoloading Error|httpfs/.test(message))
+    return new UserError(
+      "DuckDB reads s3://, r2:// and https:// through its httpfs extension, which it could not load: it downloads it on first use, and the network did not answer. Install it once where DuckDB can reach extensions.duckdb.org (INSTALL httpfs), or copy the files and query them locally",
+    );
+  return new UserError(`DuckDB: ${message.split("\n")[0]}`);
+}

@@ -1,0 +1,12 @@
+/** What a filter keeps, as `eval --stats` and `query --stats` tell it: lines and bytes, with shares. */
+export function keptStats(
+  kept: { lines: number; bytes: number },
+  of: { lines: number; bytes: number },
+): string {
+  const share = (part: number, whole: number) =>
+    whole === 0 ? "-" : `${((100 * part) / whole).toFixed(1)}%`;
+  return (
+    `kept ${kept.lines} of ${of.lines} well-formed lines (${share(kept.lines, of.lines)}), ` +
+    `${kept.bytes} of ${of.bytes} bytes (${share(kept.bytes, of.bytes)})`
+  );
+}
