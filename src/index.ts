@@ -70,6 +70,7 @@ export {
   print,
 } from "./print/index.js";
 export * from "./service/index.js";
+export { type DialectName, type SqlOptions, type SqlResult, toSql } from "./sql/index.js";
 export * from "./syntax/ast.js";
 export {
   CANONICAL_OPERATORS,

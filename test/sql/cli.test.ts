@@ -1,0 +1,191 @@
+import { copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtCli, ensureBundles } from "../helpers/bundles.js";
+import { spawnCli } from "../helpers/cli.js";
+
+// Built while the file is collected, outside any test's time limit.
+ensureBundles();
+
+let dir: string;
+const lines = [
+  '{"EdgeResponseStatus":503,"ClientRequestPath":"/api/v1","SecurityActions":["block"]}',
+  '{"EdgeResponseStatus":"0502","ClientRequestPath":"/api/it\'s"}',
+  '{"EdgeResponseStatus":200,"ClientRequestPath":"/api/v1"}',
+  '{"ClientRequestPath":"/health","EdgeResponseStatus":18446744073709551615}',
+  "not json",
+];
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "filterc-sql-cli-"));
+  await writeFile(join(dir, "a.ndjson"), `${lines.join("\n")}\n`);
+  await writeFile(join(dir, "b.ndjson.gz"), gzipSync(`${lines.join("\n")}\n`));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const inDir = (args: string[], stdin = "", env: Record<string, string> = {}) =>
+  spawnCli(
+    args.map((arg) => arg.replace("$DIR", dir)),
+    stdin,
+    env,
+  );
+
+describe("filterc sql", () => {
+  it("refuses a missing or unknown dialect and --column with --from as usage errors", async () => {
+    const missing = await inDir(["sql"], "BotScore lt 30");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.split("\n")[0]).toBe(
+      "filterc sql: say which SQL: --dialect duckdb or --dialect clickhouse",
+    );
+    const unknown = await inDir(["sql", "--dialect", "postgres"], "BotScore lt 30");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.split("\n")[0]).toBe(
+      'filterc sql: unknown dialect "postgres"; filterc writes duckdb and clickhouse',
+    );
+    const both = await inDir(
+      ["sql", "--dialect", "duckdb", "--from", "$DIR/a.ndjson", "--column", "x"],
+      "BotScore lt 30",
+    );
+    expect(both.code).toBe(2);
+  });
+
+  it("writes the same SQL for source and for the Logpush JSON it compiles to", async () => {
+    const source = await inDir(["sql", "--dialect", "clickhouse"], 'ClientRequestPath in ["/a", "/b"]');
+    const json = await inDir(
+      ["sql", "--dialect", "clickhouse"],
+      '{"where":{"key":"ClientRequestPath","operator":"in","value":["/a","/b"]}}',
+    );
+    expect(source).toEqual({
+      code: 0,
+      stdout:
+        "JSONType(`json`) = 'Object' AND (coalesce(JSONType(`json`, 'ClientRequestPath') = 'String' AND JSONExtractString(`json`, 'ClientRequestPath') IN ('/a', '/b'), false))\n",
+      stderr: "",
+    });
+    expect(json).toEqual(source);
+  });
+
+  it("escapes quotes, backslashes and hidden characters so no value leaves its literal", async () => {
+    const filter = 'ClientRequestPath eq "it\'s \\\\ \\n\\u202e"';
+    const duck = await inDir(["sql", "--dialect", "duckdb"], filter);
+    expect(duck.stdout).toContain(
+      "json_extract_string(\"json\", '$.\"ClientRequestPath\"') = ('it''s \\ ' || chr(10) || chr(8238))",
+    );
+    const house = await inDir(["sql", "--dialect", "clickhouse"], filter);
+    expect(house.stdout).toContain(
+      "JSONExtractString(`json`, 'ClientRequestPath') = 'it\\'s \\\\ \\x0A\\xE2\\x80\\xAE'",
+    );
+  });
+
+  it("says when ClickHouse cannot read the location, and when a glob matches nothing", async () => {
+    const r2 = await inDir(
+      ["sql", "--dialect", "clickhouse", "--from", "r2://logs/http/*.gz"],
+      "BotScore lt 30",
+    );
+    expect(r2).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "filterc sql: ClickHouse reads R2 through its S3 API: give the bucket's https URL instead (https://ACCOUNT_ID.r2.cloudflarestorage.com/logs/http/*.gz)\n",
+    });
+    const none = await inDir(["sql", "--dialect", "duckdb", "--from", "$DIR/*.log"], "BotScore lt 30");
+    expect(none).toEqual({ code: 1, stdout: "", stderr: `filterc sql: no file matches "${dir}/*.log"\n` });
+  });
+});
+
+describe("filterc query", () => {
+  it("keeps the lines eval keeps, from plain and gzip files through a glob", async () => {
+    const filter = 'EdgeResponseStatus geq 500 and not ClientRequestPath startsWith "/health"';
+    const query = await inDir(["query", "--expr", filter, "$DIR/a.ndjson", "$DIR/b.ndjson.gz"]);
+    const evaluated = await inDir(["eval", "--expr", filter, "$DIR/a.ndjson", "$DIR/b.ndjson.gz"]);
+    expect(query.code).toBe(0);
+    expect(query.stdout).toBe(evaluated.stdout);
+    expect(query.stdout).toBe(`${lines[0]}\n${lines[1]}\n${lines[0]}\n${lines[1]}\n`);
+    const counted = await inDir(["query", "--expr", filter, "$DIR/*.ndjson*", "--count", "--stats"]);
+    expect(counted).toEqual({
+      code: 0,
+      stdout: "4\n",
+      stderr: "kept 4 of 8 well-formed lines (50.0%), 294 of 556 bytes (52.9%)\n",
+    });
+    const evalStats = await inDir(["eval", "--expr", filter, "$DIR/a.ndjson", "$DIR/b.ndjson.gz", "--count", "--stats"]);
+    expect(evalStats.stderr.split("\n").at(-2)).toBe(counted.stderr.trimEnd());
+    const grouped = await inDir([
+      "query",
+      "--expr",
+      "EdgeResponseStatus geq 0",
+      "$DIR/a.ndjson",
+      "--group-by",
+      "SecurityActions",
+    ]);
+    expect(grouped).toEqual({ code: 0, stdout: '3\t(missing)\n1\t["block"]\n', stderr: "" });
+  });
+
+  it("refuses what it cannot do before starting DuckDB", async () => {
+    const unknown = await inDir(["query", "--expr", "BotScore lt 30", "$DIR/a.ndjson", "--group-by", "Nope"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.split("\n")[0]).toBe(
+      'filterc query: --group-by "Nope": http_requests has no such field',
+    );
+    const stdin = await inDir(["query", "--expr", "BotScore lt 30", "-"]);
+    expect(stdin.code).toBe(2);
+    const noCredentials = await inDir(["query", "--expr", "BotScore lt 30", "r2://logs/*.gz"]);
+    expect(noCredentials).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "filterc query: reading r2:// buckets needs R2_ACCESS_KEY_ID or AWS_ACCESS_KEY_ID in the environment\n",
+    });
+    const filterErrors = await inDir(["query", "--expr", 'BotScore lt "x"', "$DIR/a.ndjson"]);
+    expect(filterErrors.code).toBe(1);
+    expect(filterErrors.stdout).toBe("");
+  });
+
+  it("never prints a credential, also when DuckDB cannot reach the bucket", async () => {
+    const env = {
+      AWS_ACCESS_KEY_ID: "AKIAQUERYTESTKEY0001",
+      AWS_SECRET_ACCESS_KEY: "query-secret-0123456789abcdef",
+    };
+    const remote = await inDir(
+      ["query", "--expr", "BotScore lt 30", "s3://logs/http/*.gz", "--count"],
+      "",
+      env,
+    );
+    expect(remote.code).toBe(1);
+    expect(remote.stderr).toMatch(
+      /^filterc query: DuckDB reads s3:\/\/, r2:\/\/ and https:\/\/ through its httpfs extension/,
+    );
+    for (const secret of Object.values(env))
+      expect(remote.stdout + remote.stderr).not.toContain(secret.slice(0, 8));
+    const control = await inDir(["query", "--expr", "BotScore lt 30", "s3://logs/x.gz"], "", {
+      ...env,
+      AWS_SECRET_ACCESS_KEY: "abc\ndef",
+    });
+    expect(control).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "filterc query: AWS_SECRET_ACCESS_KEY holds a control character\n",
+    });
+  });
+
+  it("says how to install DuckDB when the optional dependency is missing", async () => {
+    const alone = await mkdtemp(join(tmpdir(), "filterc-no-duckdb-"));
+    try {
+      const dist = join(builtCli(), "..");
+      for (const file of ["cli.cjs", "cli-query.cjs"]) await copyFile(join(dist, file), join(alone, file));
+      const { spawnSync } = await import("node:child_process");
+      const run = spawnSync(
+        process.execPath,
+        [join(alone, "cli.cjs"), "query", "--expr", "BotScore lt 30", join(dir, "a.ndjson")],
+        {
+          encoding: "utf8",
+        },
+      );
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(
+        /^filterc query: filterc query runs embedded DuckDB, the optional dependency @duckdb\/node-api, which is not installed here \(.*\); install it with: npm install @duckdb\/node-api\n$/,
+      );
+    } finally {
+      await rm(alone, { recursive: true, force: true });
+    }
+  });
+});
