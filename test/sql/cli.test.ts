@@ -107,7 +107,15 @@ describe("filterc query", () => {
       stdout: "4\n",
       stderr: "kept 4 of 8 well-formed lines (50.0%), 294 of 556 bytes (52.9%)\n",
     });
-    const evalStats = await inDir(["eval", "--expr", filter, "$DIR/a.ndjson", "$DIR/b.ndjson.gz", "--count", "--stats"]);
+    const evalStats = await inDir([
+      "eval",
+      "--expr",
+      filter,
+      "$DIR/a.ndjson",
+      "$DIR/b.ndjson.gz",
+      "--count",
+      "--stats",
+    ]);
     expect(evalStats.stderr.split("\n").at(-2)).toBe(counted.stderr.trimEnd());
     const grouped = await inDir([
       "query",
