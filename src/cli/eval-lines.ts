@@ -33,8 +33,34 @@ export interface EvalLinesOptions {
   maxLineBytes: number;
   counts: EvalCounts;
   onRead: (bytes: number) => void;
-  /** Tells the user about a line that is not read (on stderr). */
-  warn: (message: string) => void;
+  /** Tells the user about a line that is not read (on stderr; see warningText). */
+  warn: (warning: EvalWarning) => void;
+}
+
+/**
+ * A line not read, or an input damaged, as data: a worker reading part of a file reports line
+ * numbers counted from the part's start, and the numbers are shifted once the lines before the
+ * part are counted.
+ */
+export type EvalWarning =
+  | { kind: "too-long"; input: string; line: number; limit: number }
+  | { kind: "damaged"; input: string; reason: string; cutLine: number | undefined };
+
+/** A warning's text, its line numbers moved on by `lineOffset` (the lines before the part read). */
+export function warningText(warning: EvalWarning, lineOffset = 0): string {
+  if (warning.kind === "too-long")
+    return `line ${warning.line + lineOffset} of ${warning.input} is longer than ${warning.limit} bytes (--max-line-bytes): not read, counted as malformed`;
+  const cut =
+    warning.cutLine === undefined
+      ? ""
+      : `; line ${warning.cutLine + lineOffset}, cut there, is counted as malformed`;
+  return `${warning.input}: damaged: ${warning.reason}; the lines before it were read${cut}`;
+}
+
+/** How a run of one input ended: whether it went to the end (false: --strict stopped it), and its lines, blank ones included. */
+export interface EvalEnd {
+  completed: boolean;
+  lineCount: number;
 }
 
 /**
@@ -44,7 +70,8 @@ export interface EvalLinesOptions {
  */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
-const MALFORMED_SHOWN = 5;
+/** Malformed lines whose places the summary names. */
+export const MALFORMED_SHOWN = 5;
 /** Lines are decoded in blocks of about this many bytes (whole lines). */
 const BLOCK_BYTES = 64 * 1024;
 const NEWLINE = Buffer.from("\n");
@@ -52,9 +79,16 @@ const NEWLINE = Buffer.from("\n");
 /**
  * Streams one input through the filter line by line. Lines are split on LF on the raw bytes; a
  * selected line is written with exactly its bytes (a CR before the LF included), a last line
- * without LF gets one. Blank lines are skipped. Returns false when --strict stopped the run.
+ * without LF gets one. Blank lines are skipped.
  */
-export async function evalLines(input: LogInput, options: EvalLinesOptions): Promise<boolean> {
+export async function evalLines(input: LogInput, options: EvalLinesOptions): Promise<EvalEnd> {
+  const end: EvalEnd = { completed: false, lineCount: 0 };
+  end.completed = await evalLineRun(input, options, end);
+  return end;
+}
+
+/** The run itself; `run.lineCount` is kept up to date with the lines read. */
+async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: EvalEnd): Promise<boolean> {
   const { filter, invert, write, strict, counts, maxLineBytes } = options;
   const selected = invert ? LineVerdict.miss : LineVerdict.match;
   let line = 0;
@@ -98,14 +132,14 @@ export async function evalLines(input: LogInput, options: EvalLinesOptions): Pro
   /** Counts the next line, longer than the limit, as malformed without reading it. */
   const tooLong = (): boolean => {
     line++;
-    options.warn(
-      `line ${line} of ${input.name} is longer than ${maxLineBytes} bytes (--max-line-bytes): not read, counted as malformed`,
-    );
+    run.lineCount = line;
+    options.warn({ kind: "too-long", input: input.name, line, limit: maxLineBytes });
     return malformed();
   };
   const take = (buf: Buffer, start: number, end: number, next: number, text: string): boolean => {
     if (end - start > maxLineBytes) return tooLong();
     line++;
+    run.lineCount = line;
     if (start === end) return true;
     const verdict = filter(text);
     if (verdict === LineVerdict.malformed) return text.trim() === "" || malformed();
@@ -203,15 +237,16 @@ export async function evalLines(input: LogInput, options: EvalLinesOptions): Pro
     if (!(error instanceof InputDamage)) throw error;
     // What was read before the damage stays read; a line it cuts is counted as malformed.
     counts.damaged++;
-    let cut = "";
+    let cutLine: number | undefined;
     if (carryBytes > 0 || skipping) {
       if (!skipping) {
         line++;
+        run.lineCount = line;
         stopped = !malformed();
       }
-      cut = `; line ${line}, cut there, is counted as malformed`;
+      cutLine = line;
     }
-    options.warn(`${input.name}: damaged: ${error.message}; the lines before it were read${cut}`);
+    options.warn({ kind: "damaged", input: input.name, reason: error.message, cutLine });
     return !stopped;
   }
   if (carryBytes > 0) {

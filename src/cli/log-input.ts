@@ -12,7 +12,7 @@ export interface LogInput {
   open(onRead: (bytes: number) => void): AsyncIterable<Buffer>;
 }
 
-const CHUNK_BYTES = 1 << 20;
+export const CHUNK_BYTES = 1 << 20;
 
 export async function fileInput(path: string): Promise<LogInput> {
   let size: number;
@@ -49,7 +49,7 @@ const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  * write one, and it belongs to no line. Only the first bytes of an input are a mark; elsewhere
  * the bytes are part of the line that holds them.
  */
-async function* withoutBom(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+export async function* withoutBom(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   let head: Buffer | undefined = Buffer.alloc(0);
   for await (const chunk of source) {
     if (head === undefined) {

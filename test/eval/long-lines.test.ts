@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { check } from "../../src/check/index.js";
-import { DEFAULT_MAX_LINE_BYTES, type EvalCounts, evalLines } from "../../src/cli/eval-lines.js";
+import { DEFAULT_MAX_LINE_BYTES, type EvalCounts, evalLines, warningText } from "../../src/cli/eval-lines.js";
 import { streamInput } from "../../src/cli/log-input.js";
 import { compileLineFilter } from "../../src/eval/index.js";
 import { runCli } from "../helpers/cli.js";
@@ -23,7 +23,7 @@ async function evalChunks(
   };
   const written: Buffer[] = [];
   const messages: string[] = [];
-  const completed = await evalLines(
+  const { completed } = await evalLines(
     streamInput("<stdin>", async function* () {
       yield* chunks();
     }),
@@ -37,7 +37,7 @@ async function evalChunks(
       },
       counts,
       onRead: () => {},
-      warn: (message) => messages.push(message),
+      warn: (warning) => messages.push(warningText(warning)),
     },
   );
   return { completed, out: Buffer.concat(written).toString(), counts, messages };

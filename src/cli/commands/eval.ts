@@ -1,7 +1,16 @@
+import { availableParallelism } from "node:os";
 import { compileLineFilter } from "../../eval/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { loadEvalFilter } from "../eval-filter.js";
-import { DEFAULT_MAX_LINE_BYTES, type EvalCounts, evalLines } from "../eval-lines.js";
+import {
+  DEFAULT_MAX_LINE_BYTES,
+  type EvalCounts,
+  type EvalWarning,
+  evalLines,
+  warningText,
+} from "../eval-lines.js";
+import { evalParallel, workerBundle } from "../eval-parallel.js";
+import { DEFAULT_RANGE_BYTES, planParts } from "../eval-parts.js";
 import { type CliIO, UsageError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
 import { fileInput, type LogInput, streamInput } from "../log-input.js";
@@ -25,6 +34,10 @@ Options:
                         (default 67108864, 64 MiB)
   --stats               also tell the share of lines and of bytes the filter keeps
   --no-prefilter        no quick rejection on the raw text (the same output, more slowly)
+  --jobs N              worker threads (default: the number of cores); files are read in
+                        parallel, and a plain file larger than --range-bytes is cut into ranges
+                        at line ends; the output is the same as with --jobs 1
+  --range-bytes N       the smallest range a plain file is cut into (default 33554432, 32 MiB)
 Exit status: 0 ran (also when nothing matched), 1 errors in the filter, an unreadable or
 damaged input (what came before the damage is read) or a malformed line with --strict, 2 usage.`;
 
@@ -40,6 +53,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     "no-prefilter": { type: "boolean" },
     "max-line-bytes": { type: "string" },
     stats: { type: "boolean" },
+    jobs: { type: "string" },
+    "range-bytes": { type: "string" },
   });
   const maxLineBytes = parseCount(values["max-line-bytes"], "--max-line-bytes") ?? DEFAULT_MAX_LINE_BYTES;
   const positionals: string[] = files;
@@ -68,24 +83,56 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     : undefined;
   const progress = io.stderrIsTTY ? new Progress(io.stderr, totalBytes) : undefined;
   const write = values.count ? undefined : stdoutWriter(io);
+  const onRead = (bytes: number) => {
+    progress?.read(bytes);
+    progress?.update(counts.lines);
+  };
+  const warn = (warning: EvalWarning, lineOffset = 0) => {
+    progress?.clear();
+    io.stderr(`filterc eval: ${warningText(warning, lineOffset)}\n`);
+  };
+  const jobs = parseCount(values.jobs, "--jobs", 1) ?? availableParallelism();
+  const rangeBytes = parseCount(values["range-bytes"], "--range-bytes", 1) ?? DEFAULT_RANGE_BYTES;
+  const workerFile = workerBundle();
+  const parts =
+    jobs > 1 && workerFile && inputs.every((input) => input.size !== undefined)
+      ? await planParts(
+          inputs.map((input) => ({ name: input.name, size: input.size! })),
+          jobs,
+          rangeBytes,
+        )
+      : [];
   let completed = true;
-  for (const input of inputs) {
-    completed = await evalLines(input, {
+  if (parts.length > 1) {
+    completed = await evalParallel(parts, {
+      workerFile: workerFile!,
+      jobs,
+      counts,
+      write,
+      warn,
+      onRead,
+      setup: {
+        condition,
+        prefilter: !values["no-prefilter"],
+        invert: values.invert === true,
+        strict: values.strict === true,
+        maxLineBytes,
+        write: write !== undefined,
+        outputWindowBytes: OUTPUT_WINDOW_BYTES,
+      },
+    });
+  }
+  for (const input of parts.length > 1 ? [] : inputs) {
+    ({ completed } = await evalLines(input, {
       filter,
       invert: values.invert === true,
       strict: values.strict === true,
       maxLineBytes,
       write,
       counts,
-      onRead: (bytes) => {
-        progress?.read(bytes);
-        progress?.update(counts.lines);
-      },
-      warn: (message) => {
-        progress?.clear();
-        io.stderr(`filterc eval: ${message}\n`);
-      },
-    });
+      onRead,
+      warn,
+    }));
     if (!completed) break;
   }
   progress?.clear();
@@ -114,6 +161,12 @@ async function openInputs(positionals: string[], io: CliIO): Promise<LogInput[]>
     };
   return Promise.all(names.map((name) => (name === "-" ? streamInput("<stdin>", stdin) : fileInput(name))));
 }
+
+/**
+ * Selected bytes a worker may have in flight before the main thread has written them: what bounds
+ * memory when a later part is done before an earlier one (at most this much per worker).
+ */
+const OUTPUT_WINDOW_BYTES = 8 * 1024 * 1024;
 
 function stdoutWriter(io: CliIO): (bytes: Buffer) => Promise<void> {
   if (io.writeStdout) return io.writeStdout;

@@ -1,0 +1,121 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { type EvalCounts, type EvalWarning, MALFORMED_SHOWN } from "./eval-lines.js";
+import type { Part } from "./eval-parts.js";
+import type { FromWorker, ToWorker, WorkerSetup } from "./eval-protocol.js";
+
+/** The worker's bundle, built beside the CLI's; absent when the CLI runs from source (tests), which then reads on one thread. */
+export function workerBundle(): string | undefined {
+  const file = join(dirname(fileURLToPath(import.meta.url)), "eval-worker.cjs");
+  return existsSync(file) ? file : undefined;
+}
+
+interface PartState {
+  chunks: Uint8Array[];
+  warnings: EvalWarning[];
+  done?: Extract<FromWorker, { type: "done" }>;
+  worker: Worker;
+}
+
+export interface ParallelRun {
+  workerFile: string;
+  setup: WorkerSetup;
+  jobs: number;
+  counts: EvalCounts;
+  write: ((bytes: Buffer) => Promise<void>) | undefined;
+  /** A warning, its line numbers already those of the whole input. */
+  warn: (warning: EvalWarning, lineOffset: number) => void;
+  onRead: (bytes: number) => void;
+}
+
+/**
+ * Reads the parts on `jobs` worker threads and hands on what they select in the order of the
+ * parts, so the output is the one a single thread writes: a part's lines are written once the
+ * parts before it are, and until then a worker keeps at most its output window in flight. Line
+ * numbers of a range are moved on by the lines of the ranges before it in the same file.
+ * Returns false when --strict stopped the run (nothing after the stopping part is written).
+ */
+export async function evalParallel(parts: readonly Part[], run: ParallelRun): Promise<boolean> {
+  if (parts.length === 0) return true;
+  const states: (PartState | undefined)[] = parts.map(() => undefined);
+  const lineOffsets = new Map<string, number>();
+  const workers = Array.from(
+    { length: Math.min(run.jobs, parts.length) },
+    () => new Worker(run.workerFile, { workerData: run.setup }),
+  );
+  let next = 0;
+  let current = 0;
+  let stopped = false;
+  let failure: Error | undefined;
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+
+  const assign = (worker: Worker) => {
+    if (next >= parts.length || stopped) return;
+    const index = next++;
+    states[index] = { chunks: [], warnings: [], worker };
+    worker.postMessage({ type: "run", index, part: parts[index]! } satisfies ToWorker);
+  };
+
+  /** Writes, warns and counts what the current part has, moving on while parts are done. Serialized by `draining`. */
+  let draining = Promise.resolve();
+  const drain = () => {
+    draining = draining.then(async () => {
+      while (current < parts.length && !stopped) {
+        const state = states[current];
+        if (!state) return;
+        const part = parts[current]!;
+        const offset = part.whole ? 0 : (lineOffsets.get(part.input) ?? 0);
+        for (const warning of state.warnings.splice(0)) run.warn(warning, offset);
+        for (const chunk of state.chunks.splice(0)) {
+          if (run.write) await run.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          state.worker.postMessage({ type: "ack", bytes: chunk.byteLength } satisfies ToWorker);
+        }
+        if (!state.done) return;
+        addCounts(run.counts, state.done.counts, offset);
+        if (!part.whole) lineOffsets.set(part.input, offset + state.done.lineCount);
+        if (!state.done.completed) stopped = true;
+        current++;
+      }
+      finish();
+    });
+  };
+
+  for (const worker of workers) {
+    worker.on("message", (message: FromWorker) => {
+      if (message.type === "read") return run.onRead(message.bytes);
+      const state = states[message.index]!;
+      if (message.type === "out") state.chunks.push(message.bytes);
+      else if (message.type === "warn") state.warnings.push(message.warning);
+      else {
+        state.done = message;
+        assign(worker);
+      }
+      if (message.index === current) drain();
+    });
+    worker.on("error", (error) => {
+      failure ??= error;
+      finish();
+    });
+    assign(worker);
+  }
+  await finished;
+  await Promise.all(workers.map((worker) => worker.terminate()));
+  if (failure) throw failure;
+  return !stopped;
+}
+
+function addCounts(total: EvalCounts, part: EvalCounts, lineOffset: number): void {
+  total.lines += part.lines;
+  total.matched += part.matched;
+  total.selected += part.selected;
+  total.malformed += part.malformed;
+  total.damaged += part.damaged;
+  total.bytes += part.bytes;
+  total.matchedBytes += part.matchedBytes;
+  for (const place of part.firstMalformed)
+    if (total.firstMalformed.length < MALFORMED_SHOWN)
+      total.firstMalformed.push({ input: place.input, line: place.line + lineOffset });
+}

@@ -1,0 +1,109 @@
+import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
+import type { LogInput } from "./log-input.js";
+import { withoutBom } from "./log-input.js";
+
+/** Part of one input file: all of it (gzip is read whole), or the lines that start in a byte range of a plain file. */
+export interface Part {
+  /** The input's name as given, for messages. */
+  input: string;
+  /** Byte range start…end of the file; a range's lines are exactly those that start in it. */
+  start: number;
+  end: number;
+  /** The whole file, read as `eval` reads any input (gzip detected by content). */
+  whole: boolean;
+}
+
+/** The default of --range-bytes: smaller ranges are not worth a worker's start and hand-over. */
+export const DEFAULT_RANGE_BYTES = 32 * 1024 * 1024;
+
+/** How far a boundary search reads at a time. */
+const SEARCH_BYTES = 64 * 1024;
+
+/**
+ * The parts `jobs` workers read: each file whole, except a plain (not gzip) file larger than
+ * `rangeBytes`, which is cut into about `jobs` ranges of at least `rangeBytes` each, every cut
+ * moved to just after a line end so that no line is split.
+ */
+export async function planParts(
+  files: readonly { name: string; size: number }[],
+  jobs: number,
+  rangeBytes: number,
+): Promise<Part[]> {
+  const parts: Part[] = [];
+  for (const { name, size } of files) {
+    const whole = { input: name, start: 0, end: size, whole: true };
+    if (size <= rangeBytes || (await isGzip(name))) {
+      parts.push(whole);
+      continue;
+    }
+    const count = Math.max(1, Math.min(jobs, Math.floor(size / rangeBytes)));
+    if (count === 1) {
+      parts.push(whole);
+      continue;
+    }
+    const bounds = [0];
+    const handle = await open(name, "r");
+    try {
+      for (let i = 1; i < count; i++) {
+        const cut = await lineStartFrom(handle, Math.round((size * i) / count), size);
+        if (cut > bounds[bounds.length - 1]! && cut < size) bounds.push(cut);
+      }
+    } finally {
+      await handle.close();
+    }
+    bounds.push(size);
+    for (let i = 0; i + 1 < bounds.length; i++)
+      parts.push({ input: name, start: bounds[i]!, end: bounds[i + 1]!, whole: false });
+  }
+  return parts;
+}
+
+async function isGzip(name: string): Promise<boolean> {
+  const handle = await open(name, "r");
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(head, 0, 2, 0);
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The first line start at or after `position`: just after the LF at or after `position - 1`. */
+async function lineStartFrom(
+  handle: Awaited<ReturnType<typeof open>>,
+  position: number,
+  size: number,
+): Promise<number> {
+  const buffer = Buffer.alloc(SEARCH_BYTES);
+  for (let at = position - 1; at < size; at += SEARCH_BYTES) {
+    const { bytesRead } = await handle.read(buffer, 0, SEARCH_BYTES, at);
+    const newline = buffer.subarray(0, bytesRead).indexOf(10);
+    if (newline !== -1) return at + newline + 1;
+    if (bytesRead === 0) break;
+  }
+  return size;
+}
+
+/** A range of a plain file as an input: its bytes as stored, a byte order mark dropped only at the file's start. */
+export function rangeInput(part: Part, chunkBytes: number): LogInput {
+  return {
+    name: part.input,
+    size: part.end - part.start,
+    open: (onRead) => {
+      const stream = createReadStream(part.input, {
+        start: part.start,
+        end: part.end - 1,
+        highWaterMark: chunkBytes,
+      });
+      const counted = (async function* () {
+        for await (const chunk of stream) {
+          onRead((chunk as Buffer).length);
+          yield chunk as Buffer;
+        }
+      })();
+      return part.start === 0 ? withoutBom(counted) : counted;
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { Cond } from "../check/index.js";
+import type { EvalCounts, EvalWarning } from "./eval-lines.js";
+import type { Part } from "./eval-parts.js";
+
+/** What every worker is started with. */
+export interface WorkerSetup {
+  condition: Cond | null;
+  prefilter: boolean;
+  invert: boolean;
+  strict: boolean;
+  maxLineBytes: number;
+  /** Whether selected lines are sent back (false with --count). */
+  write: boolean;
+  /** Selected bytes a worker may have sent and not yet seen written before it waits. */
+  outputWindowBytes: number;
+}
+
+export type ToWorker = { type: "run"; index: number; part: Part } | { type: "ack"; bytes: number };
+
+export type FromWorker =
+  | { type: "out"; index: number; bytes: Uint8Array }
+  | { type: "read"; bytes: number }
+  | { type: "warn"; index: number; warning: EvalWarning }
+  | { type: "done"; index: number; counts: EvalCounts; lineCount: number; completed: boolean };

@@ -1,0 +1,67 @@
+import { parentPort, workerData } from "node:worker_threads";
+import type { Cond } from "../check/index.js";
+import { compileLineFilter } from "../eval/index.js";
+import { type EvalCounts, evalLines } from "./eval-lines.js";
+import { type Part, rangeInput } from "./eval-parts.js";
+import type { FromWorker, ToWorker, WorkerSetup } from "./eval-protocol.js";
+import { CHUNK_BYTES, fileInput } from "./log-input.js";
+
+/*
+ * An eval worker: reads the parts the main thread hands it, one at a time, and sends back the
+ * selected lines (in order, with flow control: it waits while more than OUTPUT_WINDOW_BYTES are
+ * not yet written), the bytes read (for the progress bar), warnings, and the part's counts.
+ */
+
+const setup = workerData as WorkerSetup;
+const filter = compileLineFilter(setup.condition as Cond | null, { prefilter: setup.prefilter });
+const port = parentPort!;
+
+let unwritten = 0;
+let waiting: (() => void) | undefined;
+
+port.on("message", (message: ToWorker) => {
+  if (message.type === "ack") {
+    unwritten -= message.bytes;
+    if (unwritten <= setup.outputWindowBytes && waiting) {
+      waiting();
+      waiting = undefined;
+    }
+    return;
+  }
+  void runPart(message.index, message.part);
+});
+
+const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+async function runPart(index: number, part: Part): Promise<void> {
+  const counts: EvalCounts = {
+    lines: 0,
+    matched: 0,
+    selected: 0,
+    malformed: 0,
+    damaged: 0,
+    bytes: 0,
+    matchedBytes: 0,
+    firstMalformed: [],
+  };
+  const input = part.whole ? await fileInput(part.input) : rangeInput(part, CHUNK_BYTES);
+  const end = await evalLines(input, {
+    filter,
+    invert: setup.invert,
+    strict: setup.strict,
+    maxLineBytes: setup.maxLineBytes,
+    counts,
+    write: setup.write
+      ? async (bytes) => {
+          // A copy of its own, moved to the main thread rather than cloned.
+          const owned = new Uint8Array(bytes);
+          unwritten += owned.length;
+          send({ type: "out", index, bytes: owned }, [owned.buffer]);
+          if (unwritten > setup.outputWindowBytes) await new Promise<void>((resolve) => (waiting = resolve));
+        }
+      : undefined,
+    onRead: (bytes) => send({ type: "read", bytes }),
+    warn: (warning) => send({ type: "warn", index, warning }),
+  });
+  send({ type: "done", index, counts, lineCount: end.lineCount, completed: end.completed });
+}

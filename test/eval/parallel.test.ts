@@ -1,0 +1,97 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBundles } from "../helpers/bundles.js";
+import { spawnCli } from "../helpers/cli.js";
+
+// Built while the file is collected, outside any test's time limit: the workers run the built bundle.
+ensureBundles();
+
+let dir: string;
+const file = (name: string) => join(dir, name);
+
+/** Lines of every kind: matches, misses, malformed, blank, CRLF, non-ASCII; one longer than 300 bytes. */
+function logLines(count: number, seed: number): string {
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const n = (i * 7919 + seed) % 97;
+    if (n === 3) lines.push("not json");
+    else if (n === 5) lines.push("");
+    else if (n === 7) lines.push(`{"EdgeResponseStatus":503,"ClientRequestPath":"/${"x".repeat(400)}"}`);
+    else if (n === 11) lines.push(`{"EdgeResponseStatus":"0502","ClientRequestPath":"/é/${i}"}\r`);
+    else
+      lines.push(
+        JSON.stringify({ EdgeResponseStatus: [200, 404, 500, 503][n % 4], ClientRequestPath: `/p/${i}`, i }),
+      );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "filterc-parallel-"));
+  await writeFile(file("a.ndjson"), `\ufeff${logLines(3000, 1)}`);
+  await writeFile(file("b.ndjson.gz"), gzipSync(logLines(2000, 2)));
+  await writeFile(file("c.ndjson"), logLines(2500, 3).slice(0, -1)); // no LF after the last line
+  const good = Array.from({ length: 2000 }, (_, i) =>
+    JSON.stringify({ EdgeResponseStatus: 500 + (i % 4), i }),
+  );
+  good[999] = "{not json";
+  await writeFile(file("e.ndjson"), `${good.join("\n")}\n`);
+  const gzip = gzipSync(logLines(500, 4));
+  await writeFile(file("d.ndjson.gz"), gzip.subarray(0, gzip.length - 30)); // cut short: damaged
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const filter = 'EdgeResponseStatus geq 500 and not ClientRequestPath startsWith "/p/1"';
+const evalWith = (jobs: number, ...args: string[]) =>
+  spawnCli([
+    "eval",
+    "--expr",
+    filter,
+    "--jobs",
+    String(jobs),
+    "--range-bytes",
+    "20000",
+    "--max-line-bytes",
+    "300",
+    ...args,
+  ]);
+
+describe("filterc eval --jobs", () => {
+  it("writes byte for byte what one thread writes, with the same summary, line numbers and warnings", async () => {
+    const files = [file("a.ndjson"), file("b.ndjson.gz"), file("c.ndjson"), file("d.ndjson.gz")];
+    const one = await evalWith(1, ...files, "--stats");
+    expect(one.code).toBe(1); // the damaged gzip
+    expect(one.stdout.length).toBeGreaterThan(100_000);
+    // In the last of a.ndjson's ranges with --jobs 8: numbered from the file's start all the same.
+    expect(one.stderr).toContain(`filterc eval: line 2933 of ${file("a.ndjson")} is longer than 300 bytes`);
+    expect(one.stderr).toContain(`${file("d.ndjson.gz")}: damaged:`);
+    for (const jobs of [2, 3, 8]) expect(await evalWith(jobs, ...files, "--stats")).toEqual(one);
+  });
+
+  it("counts, inverts and stops at the first malformed line with --strict as one thread does", async () => {
+    const files = [file("b.ndjson.gz"), file("c.ndjson"), file("a.ndjson")];
+    for (const args of [["--count", "--stats"], ["--invert"], ["--strict"]]) {
+      const one = await evalWith(1, ...files, ...args);
+      expect(await evalWith(2, ...files, ...args)).toEqual(one);
+    }
+    // The first malformed line is in the second of e.ndjson's three ranges: nothing after it is written.
+    const one = await evalWith(1, file("e.ndjson"), "--strict");
+    const strict = await evalWith(4, file("e.ndjson"), "--strict");
+    expect(strict).toEqual(one);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout.split("\n").length).toBe(1000);
+    expect(strict.stderr.split("\n").at(-2)).toBe(
+      `filterc eval: stopped at malformed line 1000 of ${file("e.ndjson")} (--strict)`,
+    );
+  });
+
+  it("refuses a --jobs or --range-bytes that is no positive whole number", async () => {
+    for (const flag of ["--jobs", "--range-bytes"]) {
+      const run = await spawnCli(["eval", "--expr", filter, flag, "0", file("a.ndjson")]);
+      expect(run.code).toBe(2);
+    }
+  });
+});
