@@ -2,9 +2,10 @@
 // parse-then-test design (read + JSON.parse of every line, bench/json-parse-floor.mjs) and jq,
 // with the same three filters. Run `npm run build` first; prints a markdown section.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compile } from "../dist/index.js";
+import { writeHttpRequests } from "./http-requests.mjs";
 import { machine, median, ratio } from "./measure.mjs";
 
 const LINES = 500_000;
@@ -13,81 +14,6 @@ const out = fileURLToPath(new URL("./out/", import.meta.url));
 const logFile = `${out}http_requests-500k.ndjson`;
 const cli = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const floorScript = fileURLToPath(new URL("./json-parse-floor.mjs", import.meta.url));
-
-/** mulberry32: a fixed seed gives the same file on every machine. */
-function random(seed) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function generate() {
-  const next = random(42);
-  const pick = (values) => values[Math.floor(next() * values.length)];
-  const int = (max) => Math.floor(next() * max);
-  const countries = ["us", "us", "us", "de", "fr", "gb", "ca", "jp", "br", "in", "nl", "au"];
-  const hosts = ["www.example.com", "api.example.com", "static.example.com", "shop.example.com"];
-  const paths = [
-    "/",
-    "/health",
-    "/api/v1/users",
-    "/api/v1/orders",
-    "/static/app.js",
-    "/static/app.css",
-    "/login",
-    "/search",
-  ];
-  const methods = ["GET", "GET", "GET", "GET", "POST", "PUT", "HEAD", "OPTIONS"];
-  const statuses = [200, 200, 200, 200, 200, 304, 301, 404, 403, 500, 502, 503];
-  const cache = ["hit", "miss", "dynamic", "bypass", "expired"];
-  const agents = [
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
-    "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
-    "curl/8.5.0",
-    "Googlebot/2.1 (+http://www.google.com/bot.html)",
-  ];
-  const chunks = [];
-  let start = 1_700_000_000_000_000_000n;
-  for (let i = 0; i < LINES; i++) {
-    start += BigInt(int(5_000_000));
-    const status = pick(statuses);
-    const record = {
-      BotScore: int(100),
-      BotTags: next() < 0.2 ? ["api"] : [],
-      CacheCacheStatus: pick(cache),
-      CacheResponseBytes: int(100_000),
-      ClientASN: 1000 + int(60_000),
-      ClientCountry: pick(countries),
-      ClientDeviceType: pick(["desktop", "mobile", "tablet"]),
-      ClientIP: `203.0.${int(256)}.${int(256)}`,
-      ClientRequestBytes: 200 + int(4000),
-      ClientRequestHost: pick(hosts),
-      ClientRequestMethod: pick(methods),
-      ClientRequestPath: pick(paths),
-      ClientRequestProtocol: pick(["HTTP/1.1", "HTTP/2", "HTTP/3"]),
-      ClientRequestURI: `${pick(paths)}?q=${int(1000)}`,
-      ClientRequestUserAgent: pick(agents),
-      ClientSSLProtocol: pick(["TLSv1.2", "TLSv1.3"]),
-      EdgeColoCode: pick(["FRA", "AMS", "SJC", "NRT", "GRU"]),
-      EdgeEndTimestamp: `${start + BigInt(int(1_000_000))}`,
-      EdgeResponseBytes: 300 + int(200_000),
-      EdgeResponseContentType: pick(["text/html", "application/json", "image/png", "text/css"]),
-      EdgeResponseStatus: status,
-      EdgeStartTimestamp: `${start}`,
-      OriginResponseStatus: status,
-      RayID: `${(int(2 ** 30) * 2 ** 20 + int(2 ** 20)).toString(16).padStart(16, "0")}`,
-      SecurityActions: next() < 0.05 ? ["block"] : [],
-      WAFAttackScore: 1 + int(99),
-      ZoneName: "example.com",
-    };
-    chunks.push(JSON.stringify(record));
-  }
-  writeFileSync(logFile, `${chunks.join("\n")}\n`);
-}
 
 const filters = [
   { name: "one comparison", source: 'ClientRequestHost eq "api.example.com"' },
@@ -169,7 +95,7 @@ function measure(command, args, runs = RUNS) {
 }
 
 mkdirSync(out, { recursive: true });
-if (!existsSync(logFile)) generate();
+if (!existsSync(logFile)) writeHttpRequests(logFile, LINES);
 const bytes = statSync(logFile).size;
 const haveJq = spawnSync("jq", ["--version"]).status === 0;
 const jqVersion = haveJq ? spawnSync("jq", ["--version"]).stdout.toString().trim() : "";

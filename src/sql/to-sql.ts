@@ -37,7 +37,7 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
   const translated = condition && translate(condition, dialect, column);
   if (translated && translated.expression === null)
     return { ok: false, sql: null, diagnostics: translated.diagnostics };
-  const where = dialect.record(column, translated?.expression ?? null);
+  const where = dialect.record(column, translated?.expression ?? null, translated?.fields ?? []);
   const sql =
     table === undefined ? where : `SELECT ${dialect.identifier(column)} FROM ${table} WHERE ${where}`;
   return { ok: true, sql, diagnostics: [] };

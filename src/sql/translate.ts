@@ -18,13 +18,17 @@ export function translate(
   condition: Cond,
   dialect: Dialect,
   column: string,
-): { expression: string | null; diagnostics: Diagnostic[] } {
+): { expression: string | null; fields: string[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const expression = new Translation(dialect, column, diagnostics).cond(condition, false);
-  return { expression: diagnostics.length > 0 ? null : expression, diagnostics };
+  const translation = new Translation(dialect, column, diagnostics);
+  const expression = translation.cond(condition, false);
+  return { expression: diagnostics.length > 0 ? null : expression, fields: translation.fields, diagnostics };
 }
 
 class Translation {
+  /** The fields the condition reads, each once, in order of first mention: a field's ref has its index here. */
+  readonly fields: string[] = [];
+
   constructor(
     private readonly dialect: Dialect,
     private readonly column: string,
@@ -74,7 +78,14 @@ class Translation {
   }
 
   private positive(leaf: Leaf, operator: PositiveOperator, values: ScalarValue[]): string {
-    const field: JsonRef & { kind: "field" } = { kind: "field", column: this.column, name: leaf.field.name };
+    const name = leaf.field.name;
+    if (!this.fields.includes(name)) this.fields.push(name);
+    const field: JsonRef & { kind: "field" } = {
+      kind: "field",
+      column: this.column,
+      name,
+      index: this.fields.indexOf(name),
+    };
     switch (leaf.field.type) {
       case "string":
         return this.stringTest(field, operator, values);

@@ -65,7 +65,7 @@ describe("filterc eval --jobs", () => {
     const one = await evalWith(1, ...files, "--stats");
     expect(one.code).toBe(1); // the damaged gzip
     expect(one.stdout.length).toBeGreaterThan(100_000);
-    // In the last of a.ndjson's ranges with --jobs 8: numbered from the file's start all the same.
+    // In the last of a.ndjson's ten ranges: numbered from the file's start all the same.
     expect(one.stderr).toContain(`filterc eval: line 2933 of ${file("a.ndjson")} is longer than 300 bytes`);
     expect(one.stderr).toContain(`${file("d.ndjson.gz")}: damaged:`);
     for (const jobs of [2, 3, 8]) expect(await evalWith(jobs, ...files, "--stats")).toEqual(one);
@@ -77,7 +77,7 @@ describe("filterc eval --jobs", () => {
       const one = await evalWith(1, ...files, ...args);
       expect(await evalWith(2, ...files, ...args)).toEqual(one);
     }
-    // The first malformed line is in the second of e.ndjson's three ranges: nothing after it is written.
+    // The first malformed line is in the second of e.ndjson's four ranges: nothing after it is written.
     const one = await evalWith(1, file("e.ndjson"), "--strict");
     const strict = await evalWith(4, file("e.ndjson"), "--strict");
     expect(strict).toEqual(one);

@@ -36,8 +36,8 @@ Options:
   --no-prefilter        no quick rejection on the raw text (the same output, more slowly)
   --jobs N              worker threads (default: the number of cores); files are read in
                         parallel, and a plain file larger than --range-bytes is cut into ranges
-                        at line ends; the output is the same as with --jobs 1
-  --range-bytes N       the smallest range a plain file is cut into (default 33554432, 32 MiB)
+                        of about that size at line ends; the output is the same as with --jobs 1
+  --range-bytes N       the size of the ranges a plain file is cut into (default 33554432, 32 MiB)
 Exit status: 0 ran (also when nothing matched), 1 errors in the filter, an unreadable or
 damaged input (what came before the damage is read) or a malformed line with --strict, 2 usage.`;
 
@@ -98,7 +98,6 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     jobs > 1 && workerFile && inputs.every((input) => input.size !== undefined)
       ? await planParts(
           inputs.map((input) => ({ name: input.name, size: input.size! })),
-          jobs,
           rangeBytes,
         )
       : [];
