@@ -32,6 +32,7 @@ export {
   checkJobBody,
   DATASETS_OF_OPTION,
   DEFAULT_TIMESTAMPS,
+  datasetScopeProblem,
   JOB_BODY_FIELDS,
   JOB_KINDS,
   type JobBodyCheck,

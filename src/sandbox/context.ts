@@ -1,13 +1,23 @@
 import type { Store } from "./store.js";
 
-/** What a route handler gets: the zone, the path parameters, the query and the parsed JSON body. */
+/** Where a route lives: `/zones/{id}/…` or `/accounts/{id}/…` (the job routes exist under both). */
+export interface Scope {
+  kind: "zone" | "account";
+  id: string;
+}
+
+/** What a route handler gets: the scope, the path parameters, the query and the parsed JSON body. */
 export interface RequestContext {
   store: Store;
   dataDir: string;
-  zoneId: string;
+  scope: Scope;
+  /** The store's key of the scope's state: the zone id, or `account-` and the account id. */
+  stateKey: string;
   params: Record<string, string>;
   query: URLSearchParams;
   body: Record<string, unknown>;
+  /** The seed of the push's samples (output_options.sample_rate). */
+  sampleSeed: number;
   /** The deepest nesting of arrays and objects accepted in a JSON value. */
   maxJsonDepth: number;
   /** The streamed body of the ingest (empty on the other routes). */

@@ -1,9 +1,16 @@
+import { datasetScopeProblem } from "../api/index.js";
 import { type Catalog, getCatalog } from "../catalog/index.js";
-import { invalidJob } from "./errors.js";
+import type { Scope } from "./context.js";
+import { ApiError, ErrorCode, invalidJob } from "./errors.js";
 
-/** The catalog of a dataset the sandbox serves: every Logpush dataset filterc ships a catalog for. */
-export function datasetCatalog(dataset: unknown): Catalog {
+/**
+ * The catalog of a dataset the sandbox serves (every Logpush dataset filterc ships a catalog for);
+ * with a scope, a dataset that does not exist there is refused as the service refuses it.
+ */
+export function datasetCatalog(dataset: unknown, scope?: Scope): Catalog {
   const catalog = typeof dataset === "string" ? getCatalog(dataset) : undefined;
   if (!catalog) throw invalidJob(`dataset ${JSON.stringify(dataset)} is unknown`);
+  const problem = scope && datasetScopeProblem(catalog.dataset, scope.kind);
+  if (problem) throw new ApiError(400, ErrorCode.invalidJob, problem.message, "/dataset");
   return catalog;
 }

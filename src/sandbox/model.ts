@@ -36,6 +36,8 @@ export interface Job {
   logpull_options: string | null;
   output_options: Record<string, unknown> | null;
   frequency: string | null;
+  /** Only once a body set it. */
+  filter_attack_traffic?: boolean;
   max_upload_bytes: number | null;
   max_upload_interval_seconds: number | null;
   max_upload_records: number | null;

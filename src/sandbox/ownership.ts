@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { writeFileAtomically } from "./atomic-file.js";
 import type { Reply, RequestContext } from "./context.js";
 import { destinationFolder, parseDestination } from "./destination.js";
-import { invalidJob } from "./errors.js";
+import { ApiError, invalidJob } from "./errors.js";
 
 /** YYYYMMDD in UTC: what `{DATE}` in a destination path stands for. */
 export function utcDate(at: Date): string {
@@ -28,7 +28,7 @@ export async function createChallenge(context: RequestContext): Promise<Reply> {
   const file = join(folder, `ownership-challenge-${randomBytes(4).toString("hex")}.txt`);
   await mkdir(folder, { recursive: true });
   await writeFileAtomically(file, token, context.store.temporaryFolder);
-  await context.store.update(context.zoneId, (zone) => {
+  await context.store.update(context.stateKey, (zone) => {
     zone.challenges[destination.key] = token;
   });
   return {
@@ -41,6 +41,25 @@ export async function validateChallenge(context: RequestContext): Promise<Reply>
   const destination = destinationOf(context.body);
   const token = context.body["ownership_challenge"];
   const valid =
-    typeof token === "string" && context.store.zone(context.zoneId).challenges[destination.key] === token;
+    typeof token === "string" && context.store.zone(context.stateKey).challenges[destination.key] === token;
   return { status: 200, result: { valid } };
+}
+
+/** The service's destination check: `{valid, message}`; the sandbox delivers to s3:// folders only. */
+export async function validateDestination(context: RequestContext): Promise<Reply> {
+  try {
+    destinationOf(context.body);
+    return { status: 200, result: { valid: true, message: "" } };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { status: 200, result: { valid: false, message: error.message } };
+  }
+}
+
+/** Whether a job of the scope already pushes to the destination (its bucket and path, whatever the query). */
+export async function destinationExists(context: RequestContext): Promise<Reply> {
+  const { key } = destinationOf(context.body);
+  const jobs = context.store.zone(context.stateKey).jobs;
+  const exists = jobs.some((job) => parseDestination(job.destination_conf).key === key);
+  return { status: 200, result: { exists } };
 }

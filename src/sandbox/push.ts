@@ -4,7 +4,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGzip, type Gzip } from "node:zlib";
-import { compilePredicate, type Predicate } from "../eval/index.js";
+import { compilePredicate, type Predicate, parseRecord } from "../eval/index.js";
 import { type AtomicFile, createAtomicFile } from "./atomic-file.js";
 import type { Reply, RequestContext } from "./context.js";
 import { type CustomFields, customFieldsOf } from "./custom-fields.js";
@@ -14,6 +14,7 @@ import { checkJobFilter } from "./filter.js";
 import { nestsDeeperThan } from "./http.js";
 import { type BodyLine, decoded, linesOf } from "./ingest-body.js";
 import type { Job } from "./model.js";
+import { type OutputFormat, outputFormatOf } from "./output.js";
 import { utcDate } from "./ownership.js";
 
 /** Custom field values are cut to this many UTF-8 bytes, as Logpush does. */
@@ -82,31 +83,24 @@ function withCustomFields(record: Record<string, unknown>, fields: CustomFields)
   return result;
 }
 
-function fieldNamesOf(job: Job): string[] | null {
-  const names = job.output_options?.["field_names"];
-  if (Array.isArray(names)) return names as string[];
-  const fields = job.logpull_options === null ? null : new URLSearchParams(job.logpull_options).get("fields");
-  return fields ? fields.split(",") : null;
-}
-
-function select(record: Record<string, unknown>, names: readonly string[] | null): Record<string, unknown> {
-  if (names === null) return record;
-  const selected: Record<string, unknown> = {};
-  for (const name of names) if (record[name] !== undefined) selected[name] = record[name];
-  return selected;
-}
-
-/** A record of one line, or undefined when the line is malformed (not a JSON object, too long or too deep). */
+/** A record of one line, or undefined when the line is malformed (not a JSON object, too long or too deep). Numbers stay exact. */
 function recordOf(line: BodyLine, maxDepth: number): Record<string, unknown> | undefined {
   if (line.text === undefined || nestsDeeperThan(line.text, maxDepth)) return undefined;
-  try {
-    const value: unknown = JSON.parse(line.text);
-    if (typeof value === "object" && value !== null && !Array.isArray(value))
-      return value as Record<string, unknown>;
-  } catch {
-    // reported as a malformed line
-  }
-  return undefined;
+  return parseRecord(line.text);
+}
+
+/**
+ * Whether the sample keeps the `index`-th record a job's filter kept in one push: a hash of the
+ * sandbox's seed, the job and the index against the rate, so a seed gives the same records every
+ * time (and each job its own sample).
+ */
+function sampled(seed: number, jobId: number, index: number, rate: number): boolean {
+  if (rate >= 1) return true;
+  let h = (seed ^ Math.imul(jobId, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca77)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
+  h ^= h >>> 16;
+  return (h >>> 0) / 4294967296 < rate;
 }
 
 /** `20240131T101500Z`: the form of the time range in Logpush file names. */
@@ -119,50 +113,96 @@ const compactTime = (at: Date) =>
 /** Line numbers of malformed lines reported in the answer; `malformed` counts them all. */
 export const MAX_REPORTED_MALFORMED_LINES = 100;
 
-/** One enabled job's share of an ingest: its selection of the records and, from its first record on, its file. */
+/** One file of a job's push, open while records go in. */
+interface Batch {
+  path: string;
+  file: AtomicFile;
+  gzip: Gzip;
+  piped: Promise<void>;
+  records: number;
+  bytes: number;
+}
+
+/**
+ * One enabled job's share of an ingest: its filter, sample and output format applied to the
+ * records, written as gzip files of at most `max_upload_records` records and `max_upload_bytes`
+ * bytes (uncompressed) each, a file begun at its first record.
+ */
 class JobDelivery {
-  records = 0;
-  private file: AtomicFile | undefined;
-  private gzip: Gzip | undefined;
-  private piped: Promise<void> | undefined;
+  /** The records the filter kept, sampled out or not: the sample's index. */
+  private kept = 0;
+  private batch: Batch | undefined;
+  readonly files: { path: string; records: number }[] = [];
   private readonly predicate: Predicate;
-  private readonly names: string[] | null;
+  private readonly format: OutputFormat;
 
   constructor(
     readonly job: Job,
-    readonly path: string,
+    private readonly nextPath: () => string,
     private readonly temporaryFolder: string,
+    private readonly sampleSeed: number,
   ) {
     this.predicate = predicateOf(job);
-    this.names = fieldNamesOf(job);
+    this.format = outputFormatOf(job);
   }
 
-  /** Writes the record when the filter keeps it, waiting while the gzip stream is full. */
+  get records(): number {
+    return this.files.reduce((sum, file) => sum + file.records, 0) + (this.batch?.records ?? 0);
+  }
+
+  /** Writes the record when the filter and the sample keep it, waiting while the gzip stream is full. */
   async offer(record: Record<string, unknown>): Promise<void> {
     if (!this.predicate(record)) return;
-    if (!this.gzip) {
-      await mkdir(dirname(this.path), { recursive: true });
-      this.file = await createAtomicFile(this.path, this.temporaryFolder);
-      this.gzip = createGzip();
-      this.piped = pipeline(this.gzip, this.file.stream, { end: false });
-      this.piped.catch(() => undefined); // awaited in commit; a failure also fails the writes
-    }
-    this.records++;
-    if (!this.gzip.write(`${JSON.stringify(select(record, this.names))}\n`)) await once(this.gzip, "drain");
+    if (!sampled(this.sampleSeed, this.job.id, this.kept++, this.format.sampleRate)) return;
+    const text = this.format.render(record);
+    const bytes = Buffer.byteLength(text);
+    const { max_upload_records: maxRecords, max_upload_bytes: maxBytes } = this.job;
+    const full =
+      this.batch !== undefined &&
+      ((maxRecords ? this.batch.records >= maxRecords : false) ||
+        (maxBytes ? this.batch.bytes + this.format.recordDelimiter.length + bytes > maxBytes : false));
+    if (full) await this.close();
+    let batch = this.batch;
+    let written = text;
+    if (!batch) {
+      batch = await this.open();
+      written = this.format.batchPrefix + text;
+    } else written = this.format.recordDelimiter + text;
+    batch.records++;
+    batch.bytes += Buffer.byteLength(written);
+    if (!batch.gzip.write(written)) await once(batch.gzip, "drain");
   }
 
-  /** Puts the file in place; false when the job kept no record (and so has no file). */
-  async commit(): Promise<boolean> {
-    if (!this.gzip || !this.file) return false;
-    this.gzip.end();
-    await this.piped;
-    await this.file.commit();
-    return true;
+  private async open(): Promise<Batch> {
+    const path = this.nextPath();
+    await mkdir(dirname(path), { recursive: true });
+    const file = await createAtomicFile(path, this.temporaryFolder);
+    const gzip = createGzip();
+    const piped = pipeline(gzip, file.stream, { end: false });
+    piped.catch(() => undefined); // awaited in close; a failure also fails the writes
+    this.batch = { path, file, gzip, piped, records: 0, bytes: 0 };
+    return this.batch;
+  }
+
+  /** Ends the open file with the batch suffix and puts it in place. */
+  private async close(): Promise<void> {
+    const batch = this.batch;
+    if (!batch) return;
+    this.batch = undefined;
+    batch.gzip.end(this.format.batchSuffix);
+    await batch.piped;
+    await batch.file.commit();
+    this.files.push({ path: batch.path, records: batch.records });
+  }
+
+  /** Puts the last file in place; a job that kept no record has none. */
+  commit(): Promise<void> {
+    return this.close();
   }
 
   async abort(): Promise<void> {
-    this.gzip?.destroy();
-    await this.file?.abort();
+    this.batch?.gzip.destroy();
+    await this.batch?.file.abort();
   }
 }
 
@@ -174,16 +214,24 @@ class JobDelivery {
  */
 export async function ingest(context: RequestContext): Promise<Reply> {
   const dataset = context.query.get("dataset") ?? "http_requests";
-  datasetCatalog(dataset);
-  const zone = context.store.zone(context.zoneId);
+  datasetCatalog(dataset, context.scope);
+  const zone = context.store.zone(context.stateKey);
   const customFields = dataset === "http_requests" ? customFieldsOf(zone.rulesets) : null;
   const start = new Date();
   const folderOf = (job: Job) =>
     destinationFolder(context.dataDir, parseDestination(job.destination_conf), utcDate(start));
-  const name = `${compactTime(start)}_${compactTime(start)}_${randomBytes(4).toString("hex")}.log.gz`;
+  const name = () => `${compactTime(start)}_${compactTime(start)}_${randomBytes(4).toString("hex")}.log.gz`;
   const jobs = zone.jobs
     .filter((job) => job.enabled && job.dataset === dataset)
-    .map((job) => new JobDelivery(job, join(folderOf(job), name), context.store.temporaryFolder));
+    .map(
+      (job) =>
+        new JobDelivery(
+          job,
+          () => join(folderOf(job), name()),
+          context.store.temporaryFolder,
+          context.sampleSeed,
+        ),
+    );
   let records = 0;
   let malformed = 0;
   const malformedLines: number[] = [];
@@ -211,7 +259,7 @@ export async function ingest(context: RequestContext): Promise<Reply> {
   const delivered = jobs.filter((job) => job.records > 0);
   if (delivered.length > 0) {
     const completed = new Date().toISOString();
-    await context.store.update(context.zoneId, (draft) => {
+    await context.store.update(context.stateKey, (draft) => {
       for (const {
         job: { id },
       } of delivered) {
@@ -223,10 +271,12 @@ export async function ingest(context: RequestContext): Promise<Reply> {
       }
     });
   }
-  const deliveries = delivered.map((job) => ({
-    job_id: job.job.id,
-    records: job.records,
-    file: relative(context.dataDir, job.path).split("\\").join("/"),
-  }));
+  const deliveries = delivered.flatMap((job) =>
+    job.files.map((file) => ({
+      job_id: job.job.id,
+      records: file.records,
+      file: relative(context.dataDir, file.path).split("\\").join("/"),
+    })),
+  );
   return { status: 200, result: { records, malformed, malformed_lines: malformedLines, deliveries } };
 }

@@ -179,12 +179,12 @@ function updateIn(ruleset: Ruleset, body: Record<string, unknown>): Ruleset {
 /** `?dry_run=true` validates and answers `result: null` without changing anything. */
 function write<T>(context: RequestContext, change: (zone: ZoneState) => T): Promise<T | null> {
   if (context.query.get("dry_run") === "true")
-    return context.store.preview(context.zoneId, change).then(() => null);
-  return context.store.update(context.zoneId, change);
+    return context.store.preview(context.stateKey, change).then(() => null);
+  return context.store.update(context.stateKey, change);
 }
 
 export async function listRulesets(context: RequestContext): Promise<Reply> {
-  const rulesets = context.store.zone(context.zoneId).rulesets.map(summary);
+  const rulesets = context.store.zone(context.stateKey).rulesets.map(summary);
   return { status: 200, result: rulesets, resultInfo: { count: rulesets.length, per_page: rulesets.length } };
 }
 
@@ -193,7 +193,7 @@ export async function createRuleset(context: RequestContext): Promise<Reply> {
 }
 
 export async function getRuleset(context: RequestContext): Promise<Reply> {
-  return { status: 200, result: findRuleset(context.store.zone(context.zoneId), context.params["id"]!) };
+  return { status: 200, result: findRuleset(context.store.zone(context.stateKey), context.params["id"]!) };
 }
 
 export async function updateRuleset(context: RequestContext): Promise<Reply> {
@@ -219,7 +219,7 @@ function entrypointOf(zone: ZoneState, phase: string): Ruleset | undefined {
 
 export async function getEntrypoint(context: RequestContext): Promise<Reply> {
   const phase = checkPhase(context.params["phase"], "/phase");
-  const ruleset = entrypointOf(context.store.zone(context.zoneId), phase);
+  const ruleset = entrypointOf(context.store.zone(context.stateKey), phase);
   if (!ruleset)
     throw new ApiError(
       404,

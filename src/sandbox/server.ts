@@ -1,12 +1,13 @@
+import { randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { authenticate, type Credentials, resolveCredentials } from "./auth.js";
-import { noUpload, type Reply, type RequestContext, type Upload } from "./context.js";
+import { noUpload, type Reply, type RequestContext, type Scope, type Upload } from "./context.js";
 import { ApiError, ErrorCode } from "./errors.js";
 import { limitedBody, parseJsonObject, readBody, sendErrors, sendResult } from "./http.js";
 import { createJob, datasetFields, deleteJob, getJob, listDatasetJobs, listJobs, updateJob } from "./jobs.js";
-import { createChallenge, validateChallenge } from "./ownership.js";
+import { createChallenge, destinationExists, validateChallenge, validateDestination } from "./ownership.js";
 import { ingest } from "./push.js";
 import {
   createRuleset,
@@ -38,6 +39,8 @@ export interface SandboxOptions extends Credentials {
   maxRequestsInFlight?: number;
   /** On close, how long requests under way may take to finish before their connections are closed (default 10 s). */
   shutdownGraceMs?: number;
+  /** The seed of `output_options.sample_rate`'s sample: the same records every run (default: a random one). */
+  sampleSeed?: number;
   /** Where failures that are the sandbox's own fault are reported (default: nowhere). */
   log?: (line: string) => void;
 }
@@ -80,11 +83,29 @@ interface Route {
 /** Path parameters and the form Cloudflare gives them: anything else is an invalid identifier. */
 const identifiers: Record<string, RegExp> = {
   zone: /^[0-9a-f]{32}$/,
+  account: /^[0-9a-f]{32}$/,
   id: /^[0-9a-f]{32}$/,
   job: /^[0-9]{1,15}$/,
   phase: /^[a-z0-9_]+$/,
   dataset: /^[a-z0-9_]+$/,
 };
+
+/** The routes of Logpush jobs, the same under a zone and under an account. */
+function jobRoutes(scope: "zones" | "accounts"): Route[] {
+  const owner = scope === "zones" ? ":zone" : ":account";
+  const at = (...segments: string[]) => [scope, owner, ...segments];
+  return [
+    { segments: at("logpush", "jobs"), methods: { GET: listJobs, POST: createJob } },
+    { segments: at("logpush", "jobs", ":job"), methods: { GET: getJob, PUT: updateJob, DELETE: deleteJob } },
+    { segments: at("logpush", "ownership"), methods: { POST: createChallenge } },
+    { segments: at("logpush", "ownership", "validate"), methods: { POST: validateChallenge } },
+    { segments: at("logpush", "validate", "destination"), methods: { POST: validateDestination } },
+    { segments: at("logpush", "validate", "destination", "exists"), methods: { POST: destinationExists } },
+    { segments: at("logpush", "datasets", ":dataset", "fields"), methods: { GET: datasetFields } },
+    { segments: at("logpush", "datasets", ":dataset", "jobs"), methods: { GET: listDatasetJobs } },
+    { segments: at("sandbox", "ingest"), methods: { POST: ingest }, ingest: true },
+  ];
+}
 
 const routes: Route[] = [
   { segments: ["zones", ":zone", "rulesets"], methods: { GET: listRulesets, POST: createRuleset } },
@@ -96,23 +117,18 @@ const routes: Route[] = [
     segments: ["zones", ":zone", "rulesets", ":id"],
     methods: { GET: getRuleset, PUT: updateRuleset, DELETE: deleteRuleset },
   },
-  { segments: ["zones", ":zone", "logpush", "jobs"], methods: { GET: listJobs, POST: createJob } },
-  {
-    segments: ["zones", ":zone", "logpush", "jobs", ":job"],
-    methods: { GET: getJob, PUT: updateJob, DELETE: deleteJob },
-  },
-  { segments: ["zones", ":zone", "logpush", "ownership"], methods: { POST: createChallenge } },
-  { segments: ["zones", ":zone", "logpush", "ownership", "validate"], methods: { POST: validateChallenge } },
-  {
-    segments: ["zones", ":zone", "logpush", "datasets", ":dataset", "fields"],
-    methods: { GET: datasetFields },
-  },
-  {
-    segments: ["zones", ":zone", "logpush", "datasets", ":dataset", "jobs"],
-    methods: { GET: listDatasetJobs },
-  },
-  { segments: ["zones", ":zone", "sandbox", "ingest"], methods: { POST: ingest }, ingest: true },
+  ...jobRoutes("zones"),
+  ...jobRoutes("accounts"),
 ];
+
+/** The scope a route's parameters name, and the key of its state in the store. */
+function scopeOf(params: Record<string, string>): { scope: Scope; stateKey: string } {
+  const account = params["account"];
+  if (account !== undefined)
+    return { scope: { kind: "account", id: account }, stateKey: `account-${account}` };
+  const zone = params["zone"]!;
+  return { scope: { kind: "zone", id: zone }, stateKey: zone };
+}
 
 /** The route whose shape the path has (no two routes share a shape). */
 function match(segments: string[]): { route: Route; params: Record<string, string> } | undefined {
@@ -164,6 +180,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const maxIngestsInFlight = options.maxIngestsInFlight ?? DEFAULT_MAX_INGESTS_IN_FLIGHT;
   const maxRequestsInFlight = options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT;
   const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  const sampleSeed = options.sampleSeed ?? randomInt(2 ** 32);
   let requestsInFlight = 0;
   let ingestsInFlight = 0;
 
@@ -191,7 +208,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     const context = {
       store,
       dataDir,
-      zoneId: found.params["zone"]!,
+      ...scopeOf(found.params),
+      sampleSeed,
       params: found.params,
       query: url.searchParams,
       maxJsonDepth,

@@ -15,8 +15,11 @@ interface PendingChange {
 /** The state folder inside the data directory; `_` cannot start an S3 bucket name, so no destination folder collides. */
 export const STATE_FOLDER = "_sandbox";
 
-/** A zone's file: `<zone id>.json`. Other names in the zones folder are not the sandbox's and are left alone. */
-const zoneFileName = /^([0-9a-f]{32})\.json$/;
+/**
+ * A zone's file: `<zone id>.json`; an account's (its Logpush jobs): `account-<account id>.json`.
+ * Other names in the folder are not the sandbox's and are left alone.
+ */
+const zoneFileName = /^((?:account-)?[0-9a-f]{32})\.json$/;
 /** The temporary files `writeFileAtomically` makes (in the temporary folder, and beside zone files before it existed). */
 const temporaryFileName = /\.tmp-[0-9a-f]{12}$/;
 

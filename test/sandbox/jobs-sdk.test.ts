@@ -128,12 +128,20 @@ describe("the jobs API refuses what the service refuses", () => {
     [
       "an unknown output field",
       { output_options: { field_names: ["ClientIp"] } },
-      { code: 1002, message: 'output_options.field_names: "ClientIp" is not a field of http_requests' },
+      {
+        code: 1002,
+        message: "unknown field `ClientIp` in dataset `http_requests`; did you mean `ClientIP`?",
+        source: { pointer: "/output_options/field_names/0" },
+      },
     ],
     [
       "an upload limit out of range",
       { max_upload_bytes: 1000 },
-      { code: 1002, message: "max_upload_bytes must be 0 or a whole number from 5000000 to 1000000000" },
+      {
+        code: 1002,
+        message: "`max_upload_bytes` takes 0 or 5,000,000–1,000,000,000 (bytes), not 1000",
+        source: { pointer: "/max_upload_bytes" },
+      },
     ],
     [
       "a destination the sandbox cannot deliver to",
@@ -142,6 +150,15 @@ describe("the jobs API refuses what the service refuses", () => {
         code: 1002,
         message:
           'destination_conf "https://logs.example.com/ingest" is not supported by the sandbox: it delivers to s3://bucket/path?region=REGION',
+      },
+    ],
+    [
+      "a dataset that lives under accounts",
+      { dataset: "gateway_http" },
+      {
+        code: 1002,
+        message: expect.stringContaining("`gateway_http` has no zone-level jobs"),
+        source: { pointer: "/dataset" },
       },
     ],
     [

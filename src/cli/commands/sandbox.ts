@@ -7,8 +7,10 @@ export const usage = `filterc sandbox [options]
 
 Serves a local Logpush and rulesets API on 127.0.0.1 under ${API_PREFIX}, with its state in a data
 directory, and plays the push: POST NDJSON log records to
-${API_PREFIX}/zones/ZONE_ID/sandbox/ingest and every enabled job of the zone writes gzip NDJSON
-files to its s3://bucket/path destination, mapped to DATA_DIR/bucket/path.
+${API_PREFIX}/zones/ZONE_ID/sandbox/ingest (or /accounts/ACCOUNT_ID/…?dataset=NAME) and every
+enabled job of that dataset writes its records, filtered, sampled and formatted by its
+output_options, in gzip files batched by its upload limits, to its s3://bucket/path destination,
+mapped to DATA_DIR/bucket/path.
 
 Options:
   --port N              port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -16,6 +18,8 @@ Options:
   --api-token T         accept Authorization: Bearer T (or CLOUDFLARE_API_TOKEN)
   --email E --api-key K accept X-Auth-Email E with X-Auth-Key K (or CLOUDFLARE_EMAIL, CLOUDFLARE_API_KEY)
   --shutdown-grace S    on SIGINT or SIGTERM, seconds requests under way get to finish (default ${DEFAULT_SHUTDOWN_GRACE_MS / 1000})
+  --sample-seed N       the seed of output_options.sample_rate's sample, for the same records
+                        every run (default: a random one)
 With no credentials, a random API token is made and printed. On SIGINT or SIGTERM it stops accepting
 connections, lets requests under way finish within the grace period, closes the rest and exits 0.
 Exit status: 0 stopped, 1 could not start, 2 usage.`;
@@ -30,6 +34,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       email: { type: "string" },
       "api-key": { type: "string" },
       "shutdown-grace": { type: "string" },
+      "sample-seed": { type: "string" },
     },
     false,
   );
@@ -38,6 +43,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const graceSeconds =
     parseCount(values["shutdown-grace"], "--shutdown-grace") ?? DEFAULT_SHUTDOWN_GRACE_MS / 1000;
   const port = parseCount(values.port, "--port") ?? DEFAULT_PORT;
+  const sampleSeed = parseCount(values["sample-seed"], "--sample-seed");
   if (port > 65535) throw new UsageError(`--port takes a port number up to 65535, not ${port}`);
   const apiToken = values["api-token"] ?? io.env["CLOUDFLARE_API_TOKEN"];
   const apiEmail = values.email ?? io.env["CLOUDFLARE_EMAIL"];
@@ -53,6 +59,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       ...(apiToken ? { apiToken } : {}),
       ...(apiEmail && apiKey ? { apiEmail, apiKey } : {}),
       shutdownGraceMs: graceSeconds * 1000,
+      ...(sampleSeed !== undefined ? { sampleSeed } : {}),
       log: (line) => io.stderr(`${line}\n`),
     });
   } catch (error) {

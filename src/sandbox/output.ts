@@ -1,0 +1,182 @@
+import { OUTPUT_OPTION_DEFAULTS, type OutputOptions } from "../api/index.js";
+import { ExactNumber } from "../eval/index.js";
+import type { Job } from "./model.js";
+
+/**
+ * How a job writes its records, from its `output_options` (the older `logpull_options` only when
+ * there are none, as the service does): the fields and their order, the timestamp format, the
+ * sample rate, the record's text (NDJSON, CSV or a template) and the batch's prefix and suffix.
+ */
+export interface OutputFormat {
+  /** The fields written, in this order; null: every field of the record. */
+  names: string[] | null;
+  sampleRate: number;
+  batchPrefix: string;
+  batchSuffix: string;
+  recordDelimiter: string;
+  /** One record's text, prefix and suffix included. */
+  render(record: Record<string, unknown>): string;
+}
+
+type Timestamps = OutputOptions["timestamp_format"] & string;
+
+/** Fields that hold a time: converted to the job's timestamp format. */
+const TIMESTAMP_FIELD = /(^|[a-z])(Timestamp|Datetime)$/;
+
+export function outputFormatOf(job: Job): OutputFormat {
+  const given = job.output_options as OutputOptions | null;
+  if (!given) return legacyFormat(job.logpull_options);
+  const csv = given.output_type === "csv";
+  const option = <K extends keyof typeof OUTPUT_OPTION_DEFAULTS>(name: K) =>
+    given[name] ?? OUTPUT_OPTION_DEFAULTS[name];
+  const names = given.field_names ?? null;
+  const timestamps = option("timestamp_format") as Timestamps;
+  const redact = option("CVE-2021-44228") === true;
+  const delimiter = option("field_delimiter") ?? ",";
+  const template = given.record_template ?? null;
+  const prefix = given.record_prefix ?? (csv ? "" : OUTPUT_OPTION_DEFAULTS.record_prefix);
+  const suffix = given.record_suffix ?? (csv ? "\n" : OUTPUT_OPTION_DEFAULTS.record_suffix);
+  const body = (record: Record<string, unknown>) => {
+    const values = outputValues(record, names, timestamps, redact);
+    if (template !== null) return renderTemplate(template, values);
+    if (csv) return [...values.values()].map((value) => csvValue(value, delimiter)).join(delimiter);
+    return [...values.entries()]
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => `${JSON.stringify(name)}:${jsonText(value)}`)
+      .join(delimiter);
+  };
+  return {
+    names,
+    sampleRate: option("sample_rate") ?? 1,
+    batchPrefix: option("batch_prefix") ?? "",
+    batchSuffix: option("batch_suffix") ?? "",
+    recordDelimiter: option("record_delimiter") ?? "",
+    render: (record) => `${prefix}${body(record)}${suffix}`,
+  };
+}
+
+/** `logpull_options` ("fields=A,B&timestamps=unix"): NDJSON of those fields. */
+function legacyFormat(logpull: string | null): OutputFormat {
+  const query = new URLSearchParams(logpull ?? "");
+  const names = query.get("fields")?.split(",") ?? null;
+  const timestamps = (query.get("timestamps") ?? "rfc3339") as Timestamps;
+  return {
+    names,
+    sampleRate: 1,
+    batchPrefix: "",
+    batchSuffix: "",
+    recordDelimiter: "",
+    render: (record) => {
+      const values = outputValues(record, names, timestamps, false);
+      const fields = [...values.entries()].filter(([, value]) => value !== undefined);
+      return `{${fields.map(([name, value]) => `${JSON.stringify(name)}:${jsonText(value)}`).join(",")}}\n`;
+    },
+  };
+}
+
+/** The values written, by field in output order (undefined where the record lacks one), timestamps converted, `${` defused. */
+function outputValues(
+  record: Record<string, unknown>,
+  names: string[] | null,
+  timestamps: Timestamps,
+  redact: boolean,
+): Map<string, unknown> {
+  const values = new Map<string, unknown>();
+  for (const name of names ?? Object.keys(record)) {
+    let value = record[name];
+    if (value !== undefined && value !== null && TIMESTAMP_FIELD.test(name))
+      value = timestamp(value, timestamps);
+    if (redact) value = defused(value);
+    values.set(name, value);
+  }
+  return values;
+}
+
+/** CVE-2021-44228: `${` becomes `x{` in every string, so no log4j lookup can start. */
+function defused(value: unknown): unknown {
+  if (typeof value === "string") return value.replaceAll("${", "x{");
+  if (Array.isArray(value)) return value.map(defused);
+  if (value && typeof value === "object" && !(value instanceof ExactNumber) && !(value instanceof NumberText))
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, defused(inner)]));
+  return value;
+}
+
+/**
+ * A time (nanoseconds since the epoch as a number or a string of digits, or RFC 3339 text) in the
+ * job's format: unixnano and unix as numbers, the rfc3339 forms as text. Anything else is left as it is.
+ */
+function timestamp(value: unknown, format: Timestamps): unknown {
+  const nanos = nanoseconds(value);
+  if (nanos === undefined) return value;
+  if (format === "unixnano") return new NumberText(String(nanos));
+  if (format === "unix") return Number(nanos / 1_000_000_000n);
+  const seconds = new Date(Number(nanos / 1_000_000n)).toISOString().slice(0, 19);
+  const fraction = String(nanos % 1_000_000_000n).padStart(9, "0");
+  if (format === "rfc3339ms") return `${seconds}.${fraction.slice(0, 3)}Z`;
+  if (format === "rfc3339ns") return `${seconds}.${fraction}Z`;
+  return `${seconds}Z`;
+}
+
+function nanoseconds(value: unknown): bigint | undefined {
+  const text = value instanceof ExactNumber ? value.text : typeof value === "number" ? String(value) : value;
+  if (typeof text !== "string") return undefined;
+  if (/^\d{1,20}$/.test(text)) return BigInt(text);
+  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(text);
+  if (!match) return undefined;
+  const millis = Date.parse(`${match[1]}Z`);
+  if (Number.isNaN(millis)) return undefined;
+  return BigInt(millis) * 1_000_000n + BigInt((match[2] ?? "").padEnd(9, "0"));
+}
+
+/** A number made here, written as these digits (nanoseconds pass 2^53). */
+class NumberText {
+  constructor(readonly text: string) {}
+}
+
+/** A value as JSON text, numbers as the log wrote them (64-bit integers stay exact). */
+export function jsonText(value: unknown): string {
+  if (value instanceof ExactNumber || value instanceof NumberText) return value.text;
+  if (value === undefined) return "null";
+  if (Array.isArray(value)) return `[${value.map(jsonText).join(",")}]`;
+  if (value && typeof value === "object")
+    return `{${Object.entries(value)
+      .map(([key, inner]) => `${JSON.stringify(key)}:${jsonText(inner)}`)
+      .join(",")}}`;
+  return JSON.stringify(value);
+}
+
+/** A CSV cell: quoted (quotes doubled) when it holds the delimiter, a quote or a line break; empty when missing. */
+function csvValue(value: unknown, delimiter: string): string {
+  if (value === undefined || value === null) return "";
+  const text = typeof value === "string" ? value : jsonText(value);
+  return text.includes(delimiter) || /["\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/**
+ * A `record_template` (Go text/template without functions, as the client checks it): `{{ .Field }}`
+ * writes the field's value as JSON (`null` when the record or the field list lacks it), `{{ "text" }}`
+ * the text; `{{-` and `-}}` trim the blanks beside the action.
+ */
+function renderTemplate(template: string, values: Map<string, unknown>): string {
+  let out = "";
+  let trimNext = false;
+  let at = 0;
+  for (const action of template.matchAll(/\{\{(-\s)?\s*([\s\S]*?)\s*(\s-)?\}\}/g)) {
+    let text = template.slice(at, action.index);
+    if (trimNext) text = text.trimStart();
+    if (action[1]) text = text.trimEnd();
+    out += text + actionText(action[2]!, values);
+    trimNext = action[3] !== undefined;
+    at = action.index + action[0].length;
+  }
+  const rest = template.slice(at);
+  return out + (trimNext ? rest.trimStart() : rest);
+}
+
+function actionText(action: string, values: Map<string, unknown>): string {
+  const field = /^\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(action)?.[1];
+  if (field !== undefined) return jsonText(values.get(field) ?? null);
+  if (action.startsWith('"')) return JSON.parse(action) as string;
+  if (action.startsWith("`")) return action.slice(1, -1);
+  return ""; // a comment
+}
