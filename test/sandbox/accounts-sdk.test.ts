@@ -57,6 +57,7 @@ describe("the official SDK against the sandbox's account-level jobs", () => {
       fetch(`${running.api}/accounts/${ACCOUNT}/sandbox/ingest?dataset=gateway_http`, {
         method: "POST",
         headers: { authorization: "Bearer sandbox-test-token" },
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the log4j lookup CVE-2021-44228 defuses, as text
         body: '{"Action":"block","URL":"https://example.com/${jndi:x}","Datetime":"2026-11-24T10:15:00.5Z","Email":"a@example.com"}\n',
       }).then((response) => response.json() as Promise<{ result: { deliveries: { file: string }[] } }>);
     // Disabled: nothing is pushed.

