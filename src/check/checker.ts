@@ -7,6 +7,7 @@ import {
   type Expr,
   type FieldRef,
   negateOperator,
+  OPERATOR_NAMES,
   OPERATOR_SPELLINGS,
   OPERATORS,
   type OperatorRef,
@@ -154,7 +155,7 @@ export class Checker {
       diagnose(
         "UnknownOperator",
         ref.range,
-        { operator: ref.text, meant: suggestion },
+        { operator: ref.text, meant: suggestion, known: OPERATOR_NAMES },
         suggestion ? this.replace(ref, suggestion) : undefined,
       ),
     );

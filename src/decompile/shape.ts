@@ -16,7 +16,7 @@ import type {
   Scalar,
   Value,
 } from "../syntax/index.js";
-import { isCanonicalOperator } from "../syntax/index.js";
+import { isCanonicalOperator, OPERATOR_NAMES } from "../syntax/index.js";
 import { type JsonDocument, jsonTypeName, membersOf, pointerSegment } from "./document.js";
 import { suggestJsonOperator } from "./operators.js";
 
@@ -198,7 +198,7 @@ export class ShapeReader {
       diagnose(
         "UnknownJsonOperator",
         range,
-        { at: at(pointer), operator: text, meant: suggestion },
+        { at: at(pointer), operator: text, meant: suggestion, known: OPERATOR_NAMES },
         suggestion ? this.suggest(range, JSON.stringify(suggestion)) : undefined,
       ),
       pointer,

@@ -142,14 +142,12 @@ export const DiagnosticKind = {
     "error",
     (a) => `${quote(a.field)} cannot be used in filters of dataset ${a.dataset}`,
   ),
-  UnknownOperator: kind<{ operator: string; meant?: string }>(
+  UnknownOperator: kind<{ operator: string; meant?: string; known: string }>(
     "E0205",
     "error",
     (a) =>
       `unknown operator ${quote(a.operator)}${
-        a.meant === undefined
-          ? "; operators are eq, !eq, lt, leq, gt, geq, startsWith, endsWith, contains, in and their ! forms"
-          : didYouMean(a.meant, quote)
+        a.meant === undefined ? `; operators are ${a.known}` : didYouMean(a.meant, quote)
       }`,
   ),
   NotBeforeOperator: kind<{ operator: string; replacement: string }>(
@@ -394,14 +392,12 @@ export const DiagnosticKind = {
     "error",
     (a) => `${a.at}${a.what} must be ${a.expected}, found ${a.found}`,
   ),
-  UnknownJsonOperator: kind<{ at: string; operator: string; meant?: string }>(
+  UnknownJsonOperator: kind<{ at: string; operator: string; meant?: string; known: string }>(
     "E0511",
     "error",
     (a) =>
       `${a.at}unknown operator ${jsonQuote(a.operator)}${
-        a.meant === undefined
-          ? "; Logpush operators are eq, !eq, lt, leq, gt, geq, startsWith, endsWith, contains, in and their ! forms"
-          : didYouMean(a.meant, jsonQuote)
+        a.meant === undefined ? `; Logpush operators are ${a.known}` : didYouMean(a.meant, jsonQuote)
       }`,
   ),
   CommaJoinedList: kind<{ at: string; operator: string; replacement: string }>(

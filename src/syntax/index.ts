@@ -22,6 +22,7 @@ export {
   LOGIC,
   type LogicWord,
   negateOperator,
+  OPERATOR_NAMES,
   OPERATOR_SPELLINGS,
   OPERATORS,
   type OperatorFacts,

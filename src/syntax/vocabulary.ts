@@ -225,6 +225,9 @@ for (const canonical of CANONICAL_OPERATORS) {
   };
 }
 
+/** Every operator, for messages: "eq, !eq, lt, … and !in". */
+export const OPERATOR_NAMES = `${CANONICAL_OPERATORS.slice(0, -1).join(", ")} and ${CANONICAL_OPERATORS[CANONICAL_OPERATORS.length - 1]}`;
+
 export function isCanonicalOperator(text: string): text is CanonicalOperator {
   return Object.hasOwn(declarations, text);
 }
