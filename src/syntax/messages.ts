@@ -4,13 +4,38 @@ import { describeTokenType, Scalar } from "./tokens.js";
 const found = (token: IToken | undefined) =>
   token && token.tokenType.name !== "EOF" ? `\`${token.image}\`` : "the end of the filter";
 const after = (token: IToken | undefined) => (token?.image ? ` after \`${token.image}\`` : "");
-const valueExpected = (previous: IToken, actual: IToken | undefined) =>
-  `a value${after(previous)}: a "string", a number, true, false or a [list]|${found(actual)}`;
+/** What a syntax error says: what the parser expected, and what it found. */
+export interface Expectation {
+  expected: string;
+  found: string;
+}
 
 /**
- * Messages in filterc's words. Each returns "expected|found"; parse.ts splits them into the
- * E0104 diagnostic so the found part can point at the end of input when that is what was found.
+ * Chevrotain takes a message as a string: the provider answers with a key, and the expectation
+ * waits in this side table until parse.ts takes it for the E0104 diagnostic (where the found
+ * part may become "the end of the filter"). Emptied at the start of every parse.
  */
+const expectations = new Map<string, Expectation>();
+
+function keyed(expected: string, found: string): string {
+  const key = `expectation ${expectations.size}`;
+  expectations.set(key, { expected, found });
+  return key;
+}
+
+/** The expectation a recognition error's message names. */
+export function expectationOf(message: string): Expectation {
+  return expectations.get(message) ?? { expected: message, found: "something else" };
+}
+
+export function clearExpectations(): void {
+  expectations.clear();
+}
+
+const valueExpected = (previous: IToken, actual: IToken | undefined) =>
+  keyed(`a value${after(previous)}: a "string", a number, true, false or a [list]`, found(actual));
+
+/** Messages in filterc's words, as keys of their expectations (see `expectationOf`). */
 export const errorMessages: IParserErrorMessageProvider = {
   buildMismatchTokenMessage({
     expected,
@@ -22,10 +47,10 @@ export const errorMessages: IParserErrorMessageProvider = {
     previous: IToken;
   }) {
     if (expected === Scalar) return valueExpected(previous, actual);
-    return `${describeTokenType(expected)}|${found(actual)}`;
+    return keyed(describeTokenType(expected), found(actual));
   },
   buildNotAllInputParsedMessage({ firstRedundant }: { firstRedundant: IToken }) {
-    return `the end of the filter|${found(firstRedundant)}`;
+    return keyed("the end of the filter", found(firstRedundant));
   },
   buildNoViableAltMessage({
     actual,
@@ -41,12 +66,12 @@ export const errorMessages: IParserErrorMessageProvider = {
       case "element":
         return valueExpected(previous, next);
       case "operator":
-        return `an operator${after(previous)}, such as \`eq\`, \`in\` or \`startsWith\`|${found(next)}`;
+        return keyed(`an operator${after(previous)}, such as \`eq\`, \`in\` or \`startsWith\``, found(next));
       default:
-        return `a comparison such as \`EdgeResponseStatus eq 200\`|${found(next)}`;
+        return keyed("a comparison such as `EdgeResponseStatus eq 200`", found(next));
     }
   },
   buildEarlyExitMessage({ actual }: { actual: IToken[] }) {
-    return `more input|${found(actual[0])}`;
+    return keyed("more input", found(actual[0]));
   },
 };

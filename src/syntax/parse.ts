@@ -14,6 +14,7 @@ import {
 } from "../diagnostics/index.js";
 import type { Comment, Expr, FilterSource } from "./ast.js";
 import { scan } from "./lexer.js";
+import { clearExpectations, expectationOf } from "./messages.js";
 import { filterParser, tokenRange } from "./parser.js";
 import { findInvalidEscapes, isTerminated, stringLiteral, unicodeEscapes } from "./strings.js";
 import {
@@ -136,6 +137,7 @@ function parseFragments(
   let start = 0;
   // Past the diagnostics limit, later fragments could only add dropped diagnostics (they come
   // after every earlier one), so stop: it also bounds the work on long broken inputs.
+  clearExpectations();
   while (start < tokens.length && diagnostics.length <= maxDiagnostics) {
     parser.problems = [];
     parser.input = start === 0 ? tokens : tokens.slice(start);
@@ -423,12 +425,6 @@ function parsingDiagnostic(error: IRecognitionException, endOfTokens: Position):
   const token = error.token;
   const atEnd = token.tokenType.name === "EOF" || !Number.isFinite(token.startOffset);
   const range: Range = atEnd ? emptyRangeAt(endOfTokens) : tokenRange(token);
-  const [expected, found] = splitMessage(error.message);
+  const { expected, found } = expectationOf(error.message);
   return diagnose("Expected", range, { expected, found: atEnd ? "the end of the filter" : found });
-}
-
-/** The error message provider (see messages.ts) writes "expected|found"; split it back. */
-function splitMessage(message: string): [string, string] {
-  const bar = message.indexOf("|");
-  return bar < 0 ? [message, "something else"] : [message.slice(0, bar), message.slice(bar + 1)];
 }
