@@ -2,6 +2,7 @@ import { type Catalog, DEFAULT_DATASET, getCatalog, type Scope } from "../catalo
 import { type CompileOptions, type CompileResult, compile } from "../compile.js";
 import { decompile } from "../decompile/index.js";
 import type { Diagnostic } from "../diagnostics/index.js";
+import { emit } from "../emit/index.js";
 import { type Problem, ValidationError } from "./errors.js";
 import {
   checkJobBody,
@@ -278,23 +279,30 @@ function compileJobFilter(
   operation: string,
 ): { json: string | null; source: string | undefined; diagnostics: Diagnostic[] } {
   if (filter === null) return { json: null, source: undefined, diagnostics: [] };
-  let source: string;
-  if ("json" in filter) {
-    const read = decompile(filter.json, { catalog });
-    if (!read.ok || read.source === null) {
-      const errors = read.diagnostics.filter((d) => d.severity === "error");
-      problems.push(problem("InvalidFilter", "filter", { errors: errors.length }));
-      throw new ValidationError(operation, problems, read.diagnostics, jsonText(filter.json));
-    }
-    source = read.source;
-  } else source = filter.source;
-  const compiled = compileFilter(source, catalog, settings);
-  if (!compiled.ok) {
-    const errors = compiled.diagnostics.filter((d) => d.severity === "error");
+  const refuse = (diagnostics: Diagnostic[], source: string): never => {
+    const errors = diagnostics.filter((d) => d.severity === "error");
     problems.push(problem("InvalidFilter", "filter", { errors: errors.length }));
-    throw new ValidationError(operation, problems, compiled.diagnostics, source);
+    throw new ValidationError(operation, problems, diagnostics, source);
+  };
+  if ("json" in filter) {
+    // The decompiler's condition is what the JSON means: emitted as it is, never printed and read again.
+    const text = jsonText(filter.json);
+    const read = decompile(filter.json, { catalog });
+    if (!read.ok) return refuse(read.diagnostics, text);
+    if (read.condition === null) return { json: null, source: text, diagnostics: read.diagnostics };
+    const { optimize, maxOperators, maxBytes } = settings.compileOptions ?? {};
+    const emitted = emit(read.condition, {
+      ...(optimize !== undefined ? { optimize } : {}),
+      ...(maxOperators !== undefined ? { maxOperators } : {}),
+      ...(maxBytes !== undefined ? { maxBytes } : {}),
+    });
+    const diagnostics = [...read.diagnostics, ...emitted.diagnostics];
+    if (emitted.filter === null) return refuse(diagnostics, text);
+    return { json: emitted.filter, source: text, diagnostics };
   }
-  return { json: compiled.filter, source, diagnostics: compiled.diagnostics };
+  const compiled = compileFilter(filter.source, catalog, settings);
+  if (!compiled.ok) return refuse(compiled.diagnostics, filter.source);
+  return { json: compiled.filter, source: filter.source, diagnostics: compiled.diagnostics };
 }
 
 /** The text decompiler ranges refer to: a string as given, an object as two-space-indented JSON. */
