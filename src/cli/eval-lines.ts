@@ -21,6 +21,20 @@ export interface EvalCounts {
   firstMalformed: { input: string; line: number }[];
 }
 
+/** Counts of a run that has read nothing yet. */
+export function emptyCounts(): EvalCounts {
+  return {
+    lines: 0,
+    matched: 0,
+    selected: 0,
+    malformed: 0,
+    damaged: 0,
+    bytes: 0,
+    matchedBytes: 0,
+    firstMalformed: [],
+  };
+}
+
 export interface EvalLinesOptions {
   filter: LineFilter;
   /** Select the lines that do not match (malformed lines are never selected). */

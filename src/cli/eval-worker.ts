@@ -1,7 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { Cond } from "../check/index.js";
 import { compileLineFilter } from "../eval/index.js";
-import { type EvalCounts, evalLines } from "./eval-lines.js";
+import { emptyCounts, evalLines } from "./eval-lines.js";
 import { type Part, rangeInput } from "./eval-parts.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./eval-protocol.js";
 import { CHUNK_BYTES, fileInput } from "./log-input.js";
@@ -34,16 +34,7 @@ port.on("message", (message: ToWorker) => {
 const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 async function runPart(index: number, part: Part): Promise<void> {
-  const counts: EvalCounts = {
-    lines: 0,
-    matched: 0,
-    selected: 0,
-    malformed: 0,
-    damaged: 0,
-    bytes: 0,
-    matchedBytes: 0,
-    firstMalformed: [],
-  };
+  const counts = emptyCounts();
   const input = part.whole ? await fileInput(part.input) : rangeInput(part, CHUNK_BYTES);
   const end = await evalLines(input, {
     filter,

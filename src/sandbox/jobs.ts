@@ -1,4 +1,4 @@
-import { checkJobBody } from "../api/index.js";
+import { checkJobBody, JOB_BODY_FIELDS } from "../api/index.js";
 import type { Reply, RequestContext, Scope } from "./context.js";
 import { datasetCatalog } from "./datasets.js";
 import { parseDestination } from "./destination.js";
@@ -90,19 +90,10 @@ function applyBody(
     if (body[key] !== undefined) (job as unknown as Record<string, unknown>)[key] = body[key];
 }
 
-/** The body members kept as they come once checked. */
-const storedAsGiven = [
-  "name",
-  "enabled",
-  "kind",
-  "frequency",
-  "logpull_options",
-  "output_options",
-  "max_upload_bytes",
-  "max_upload_records",
-  "max_upload_interval_seconds",
-  "filter_attack_traffic",
-] as const;
+/** The body members kept as they come once checked: all but those handled above (and the dataset, set on create). */
+const storedAsGiven = JOB_BODY_FIELDS.filter(
+  (key) => !["dataset", "destination_conf", "filter", "ownership_challenge"].includes(key),
+);
 
 function newJob(id: number): Job {
   return {

@@ -1,12 +1,6 @@
 import fc from "fast-check";
-import {
-  type Cond,
-  type FieldInfo,
-  getCatalog,
-  type Leaf,
-  operatorsFor,
-  type ScalarValue,
-} from "../../src/index.js";
+import { type Cond, type FieldInfo, getCatalog, type ScalarValue } from "../../src/index.js";
+import { conditionArbitrary } from "../helpers/conditions.js";
 
 /** Filters over one field of each type, with few constants, so that comparisons of one field meet often. */
 const catalog = getCatalog("http_requests")!;
@@ -20,10 +14,7 @@ export const fields = {
   stringArray: field("SecurityActions"),
 };
 
-const place = { offset: 0, line: 1, column: 1 };
-export const range = { start: place, end: place };
-
-export const intConstants = [
+const intConstants = [
   "-1",
   "0",
   "1",
@@ -33,7 +24,7 @@ export const intConstants = [
   "18446744073709551615",
   "-9223372036854775808",
 ];
-export const floatConstants = [
+const floatConstants = [
   "0",
   "0.1",
   "0.5",
@@ -42,8 +33,8 @@ export const floatConstants = [
   "0.10000000000000000001",
   "12345678901234567.5",
 ];
-export const stringConstants = ["", "a", "ab", "b", "ba", "/a", "/a/", "aba"];
-export const elementConstants = ["block", "allow", "log"];
+const stringConstants = ["", "a", "ab", "b", "ba", "/a", "/a/", "aba"];
+const elementConstants = ["block", "allow", "log"];
 
 const number = (text: string): ScalarValue => ({ kind: "number", text });
 const string = (value: string): ScalarValue => ({ kind: "string", value });
@@ -65,37 +56,7 @@ function constantsOf(info: FieldInfo): fc.Arbitrary<ScalarValue> {
   }
 }
 
-export function leaf(info: FieldInfo, operator: Leaf["operator"], value: ScalarValue | ScalarValue[]): Leaf {
-  return { kind: "leaf", field: info, operator, value, range };
-}
-
-const sameValue = (a: ScalarValue, b: ScalarValue) => JSON.stringify(a) === JSON.stringify(b);
-
-export const leafArbitrary: fc.Arbitrary<Leaf> = fc
-  .constantFrom(...Object.values(fields))
-  .chain((info) =>
-    fc.tuple(
-      fc.constant(info),
-      fc.constantFrom(...operatorsFor(info.type)),
-      fc.uniqueArray(constantsOf(info), { minLength: 1, maxLength: 3, comparator: sameValue }),
-    ),
-  )
-  .map(([info, operator, values]) =>
-    leaf(info, operator, operator === "in" || operator === "!in" ? values : values[0]!),
-  );
-
-export const condArbitrary: fc.Arbitrary<Cond> = fc.letrec<{ cond: Cond }>((tie) => ({
-  cond: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    leafArbitrary,
-    fc.record({ kind: fc.constant("not" as const), operand: tie("cond"), range: fc.constant(range) }),
-    fc.record({
-      kind: fc.constantFrom("and" as const, "or" as const),
-      operands: fc.array(tie("cond"), { minLength: 2, maxLength: 4 }),
-      range: fc.constant(range),
-    }),
-  ),
-})).cond;
+export const condArbitrary: fc.Arbitrary<Cond> = conditionArbitrary(Object.values(fields), constantsOf, 4);
 
 /** Values a record may hold for each test field: every constant, its neighbours, and other values. */
 const recordValues: Record<keyof typeof fields, unknown[]> = {

@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseRecord } from "../../src/eval/index.js";
 import { type Cond, compilePredicate, diffFilters, type Leaf, type ScalarValue } from "../../src/index.js";
-import { condArbitrary, fields, leaf, range, recordArbitrary } from "./generators.js";
+import { leaf, range } from "../helpers/conditions.js";
+import { condArbitrary, fields, recordArbitrary } from "./generators.js";
 
 const RUNS = 1000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { check } from "../../src/check/index.js";
-import { DEFAULT_MAX_LINE_BYTES, type EvalCounts, evalLines, warningText } from "../../src/cli/eval-lines.js";
+import { DEFAULT_MAX_LINE_BYTES, emptyCounts, evalLines, warningText } from "../../src/cli/eval-lines.js";
 import { streamInput } from "../../src/cli/log-input.js";
 import { compileLineFilter } from "../../src/eval/index.js";
 import { runCli } from "../helpers/cli.js";
@@ -11,16 +11,7 @@ async function evalChunks(
   source: string,
   maxLineBytes = DEFAULT_MAX_LINE_BYTES,
 ) {
-  const counts: EvalCounts = {
-    lines: 0,
-    matched: 0,
-    selected: 0,
-    malformed: 0,
-    damaged: 0,
-    bytes: 0,
-    matchedBytes: 0,
-    firstMalformed: [],
-  };
+  const counts = emptyCounts();
   const written: Buffer[] = [];
   const messages: string[] = [];
   const { completed } = await evalLines(

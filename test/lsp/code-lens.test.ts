@@ -42,6 +42,16 @@ async function lenses(current: TestClient, uri: string) {
   return (found ?? []).map((lens) => ({ line: lens.range.start.line, title: lens.command?.title }));
 }
 
+/** Replaces the document's text, once the server has checked it. */
+async function edit(current: TestClient, uri: string, version: number, text: string): Promise<void> {
+  const checked = current.nextDiagnostics(uri);
+  await current.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+    textDocument: { uri, version },
+    contentChanges: [{ text }],
+  });
+  await checked;
+}
+
 describe("the language server's code lens for the test files beside a filter", () => {
   it("shows how each test file naming the filter fares against the text being edited", async () => {
     await writeFile(join(dir, "errors.lpf"), filter);
@@ -78,24 +88,14 @@ describe("the language server's code lens for the test files beside a filter", (
     ]);
 
     // Unsaved edits count: dropping the health-check exclusion fails the second case.
-    const changed = current.nextDiagnostics(uri);
-    await current.connection.sendNotification(DidChangeTextDocumentNotification.type, {
-      textDocument: { uri, version: 2 },
-      contentChanges: [{ text: "EdgeResponseStatus geq 500\n" }],
-    });
-    await changed;
+    await edit(current, uri, 2, "EdgeResponseStatus geq 500\n");
     expect((await lenses(current, uri))[0]).toEqual({
       line: 0,
       title: '✗ errors.test.json: 1 of 2 cases fail, first "health checks" (errors.test.json:14:5)',
     });
 
     // A filter with errors: the tests cannot run.
-    const broken = current.nextDiagnostics(uri);
-    await current.connection.sendNotification(DidChangeTextDocumentNotification.type, {
-      textDocument: { uri, version: 3 },
-      contentChanges: [{ text: 'EdgeResponseStatus geq "x"\n' }],
-    });
-    await broken;
+    await edit(current, uri, 3, 'EdgeResponseStatus geq "x"\n');
     expect((await lenses(current, uri))[0]).toEqual({
       line: 0,
       title: "⚠ errors.test.json: the filter errors.lpf has errors",

@@ -1,12 +1,6 @@
 import fc from "fast-check";
-import {
-  type Cond,
-  type FieldInfo,
-  getCatalog,
-  type Leaf,
-  operatorsFor,
-  type ScalarValue,
-} from "../../src/index.js";
+import { type Cond, type FieldInfo, getCatalog, type ScalarValue } from "../../src/index.js";
+import { conditionArbitrary } from "../helpers/conditions.js";
 
 /** One field of each type the catalog has, so that comparisons of one field meet often. */
 const catalog = getCatalog("http_requests")!;
@@ -19,9 +13,6 @@ const fields = {
   intArray: field("BotDetectionIDs"),
   stringArray: field("SecurityActions"),
 };
-
-const place = { offset: 0, line: 1, column: 1 };
-const range = { start: place, end: place };
 
 /** Nanosecond timestamps, 64-bit bounds and small numbers: the constants and their neighbours. */
 const intConstants = [
@@ -75,37 +66,7 @@ function constantsOf(info: FieldInfo): fc.Arbitrary<ScalarValue> {
   }
 }
 
-const sameValue = (a: ScalarValue, b: ScalarValue) => JSON.stringify(a) === JSON.stringify(b);
-
-const leafArbitrary: fc.Arbitrary<Leaf> = fc
-  .constantFrom(...Object.values(fields))
-  .chain((info) =>
-    fc.tuple(
-      fc.constant(info),
-      fc.constantFrom(...operatorsFor(info.type)),
-      fc.uniqueArray(constantsOf(info), { minLength: 1, maxLength: 3, comparator: sameValue }),
-    ),
-  )
-  .map(([info, operator, values]) => ({
-    kind: "leaf",
-    field: info,
-    operator,
-    value: operator === "in" || operator === "!in" ? values : values[0]!,
-    range,
-  }));
-
-export const condArbitrary: fc.Arbitrary<Cond> = fc.letrec<{ cond: Cond }>((tie) => ({
-  cond: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    leafArbitrary,
-    fc.record({ kind: fc.constant("not" as const), operand: tie("cond"), range: fc.constant(range) }),
-    fc.record({
-      kind: fc.constantFrom("and" as const, "or" as const),
-      operands: fc.array(tie("cond"), { minLength: 2, maxLength: 3 }),
-      range: fc.constant(range),
-    }),
-  ),
-})).cond;
+export const condArbitrary: fc.Arbitrary<Cond> = conditionArbitrary(Object.values(fields), constantsOf, 3);
 
 /**
  * Values a record may hold, as JSON text: the constants and their neighbours written as numbers

@@ -6,6 +6,7 @@ import {
   DEFAULT_MAX_LINE_BYTES,
   type EvalCounts,
   type EvalWarning,
+  emptyCounts,
   evalLines,
   warningText,
 } from "../eval-lines.js";
@@ -68,16 +69,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 
   const inputs = await openInputs(positionals, io);
   const filter = compileLineFilter(condition, { prefilter: !values["no-prefilter"] });
-  const counts: EvalCounts = {
-    lines: 0,
-    matched: 0,
-    selected: 0,
-    malformed: 0,
-    damaged: 0,
-    bytes: 0,
-    matchedBytes: 0,
-    firstMalformed: [],
-  };
+  const counts = emptyCounts();
   const totalBytes = inputs.every((input) => input.size !== undefined)
     ? inputs.reduce((sum, input) => sum + input.size!, 0)
     : undefined;

@@ -1,0 +1,48 @@
+import fc from "fast-check";
+import { type Cond, type FieldInfo, type Leaf, operatorsFor, type ScalarValue } from "../../src/index.js";
+
+const place = { offset: 0, line: 1, column: 1 };
+/** The range of generated conditions: they have no source. */
+export const range = { start: place, end: place };
+
+export function leaf(info: FieldInfo, operator: Leaf["operator"], value: ScalarValue | ScalarValue[]): Leaf {
+  return { kind: "leaf", field: info, operator, value, range };
+}
+
+const sameValue = (a: ScalarValue, b: ScalarValue) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Checked conditions over `fields`: comparisons with every operator a field's type takes and
+ * constants from `constantsOf` (lists of up to 3 for `in`), under `not`, `and` and `or` of up to
+ * `maxOperands` operands.
+ */
+export function conditionArbitrary(
+  fields: readonly FieldInfo[],
+  constantsOf: (info: FieldInfo) => fc.Arbitrary<ScalarValue>,
+  maxOperands: number,
+): fc.Arbitrary<Cond> {
+  const leafArbitrary: fc.Arbitrary<Leaf> = fc
+    .constantFrom(...fields)
+    .chain((info) =>
+      fc.tuple(
+        fc.constant(info),
+        fc.constantFrom(...operatorsFor(info.type)),
+        fc.uniqueArray(constantsOf(info), { minLength: 1, maxLength: 3, comparator: sameValue }),
+      ),
+    )
+    .map(([info, operator, values]) =>
+      leaf(info, operator, operator === "in" || operator === "!in" ? values : values[0]!),
+    );
+  return fc.letrec<{ cond: Cond }>((tie) => ({
+    cond: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      leafArbitrary,
+      fc.record({ kind: fc.constant("not" as const), operand: tie("cond"), range: fc.constant(range) }),
+      fc.record({
+        kind: fc.constantFrom("and" as const, "or" as const),
+        operands: fc.array(tie("cond"), { minLength: 2, maxLength: maxOperands }),
+        range: fc.constant(range),
+      }),
+    ),
+  })).cond;
+}
