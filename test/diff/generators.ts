@@ -24,15 +24,7 @@ const intConstants = [
   "18446744073709551615",
   "-9223372036854775808",
 ];
-const floatConstants = [
-  "0",
-  "0.1",
-  "0.5",
-  "1",
-  "-2.25",
-  "0.10000000000000000001",
-  "12345678901234567.5",
-];
+const floatConstants = ["0", "0.1", "0.5", "1", "-2.25", "0.10000000000000000001", "12345678901234567.5"];
 const stringConstants = ["", "a", "ab", "b", "ba", "/a", "/a/", "aba"];
 const elementConstants = ["block", "allow", "log"];
 

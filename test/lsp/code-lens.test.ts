@@ -42,6 +42,28 @@ async function lenses(current: TestClient, uri: string) {
   return (found ?? []).map((lens) => ({ line: lens.range.start.line, title: lens.command?.title }));
 }
 
+/** A server, initialized; the client closed after the test. */
+async function started(): Promise<TestClient> {
+  const current = startClient();
+  client = current;
+  await current.connection.sendRequest(InitializeRequest.type, {
+    processId: null,
+    rootUri: null,
+    capabilities: {},
+  });
+  await current.connection.sendNotification(InitializedNotification.type, {});
+  return current;
+}
+
+/** Opens the filter as a `.lpf` document, once the server has checked it. */
+async function opened(current: TestClient, uri: string): Promise<void> {
+  const checked = current.nextDiagnostics(uri);
+  await current.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri, languageId: "lpf", version: 1, text: filter },
+  });
+  await checked;
+}
+
 /** Replaces the document's text, once the server has checked it. */
 async function edit(current: TestClient, uri: string, version: number, text: string): Promise<void> {
   const checked = current.nextDiagnostics(uri);
@@ -65,19 +87,8 @@ describe("the language server's code lens for the test files beside a filter", (
     await writeFile(join(dir, "other.test.json"), testFile("other.lpf", errorsCases));
     await writeFile(join(dir, "notes.json"), testFile("errors.lpf", errorsCases));
     const uri = pathToFileURL(join(dir, "errors.lpf")).href;
-    const current = startClient();
-    client = current;
-    await current.connection.sendRequest(InitializeRequest.type, {
-      processId: null,
-      rootUri: null,
-      capabilities: {},
-    });
-    await current.connection.sendNotification(InitializedNotification.type, {});
-    const opened = current.nextDiagnostics(uri);
-    await current.connection.sendNotification(DidOpenTextDocumentNotification.type, {
-      textDocument: { uri, languageId: "lpf", version: 1, text: filter },
-    });
-    await opened;
+    const current = await started();
+    await opened(current, uri);
     expect(await lenses(current, uri)).toEqual([
       { line: 0, title: "✓ errors.test.json: 2 cases pass" },
       {
@@ -104,20 +115,9 @@ describe("the language server's code lens for the test files beside a filter", (
 
   it("gives no lens to a filter without test files, or one not on disk", async () => {
     await writeFile(join(dir, "alone.lpf"), filter);
-    const current = startClient();
-    client = current;
-    await current.connection.sendRequest(InitializeRequest.type, {
-      processId: null,
-      rootUri: null,
-      capabilities: {},
-    });
-    await current.connection.sendNotification(InitializedNotification.type, {});
+    const current = await started();
     for (const uri of [pathToFileURL(join(dir, "alone.lpf")).href, "untitled:Untitled-1.lpf"]) {
-      const opened = current.nextDiagnostics(uri);
-      await current.connection.sendNotification(DidOpenTextDocumentNotification.type, {
-        textDocument: { uri, languageId: "lpf", version: 1, text: filter },
-      });
-      await opened;
+      await opened(current, uri);
       expect(await lenses(current, uri)).toEqual([]);
     }
   });
