@@ -29,7 +29,8 @@ export function expectationOf(message: string): Expectation {
 }
 
 export function clearExpectations(): void {
-  expectations.clear();
+  // Clearing an empty map still rebuilds its table: most parses have no error to forget.
+  if (expectations.size > 0) expectations.clear();
 }
 
 const valueExpected = (previous: IToken, actual: IToken | undefined) =>

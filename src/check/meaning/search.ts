@@ -1,12 +1,12 @@
 import type { FieldInfo } from "../../catalog/index.js";
 import { isNegativeOperator, negateOperator } from "../../syntax/index.js";
-import { type Cond, type Leaf, leafKey, withOperator } from "../ir.js";
+import { type Cond, type Leaf, leafKey, type ScalarValue, withOperator } from "../ir.js";
 import { choiceHolds, type FieldChoice, type Literal, solveField } from "./field.js";
 import type { Witness } from "./value.js";
 
 /** The condition with every `not` pushed down to the comparisons, exactly (missing fields included). */
 type Formula =
-  | { kind: "literal"; literal: Literal; key: string }
+  | { kind: "literal"; literal: Literal; key?: string }
   | { kind: "and" | "or"; operands: Formula[]; fields?: readonly string[] };
 
 const TRUE: Formula = { kind: "and", operands: [] };
@@ -15,8 +15,17 @@ function literalOf(leaf: Leaf, negated: boolean): Formula {
   const positive = !isNegativeOperator(leaf.operator);
   const present = negated ? withOperator(leaf, negateOperator(leaf.operator)) : leaf;
   // Missing, a comparison holds exactly when its operator is a `!` one; its negation the other way.
-  const literal = { present, holdsWhenMissing: negated === positive };
-  return { kind: "literal", literal, key: `${literal.holdsWhenMissing ? "1" : "0"}${leafKey(present)}` };
+  return { kind: "literal", literal: { present, holdsWhenMissing: negated === positive } };
+}
+
+/**
+ * What tells a literal apart from others, made when first asked: only the full search asks
+ * (measured: making the keys of every literal up front was a fifth of the greedy pass).
+ */
+function keyOf(formula: Formula & { kind: "literal" }): string {
+  const { present, holdsWhenMissing } = formula.literal;
+  formula.key ??= `${holdsWhenMissing ? "1" : "0"}${leafKey(present)}`;
+  return formula.key;
 }
 
 function formulaOf(cond: Cond, negated: boolean): Formula {
@@ -42,11 +51,7 @@ function negation(formula: Formula): Formula {
     present: withOperator(present, negateOperator(present.operator)),
     holdsWhenMissing: !holdsWhenMissing,
   };
-  return {
-    kind: "literal",
-    literal,
-    key: `${literal.holdsWhenMissing ? "1" : "0"}${leafKey(literal.present)}`,
-  };
+  return { kind: "literal", literal };
 }
 
 /**
@@ -56,10 +61,9 @@ function negation(formula: Formula): Formula {
 export function isConstantComparison(leaf: Leaf): boolean {
   if (leaf.field.type === "int") {
     // Only a bound at an end of the 64-bit range makes an integer comparison constant.
-    const texts = (Array.isArray(leaf.value) ? leaf.value : [leaf.value]).map((value) =>
-      value.kind === "number" ? value.text : "",
-    );
-    if (!texts.some((text) => text === INT_MIN_TEXT || text === INT_MAX_TEXT)) return false;
+    const isBound = (value: ScalarValue) =>
+      value.kind === "number" && (value.text === INT_MIN_TEXT || value.text === INT_MAX_TEXT);
+    if (!(Array.isArray(leaf.value) ? leaf.value.some(isBound) : isBound(leaf.value))) return false;
   } else if (leaf.field.type !== "float") return false;
   const formula = literalOf(leaf, false) as Formula & { kind: "literal" };
   const negated = negation(formula) as Formula & { kind: "literal" };
@@ -116,15 +120,19 @@ export function findRecord(
 
 class StepLimit extends Error {}
 
-/** What the branch so far asks of one field, and a value that gives it. */
+/** What a branch so far asks of one field, and a value that gives it. */
 interface FieldState {
   field: FieldInfo;
   literals: Literal[];
+  /** The literals' keys, so that an `or` whose literal the branch already holds needs no choice. */
   keys: Set<string>;
   choice: FieldChoice;
 }
 
 type Store = Map<string, FieldState>;
+
+/** The greedy pass's store: one, changed in place, that never asks whether it holds a literal. */
+type GreedyStore = Map<string, Omit<FieldState, "keys">>;
 
 class Search {
   steps = 0;
@@ -137,22 +145,31 @@ class Search {
 
   /**
    * A store satisfying every goal found without going back: each `or` takes its first literal
+   * that the values chosen so far satisfy (or on a field not chosen yet), else its first literal
    * that fits, else its first other operand. Null says nothing (the full search decides); most
    * questions that have an answer get it here, at a fraction of the cost (measured: the checker's
-   * whole-filter warnings 3x faster on a 30-comparison filter).
+   * whole-filter warnings 3x faster on a 30-comparison filter; then 2x faster again by trying the
+   * satisfied literals first and changing the one store in place).
    */
-  greedy(goals: readonly Formula[]): Store | null {
-    const store: Store = new Map();
+  greedy(goals: readonly Formula[]): GreedyStore | null {
+    const store: GreedyStore = new Map();
     const queue = [...goals];
+    const satisfied = (operand: Formula) => {
+      if (operand.kind !== "literal") return false;
+      const state = store.get(operand.literal.present.field.name);
+      if (state === undefined) return this.addInPlace(store, operand);
+      if (!choiceHolds(operand.literal, state.choice)) return false;
+      this.step();
+      state.literals.push(operand.literal);
+      return true;
+    };
+    const fitting = (operand: Formula) => operand.kind === "literal" && this.addInPlace(store, operand);
     for (let goal = queue.pop(); goal; goal = queue.pop()) {
       if (goal.kind === "literal") {
-        if (!this.add(store, goal)) return null;
+        if (!this.addInPlace(store, goal)) return null;
       } else if (goal.kind === "and") queue.push(...goal.operands);
       else {
-        const literal = goal.operands.find(
-          (operand) => operand.kind === "literal" && this.add(store, operand),
-        );
-        if (literal) continue;
+        if (goal.operands.some(satisfied) || goal.operands.some(fitting)) continue;
         const other = goal.operands.find((operand) => operand.kind !== "literal");
         if (!other) return null;
         queue.push(other);
@@ -200,23 +217,36 @@ class Search {
     return null;
   }
 
+  /** Adds a literal to its field in the greedy pass's store, when the field's literals can then all hold. */
+  private addInPlace(store: GreedyStore, goal: Formula & { kind: "literal" }): boolean {
+    const { present } = goal.literal;
+    const state = store.get(present.field.name);
+    this.step();
+    if (state && choiceHolds(goal.literal, state.choice)) {
+      state.literals.push(goal.literal);
+      return true;
+    }
+    const literals = state ? [...state.literals, goal.literal] : [goal.literal];
+    const choice = solveField(present.field, literals);
+    if (choice === undefined) return false;
+    if (state) Object.assign(state, { literals, choice });
+    else store.set(present.field.name, { field: present.field, literals, choice });
+    return true;
+  }
+
   /**
-   * Adds a literal to its field in the store, when the field's literals can then all hold. In
-   * place for the greedy pass (one store); otherwise the field's state is copied, since the
-   * stores of other branches share it.
+   * Adds a literal to its field in the store, when the field's literals can then all hold. The
+   * field's state is copied, since the stores of other branches share it.
    */
-  private add(store: Store, goal: Formula & { kind: "literal" }, inPlace = false): boolean {
+  private add(store: Store, goal: Formula & { kind: "literal" }): boolean {
     const { present } = goal.literal;
     const name = present.field.name;
     const state = store.get(name);
-    if (state?.keys.has(goal.key)) return true;
+    if (state?.keys.has(keyOf(goal))) return true;
     this.step();
     // The value chosen so far often satisfies the new literal too: then nothing needs solving.
     if (state && choiceHolds(goal.literal, state.choice)) {
-      if (inPlace) {
-        state.literals.push(goal.literal);
-        state.keys.add(goal.key);
-      } else store.set(name, extended(state, goal, state.choice));
+      store.set(name, extended(state, goal, state.choice));
       return true;
     }
     const literals = state ? [...state.literals, goal.literal] : [goal.literal];
@@ -226,7 +256,7 @@ class Search {
       name,
       state
         ? extended(state, goal, choice)
-        : { field: present.field, literals, keys: new Set([goal.key]), choice },
+        : { field: present.field, literals, keys: new Set([keyOf(goal)]), choice },
     );
     return true;
   }
@@ -234,7 +264,7 @@ class Search {
 
 function extended(state: FieldState, goal: Formula & { kind: "literal" }, choice: FieldChoice): FieldState {
   const keys = new Set(state.keys);
-  keys.add(goal.key);
+  keys.add(keyOf(goal));
   return { field: state.field, literals: [...state.literals, goal.literal], keys, choice };
 }
 
@@ -242,7 +272,7 @@ function extended(state: FieldState, goal: Formula & { kind: "literal" }, choice
 function holdsSurely(store: Store, formula: Formula): boolean {
   return (
     formula.kind === "literal" &&
-    store.get(formula.literal.present.field.name)?.keys.has(formula.key) === true
+    store.get(formula.literal.present.field.name)?.keys.has(keyOf(formula)) === true
   );
 }
 
