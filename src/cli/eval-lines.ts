@@ -128,7 +128,8 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
   const flush = async () => {
     closeRun();
     if (!write || parts.length === 0) return;
-    const out = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    // A copy: the parts are pieces of input chunks, which the reader reuses (log-input.ts).
+    const out = Buffer.concat(parts);
     parts = [];
     await write(out);
   };
@@ -208,7 +209,8 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
   /** Keeps the unfinished line's bytes, or starts skipping them once they pass the limit. */
   const carryOn = (bytes: Buffer): boolean => {
     if (skipping) return true;
-    carry.push(bytes);
+    // A copy, kept past the chunk it is a piece of (the reader reuses chunks).
+    carry.push(Buffer.from(bytes));
     carryBytes += bytes.length;
     if (carryBytes <= maxLineBytes) return true;
     carry = [];

@@ -1,7 +1,6 @@
-import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import type { LogInput } from "./log-input.js";
-import { withoutBom } from "./log-input.js";
+import { fileChunks, withoutBom } from "./log-input.js";
 
 /** Part of one input file: all of it (gzip is read whole), or the lines that start in a byte range of a plain file. */
 export interface Part {
@@ -89,20 +88,15 @@ async function lineStartFrom(
 }
 
 /** A range of a plain file as an input: its bytes as stored, a byte order mark dropped only at the file's start. */
-export function rangeInput(part: Part, chunkBytes: number): LogInput {
+export function rangeInput(part: Part): LogInput {
   return {
     name: part.input,
     size: part.end - part.start,
     open: (onRead) => {
-      const stream = createReadStream(part.input, {
-        start: part.start,
-        end: part.end - 1,
-        highWaterMark: chunkBytes,
-      });
       const counted = (async function* () {
-        for await (const chunk of stream) {
-          onRead((chunk as Buffer).length);
-          yield chunk as Buffer;
+        for await (const chunk of fileChunks(part.input, part.start, part.end)) {
+          onRead(chunk.length);
+          yield chunk;
         }
       })();
       return part.start === 0 ? withoutBom(counted) : counted;

@@ -4,7 +4,7 @@ import { compileLineFilter } from "../eval/index.js";
 import { emptyCounts, evalLines } from "./eval-lines.js";
 import { type Part, rangeInput } from "./eval-parts.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./eval-protocol.js";
-import { CHUNK_BYTES, fileInput } from "./log-input.js";
+import { fileInput } from "./log-input.js";
 
 /*
  * An eval worker: reads the parts the main thread hands it, one at a time, and sends back the
@@ -35,7 +35,7 @@ const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMes
 
 async function runPart(index: number, part: Part): Promise<void> {
   const counts = emptyCounts();
-  const input = part.whole ? await fileInput(part.input) : rangeInput(part, CHUNK_BYTES);
+  const input = part.whole ? await fileInput(part.input) : rangeInput(part);
   const end = await evalLines(input, {
     filter,
     invert: setup.invert,
