@@ -11,14 +11,43 @@ export function leaf(info: FieldInfo, operator: Leaf["operator"], value: ScalarV
 
 const sameValue = (a: ScalarValue, b: ScalarValue) => JSON.stringify(a) === JSON.stringify(b);
 
+/** The constants comparisons take, as text, by the type of their field (array fields by element type). */
+export interface ConstantTexts {
+  int: readonly string[];
+  float: readonly string[];
+  string: readonly string[];
+  intElements: readonly string[];
+  stringElements: readonly string[];
+}
+
+const number = (text: string): ScalarValue => ({ kind: "number", text });
+const string = (value: string): ScalarValue => ({ kind: "string", value });
+
+function constantsOf(texts: ConstantTexts, info: FieldInfo): fc.Arbitrary<ScalarValue> {
+  switch (info.type) {
+    case "int":
+      return fc.constantFrom(...texts.int).map(number);
+    case "float":
+      return fc.constantFrom(...texts.float).map(number);
+    case "string":
+      return fc.constantFrom(...texts.string).map(string);
+    case "bool":
+      return fc.boolean().map((value): ScalarValue => ({ kind: "bool", value }));
+    default:
+      return info.elementType === "int"
+        ? fc.constantFrom(...texts.intElements).map(number)
+        : fc.constantFrom(...texts.stringElements).map(string);
+  }
+}
+
 /**
  * Checked conditions over `fields`: comparisons with every operator a field's type takes and
- * constants from `constantsOf` (lists of up to 3 for `in`), under `not`, `and` and `or` of up to
+ * constants from `constants` (lists of up to 3 for `in`), under `not`, `and` and `or` of up to
  * `maxOperands` operands.
  */
 export function conditionArbitrary(
   fields: readonly FieldInfo[],
-  constantsOf: (info: FieldInfo) => fc.Arbitrary<ScalarValue>,
+  constants: ConstantTexts,
   maxOperands: number,
 ): fc.Arbitrary<Cond> {
   const leafArbitrary: fc.Arbitrary<Leaf> = fc
@@ -27,7 +56,7 @@ export function conditionArbitrary(
       fc.tuple(
         fc.constant(info),
         fc.constantFrom(...operatorsFor(info.type)),
-        fc.uniqueArray(constantsOf(info), { minLength: 1, maxLength: 3, comparator: sameValue }),
+        fc.uniqueArray(constantsOf(constants, info), { minLength: 1, maxLength: 3, comparator: sameValue }),
       ),
     )
     .map(([info, operator, values]) =>

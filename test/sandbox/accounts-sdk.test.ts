@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type Cloudflare from "cloudflare";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Running, runSandbox, sdk, sdkRejection } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { sandboxForEachTest, sdkRejection } from "./helpers.js";
 
 const ACCOUNT = "9a7806061c88ada191ed06f989cc3dac";
 const DESTINATION = "s3://gateway-bucket/logs/{DATE}?region=us-east-1";
@@ -20,22 +19,16 @@ const OUTPUT_OPTIONS = {
   field_delimiter: ",",
 };
 
-let running: Running;
-let client: Cloudflare;
-beforeEach(async () => {
-  running = await runSandbox();
-  client = sdk(running);
-});
-afterEach(() => running.stop());
+const sandbox = sandboxForEachTest();
 
 describe("the official SDK against the sandbox's account-level jobs", () => {
   it("creates a job with output_options, enables and disables it, and the push follows", async () => {
-    const challenge = await client.logpush.ownership.create({
+    const challenge = await sandbox.client.logpush.ownership.create({
       account_id: ACCOUNT,
       destination_conf: DESTINATION,
     });
-    const ownership_challenge = await readFile(join(running.dataDir, challenge!.filename!), "utf8");
-    const job = await client.logpush.jobs.create({
+    const ownership_challenge = await readFile(join(sandbox.running.dataDir, challenge!.filename!), "utf8");
+    const job = await sandbox.client.logpush.jobs.create({
       account_id: ACCOUNT,
       dataset: "gateway_http",
       destination_conf: DESTINATION,
@@ -50,11 +43,11 @@ describe("the official SDK against the sandbox's account-level jobs", () => {
       output_options: OUTPUT_OPTIONS,
     });
     const listed = [];
-    for await (const item of client.logpush.jobs.list({ account_id: ACCOUNT })) listed.push(item);
+    for await (const item of sandbox.client.logpush.jobs.list({ account_id: ACCOUNT })) listed.push(item);
     expect(listed).toEqual([job]);
 
     const ingest = () =>
-      fetch(`${running.api}/accounts/${ACCOUNT}/sandbox/ingest?dataset=gateway_http`, {
+      fetch(`${sandbox.running.api}/accounts/${ACCOUNT}/sandbox/ingest?dataset=gateway_http`, {
         method: "POST",
         headers: { authorization: "Bearer sandbox-test-token" },
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the log4j lookup CVE-2021-44228 defuses, as text
@@ -62,25 +55,25 @@ describe("the official SDK against the sandbox's account-level jobs", () => {
       }).then((response) => response.json() as Promise<{ result: { deliveries: { file: string }[] } }>);
     // Disabled: nothing is pushed.
     expect((await ingest()).result.deliveries).toEqual([]);
-    const enabled = await client.logpush.jobs.update(1, { account_id: ACCOUNT, enabled: true });
+    const enabled = await sandbox.client.logpush.jobs.update(1, { account_id: ACCOUNT, enabled: true });
     expect(enabled).toEqual({ ...job, enabled: true });
     const [delivery] = (await ingest()).result.deliveries;
     const { gunzipSync } = await import("node:zlib");
-    expect(gunzipSync(await readFile(join(running.dataDir, delivery!.file))).toString()).toBe(
+    expect(gunzipSync(await readFile(join(sandbox.running.dataDir, delivery!.file))).toString()).toBe(
       '{"Datetime":"2026-11-24T10:15:00.500000000Z","Action":"block","URL":"https://example.com/x{jndi:x}"}\n',
     );
-    const disabled = await client.logpush.jobs.update(1, { account_id: ACCOUNT, enabled: false });
+    const disabled = await sandbox.client.logpush.jobs.update(1, { account_id: ACCOUNT, enabled: false });
     expect(disabled).toEqual({ ...job, enabled: false, last_complete: expect.any(String) });
     expect((await ingest()).result.deliveries).toEqual([]);
 
     expect(
       await sdkRejection(
-        client.logpush.jobs.update(1, {
+        sandbox.client.logpush.jobs.update(1, {
           account_id: ACCOUNT,
           output_options: { ...OUTPUT_OPTIONS, timestamp_format: "iso" as never },
         }),
       ),
     ).toMatchObject({ status: 400, errors: [{ code: 1002 }] });
-    expect(await client.logpush.jobs.delete(1, { account_id: ACCOUNT })).toEqual({ id: 1 });
+    expect(await sandbox.client.logpush.jobs.delete(1, { account_id: ACCOUNT })).toEqual({ id: 1 });
   });
 });

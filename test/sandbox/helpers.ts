@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import Cloudflare from "cloudflare";
-import { expect } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
 
 export const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
@@ -46,6 +46,17 @@ export function sdk(running: Running, auth: { apiToken?: string; apiEmail?: stri
 }
 
 /** What the official SDK rejected with: the HTTP status and the envelope's errors. */
+/** A sandbox started before each test and stopped after it, with the official SDK pointed at it. */
+export function sandboxForEachTest(): { running: Running; client: Cloudflare } {
+  const current = {} as { running: Running; client: Cloudflare };
+  beforeEach(async () => {
+    current.running = await runSandbox();
+    current.client = sdk(current.running);
+  });
+  afterEach(() => current.running.stop());
+  return current;
+}
+
 export async function sdkRejection(promise: Promise<unknown>): Promise<{ status: number; errors: unknown }> {
   const error = await promise.then(
     () => undefined,

@@ -1,25 +1,18 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import type Cloudflare from "cloudflare";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compile } from "../../src/compile.js";
 import type { Job } from "../../src/sandbox/model.js";
-import { call, filesUnder, ownershipToken, type Running, runSandbox, sdk, ZONE } from "./helpers.js";
+import { call, filesUnder, ownershipToken, sandboxForEachTest, ZONE } from "./helpers.js";
 
 const DESTINATION = "s3://logs-bucket/http/{DATE}?region=us-east-1";
 
-let running: Running;
-let client: Cloudflare;
-beforeEach(async () => {
-  running = await runSandbox();
-  client = sdk(running);
-});
-afterEach(() => running.stop());
+const sandbox = sandboxForEachTest();
 
 async function createJob(body: Record<string, unknown>): Promise<Job> {
-  const ownership_challenge = await ownershipToken(client, running, DESTINATION);
-  return (await client.logpush.jobs.create({
+  const ownership_challenge = await ownershipToken(sandbox.client, sandbox.running, DESTINATION);
+  return (await sandbox.client.logpush.jobs.create({
     zone_id: ZONE,
     destination_conf: DESTINATION,
     ownership_challenge,
@@ -29,7 +22,7 @@ async function createJob(body: Record<string, unknown>): Promise<Job> {
 
 const ingest = (lines: string[], dataset?: string) =>
   call(
-    running,
+    sandbox.running,
     "POST",
     `/zones/${ZONE}/sandbox/ingest${dataset ? `?dataset=${dataset}` : ""}`,
     lines.join("\n"),
@@ -54,7 +47,7 @@ const record = (ray: string, status: number, extra: Record<string, unknown> = {}
 
 describe("the push", () => {
   it("delivers exactly the matching records with exactly the configured custom fields", async () => {
-    await client.rulesets.phases.update("http_log_custom_fields", {
+    await sandbox.client.rulesets.phases.update("http_log_custom_fields", {
       zone_id: ZONE,
       rules: [
         {
@@ -117,7 +110,7 @@ describe("the push", () => {
 
     const delivered = (response.json as { result: { deliveries: { file: string }[] } }).result.deliveries[0]!
       .file;
-    const text = gunzipSync(await readFile(join(running.dataDir, delivered))).toString("utf8");
+    const text = gunzipSync(await readFile(join(sandbox.running.dataDir, delivered))).toString("utf8");
     expect(text).toBe(
       [
         '{"RayID":"r2","EdgeResponseStatus":502,"RequestHeaders":{"content-type":"application/json","x-request-id":"id-r2"},"Cookies":{"session":"s-r2"}}',
@@ -125,9 +118,9 @@ describe("the push", () => {
         "",
       ].join("\n"),
     );
-    const pushed = (await filesUnder(running.dataDir)).filter((file) => file.endsWith(".log.gz"));
+    const pushed = (await filesUnder(sandbox.running.dataDir)).filter((file) => file.endsWith(".log.gz"));
     expect(pushed).toEqual([delivered]);
-    const after = (await client.logpush.jobs.get(job.id, { zone_id: ZONE })) as unknown as Job;
+    const after = (await sandbox.client.logpush.jobs.get(job.id, { zone_id: ZONE })) as unknown as Job;
     expect(after.last_complete).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
@@ -137,7 +130,7 @@ describe("the push", () => {
     const file = (response.json as { result: { deliveries: { job_id: number; file: string }[] } }).result
       .deliveries;
     expect(file.map((d) => d.job_id)).toEqual([job.id]);
-    const text = gunzipSync(await readFile(join(running.dataDir, file[0]!.file))).toString("utf8");
+    const text = gunzipSync(await readFile(join(sandbox.running.dataDir, file[0]!.file))).toString("utf8");
     expect(text).toBe('{"RayID":"r1","RequestHeaders":{},"ResponseHeaders":{},"Cookies":{}}\n');
   });
 

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import type Cloudflare from "cloudflare";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Ruleset } from "../../src/sandbox/model.js";
 import {
   HEX_ID,
   MICRO_TIMESTAMP,
   OTHER_ZONE,
-  type Running,
   runSandbox,
+  sandboxForEachTest,
   sdk,
   sdkRejection,
   ZONE,
@@ -33,13 +33,7 @@ const customFieldsRule = {
   },
 };
 
-let running: Running;
-let client: Cloudflare;
-beforeEach(async () => {
-  running = await runSandbox();
-  client = sdk(running);
-});
-afterEach(() => running.stop());
+const sandbox = sandboxForEachTest();
 
 async function expectApiError(promise: Promise<unknown>, status: number, errors: unknown[]) {
   expect(await sdkRejection(promise)).toEqual({ status, errors });
@@ -48,10 +42,10 @@ async function expectApiError(promise: Promise<unknown>, status: number, errors:
 describe("rulesets through the official SDK", () => {
   it("runs the documented custom fields flow: list, create the entry point, PUT the rule", async () => {
     const empty = [];
-    for await (const ruleset of client.rulesets.list({ zone_id: ZONE })) empty.push(ruleset);
+    for await (const ruleset of sandbox.client.rulesets.list({ zone_id: ZONE })) empty.push(ruleset);
     expect(empty).toEqual([]);
 
-    const created = (await client.rulesets.create({ zone_id: ZONE, ...entrypointBody })) as Ruleset;
+    const created = (await sandbox.client.rulesets.create({ zone_id: ZONE, ...entrypointBody })) as Ruleset;
     expect(created).toEqual({
       id: expect.stringMatching(HEX_ID),
       ...entrypointBody,
@@ -61,11 +55,11 @@ describe("rulesets through the official SDK", () => {
     });
 
     const listed = [];
-    for await (const ruleset of client.rulesets.list({ zone_id: ZONE })) listed.push(ruleset);
+    for await (const ruleset of sandbox.client.rulesets.list({ zone_id: ZONE })) listed.push(ruleset);
     const { rules: _rules, ...summary } = created;
     expect(listed).toEqual([summary]);
 
-    const updated = (await client.rulesets.update(created.id, {
+    const updated = (await sandbox.client.rulesets.update(created.id, {
       zone_id: ZONE,
       rules: [customFieldsRule],
     })) as Ruleset;
@@ -84,17 +78,17 @@ describe("rulesets through the official SDK", () => {
       enabled: true,
       last_updated: expect.stringMatching(MICRO_TIMESTAMP),
     });
-    expect(await client.rulesets.get(created.id, { zone_id: ZONE })).toEqual(updated);
-    expect(await client.rulesets.phases.get(PHASE, { zone_id: ZONE })).toEqual(updated);
+    expect(await sandbox.client.rulesets.get(created.id, { zone_id: ZONE })).toEqual(updated);
+    expect(await sandbox.client.rulesets.phases.get(PHASE, { zone_id: ZONE })).toEqual(updated);
 
     // Sending the rule back by id keeps it; changing it bumps its own version.
-    const kept = (await client.rulesets.update(created.id, {
+    const kept = (await sandbox.client.rulesets.update(created.id, {
       zone_id: ZONE,
       rules: [{ ...customFieldsRule, id: rule.id }],
     })) as Ruleset;
     expect(kept.version).toBe("3");
     expect(kept.rules[0]).toEqual(rule);
-    const changed = (await client.rulesets.update(created.id, {
+    const changed = (await sandbox.client.rulesets.update(created.id, {
       zone_id: ZONE,
       rules: [
         { ...customFieldsRule, id: rule.id, action_parameters: { request_fields: [{ name: "accept" }] } },
@@ -104,10 +98,10 @@ describe("rulesets through the official SDK", () => {
   });
 
   it("creates the entry point on the first phase PUT and versions it after", async () => {
-    await expectApiError(client.rulesets.phases.get(PHASE, { zone_id: ZONE }), 404, [
+    await expectApiError(sandbox.client.rulesets.phases.get(PHASE, { zone_id: ZONE }), 404, [
       { code: 20001, message: "could not find entrypoint ruleset in the 'http_log_custom_fields' phase" },
     ]);
-    const first = (await client.rulesets.phases.update(PHASE, {
+    const first = (await sandbox.client.rulesets.phases.update(PHASE, {
       zone_id: ZONE,
       rules: [customFieldsRule],
     })) as Ruleset;
@@ -118,17 +112,20 @@ describe("rulesets through the official SDK", () => {
       version: "1",
       description: "",
     });
-    const second = (await client.rulesets.phases.update(PHASE, { zone_id: ZONE, rules: [] })) as Ruleset;
+    const second = (await sandbox.client.rulesets.phases.update(PHASE, {
+      zone_id: ZONE,
+      rules: [],
+    })) as Ruleset;
     expect(second).toMatchObject({ id: first.id, version: "2", rules: [] });
     // Zones are separate.
-    await expectApiError(client.rulesets.phases.get(PHASE, { zone_id: OTHER_ZONE }), 404, [
+    await expectApiError(sandbox.client.rulesets.phases.get(PHASE, { zone_id: OTHER_ZONE }), 404, [
       { code: 20001, message: "could not find entrypoint ruleset in the 'http_log_custom_fields' phase" },
     ]);
   });
 
   it("allows one zone ruleset per phase, as the service answers", async () => {
-    await client.rulesets.create({ zone_id: ZONE, ...entrypointBody });
-    await expectApiError(client.rulesets.create({ zone_id: ZONE, ...entrypointBody }), 400, [
+    await sandbox.client.rulesets.create({ zone_id: ZONE, ...entrypointBody });
+    await expectApiError(sandbox.client.rulesets.create({ zone_id: ZONE, ...entrypointBody }), 400, [
       {
         code: 20217,
         message:
@@ -142,29 +139,29 @@ describe("rulesets through the official SDK", () => {
     for (let round = 0; round < 5; round++) {
       const zone = `${String(round).padStart(2, "0")}${ZONE.slice(2)}`;
       const outcomes = await Promise.allSettled([
-        client.rulesets.create({ zone_id: zone, ...entrypointBody }),
-        client.rulesets.create({ zone_id: zone, ...entrypointBody }),
+        sandbox.client.rulesets.create({ zone_id: zone, ...entrypointBody }),
+        sandbox.client.rulesets.create({ zone_id: zone, ...entrypointBody }),
       ]);
       expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
       const rejected = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
       expect((rejected.reason as InstanceType<typeof Cloudflare.APIError>).status).toBe(400);
       const all = [];
-      for await (const ruleset of client.rulesets.list({ zone_id: zone })) all.push(ruleset);
+      for await (const ruleset of sandbox.client.rulesets.list({ zone_id: zone })) all.push(ruleset);
       expect(all).toHaveLength(1);
     }
   });
 
   it("deletes a ruleset and validates without saving on dry_run", async () => {
-    const created = (await client.rulesets.create({ zone_id: ZONE, ...entrypointBody })) as Ruleset;
-    const dry = (await client.rulesets.update(created.id, {
+    const created = (await sandbox.client.rulesets.create({ zone_id: ZONE, ...entrypointBody })) as Ruleset;
+    const dry = (await sandbox.client.rulesets.update(created.id, {
       zone_id: ZONE,
       rules: [customFieldsRule],
       dry_run: true,
     })) as Ruleset;
     expect(dry).toBeNull();
-    expect((await client.rulesets.get(created.id, { zone_id: ZONE })).version).toBe("1");
-    await client.rulesets.delete(created.id, { zone_id: ZONE });
-    await expectApiError(client.rulesets.get(created.id, { zone_id: ZONE }), 404, [
+    expect((await sandbox.client.rulesets.get(created.id, { zone_id: ZONE })).version).toBe("1");
+    await sandbox.client.rulesets.delete(created.id, { zone_id: ZONE });
+    await expectApiError(sandbox.client.rulesets.get(created.id, { zone_id: ZONE }), 404, [
       { code: 20001, message: `could not find ruleset ${created.id}` },
     ]);
   });
@@ -207,11 +204,11 @@ describe("the rules of the custom fields phase", () => {
 
   it.each(cases)("refuses $name (400, code 20021, with the pointer)", async ({ rules, pointer, message }) => {
     await expectApiError(
-      client.rulesets.phases.update(PHASE, { zone_id: ZONE, rules: rules as never }),
+      sandbox.client.rulesets.phases.update(PHASE, { zone_id: ZONE, rules: rules as never }),
       400,
       [{ code: 20021, message, source: { pointer } }],
     );
-    await expectApiError(client.rulesets.phases.get(PHASE, { zone_id: ZONE }), 404, [
+    await expectApiError(sandbox.client.rulesets.phases.get(PHASE, { zone_id: ZONE }), 404, [
       { code: 20001, message: "could not find entrypoint ruleset in the 'http_log_custom_fields' phase" },
     ]);
   });
@@ -219,7 +216,7 @@ describe("the rules of the custom fields phase", () => {
   it("accepts 40 fields across the lists, and cookie names in any case", async () => {
     const headers = Array.from({ length: 30 }, (_, i) => ({ name: `h${i}` }));
     const cookies = Array.from({ length: 10 }, (_, i) => ({ name: `Cookie${i}` }));
-    const saved = (await client.rulesets.phases.update(PHASE, {
+    const saved = (await sandbox.client.rulesets.phases.update(PHASE, {
       zone_id: ZONE,
       rules: [
         {
