@@ -39,7 +39,10 @@ export interface EvalLinesOptions {
   filter: LineFilter;
   /** Select the lines that do not match (malformed lines are never selected). */
   invert: boolean;
-  /** Write the selected lines (false with --count). */
+  /**
+   * Writes the selected lines (undefined with --count). The bytes are the writer's to keep, in an
+   * ArrayBuffer of their own (see ownedCopy): a worker moves them to the main thread as they are.
+   */
   write: ((bytes: Buffer) => Promise<void>) | undefined;
   /** Stop at the first malformed line. */
   strict: boolean;
@@ -84,6 +87,22 @@ export interface EvalEnd {
  */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The bytes of `parts` in one new ArrayBuffer of their own. Not from Buffer's shared pool, so the
+ * buffer can be moved to another thread; and not a piece of an input chunk, which the reader reuses.
+ */
+function ownedCopy(parts: readonly Uint8Array[]): Buffer {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = Buffer.allocUnsafeSlow(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
 /** Malformed lines whose places the summary names. */
 export const MALFORMED_SHOWN = 5;
 /** Lines are decoded in blocks of about this many bytes (whole lines). */
@@ -101,11 +120,10 @@ export async function evalLines(input: LogInput, options: EvalLinesOptions): Pro
   return end;
 }
 
-/** The run itself; `run.lineCount` is kept up to date with the lines read. */
+/** The run itself; `run.lineCount` counts the lines read so far (the number of the current one). */
 async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: EvalEnd): Promise<boolean> {
   const { filter, invert, write, strict, counts, maxLineBytes } = options;
   const selected = invert ? LineVerdict.miss : LineVerdict.match;
-  let line = 0;
   /**
    * The line begun in earlier chunks, as those chunks' pieces: joined once when its LF comes (joining
    * at every chunk copied a long line again per chunk, quadratic: 64 MB took 21 s).
@@ -129,7 +147,7 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
     closeRun();
     if (!write || parts.length === 0) return;
     // A copy: the parts are pieces of input chunks, which the reader reuses (log-input.ts).
-    const out = Buffer.concat(parts);
+    const out = ownedCopy(parts);
     parts = [];
     await write(out);
   };
@@ -141,20 +159,18 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
     counts.lines++;
     counts.malformed++;
     if (counts.firstMalformed.length < MALFORMED_SHOWN)
-      counts.firstMalformed.push({ input: input.name, line });
+      counts.firstMalformed.push({ input: input.name, line: run.lineCount });
     return !strict;
   };
   /** Counts the next line, longer than the limit, as malformed without reading it. */
   const tooLong = (): boolean => {
-    line++;
-    run.lineCount = line;
-    options.warn({ kind: "too-long", input: input.name, line, limit: maxLineBytes });
+    run.lineCount++;
+    options.warn({ kind: "too-long", input: input.name, line: run.lineCount, limit: maxLineBytes });
     return malformed();
   };
   const take = (buf: Buffer, start: number, end: number, next: number, text: string): boolean => {
     if (end - start > maxLineBytes) return tooLong();
-    line++;
-    run.lineCount = line;
+    run.lineCount++;
     if (start === end) return true;
     const verdict = filter(text);
     if (verdict === LineVerdict.malformed) return text.trim() === "" || malformed();
@@ -256,11 +272,10 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
     let cutLine: number | undefined;
     if (carryBytes > 0 || skipping) {
       if (!skipping) {
-        line++;
-        run.lineCount = line;
+        run.lineCount++;
         stopped = !malformed();
       }
-      cutLine = line;
+      cutLine = run.lineCount;
     }
     options.warn({ kind: "damaged", input: input.name, reason: error.message, cutLine });
     return !stopped;
@@ -270,7 +285,7 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
     if (!take(last, 0, last.length, last.length, last.toString("utf8"))) stopped = true;
     const wroteLast = runBuffer === last;
     await flush();
-    if (wroteLast && write) await write(NEWLINE);
+    if (wroteLast && write) await write(ownedCopy([NEWLINE]));
   }
   return !stopped;
 }

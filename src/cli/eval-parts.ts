@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import type { LogInput } from "./log-input.js";
-import { fileChunks, withoutBom } from "./log-input.js";
+import { fileChunks, startsGzip, withoutBom } from "./log-input.js";
 
 /** Part of one input file: all of it (gzip is read whole), or the lines that start in a byte range of a plain file. */
 export interface Part {
@@ -65,7 +65,7 @@ async function isGzip(name: string): Promise<boolean> {
   try {
     const head = Buffer.alloc(2);
     const { bytesRead } = await handle.read(head, 0, 2, 0);
-    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+    return startsGzip(head.subarray(0, bytesRead));
   } finally {
     await handle.close();
   }

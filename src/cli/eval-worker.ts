@@ -44,10 +44,11 @@ async function runPart(index: number, part: Part): Promise<void> {
     counts,
     write: setup.write
       ? async (bytes) => {
-          // A copy of its own, moved to the main thread rather than cloned.
-          const owned = new Uint8Array(bytes);
-          unwritten += owned.length;
-          send({ type: "out", index, bytes: owned }, [owned.buffer]);
+          // The bytes have an ArrayBuffer of their own (evalLines' write): moved, not cloned.
+          unwritten += bytes.length;
+          send({ type: "out", index, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) }, [
+            bytes.buffer as ArrayBuffer,
+          ]);
           if (unwritten > setup.outputWindowBytes) await new Promise<void>((resolve) => (waiting = resolve));
         }
       : undefined,

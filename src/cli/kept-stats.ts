@@ -1,4 +1,8 @@
-/** What a filter keeps, as `eval --stats` and `query --stats` tell it: lines and bytes, with shares. */
+/**
+ * What a filter keeps, as `eval --stats` and `query --stats` tell it: lines and bytes (uncompressed,
+ * line ends included), with shares. Logpush bills by the volume delivered, so the byte share is what
+ * a filter saves.
+ */
 export function keptStats(
   kept: { lines: number; bytes: number },
   of: { lines: number; bytes: number },

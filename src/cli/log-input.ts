@@ -112,6 +112,11 @@ async function* counted(source: AsyncIterable<Uint8Array>, onRead: (bytes: numbe
  * Gunzips the stream when it starts with the gzip magic bytes (1f 8b), whatever the input is called;
  * damage in it is thrown as InputDamage after the content before it.
  */
+/** Whether bytes begin with the gzip magic bytes (1f 8b): how every input is told to be gzip. */
+export function startsGzip(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
 async function* decompressed(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   const iterator = source[Symbol.asyncIterator]();
   let head: Buffer = Buffer.alloc(0);
@@ -121,7 +126,7 @@ async function* decompressed(source: AsyncIterable<Buffer>): AsyncGenerator<Buff
     head = head.length === 0 ? next.value : (Buffer.concat([head, next.value]) as Buffer);
   }
   if (head.length === 0) return;
-  if (head[0] !== 0x1f || head[1] !== 0x8b) {
+  if (!startsGzip(head)) {
     yield head;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
     return;

@@ -68,7 +68,6 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const { condition } = loaded;
 
   const inputs = await openInputs(positionals, io);
-  const filter = compileLineFilter(condition, { prefilter: !values["no-prefilter"] });
   const counts = emptyCounts();
   const totalBytes = inputs.every((input) => input.size !== undefined)
     ? inputs.reduce((sum, input) => sum + input.size!, 0)
@@ -112,19 +111,21 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         outputWindowBytes: OUTPUT_WINDOW_BYTES,
       },
     });
-  }
-  for (const input of parts.length > 1 ? [] : inputs) {
-    ({ completed } = await evalLines(input, {
-      filter,
-      invert: values.invert === true,
-      strict: values.strict === true,
-      maxLineBytes,
-      write,
-      counts,
-      onRead,
-      warn,
-    }));
-    if (!completed) break;
+  } else {
+    const filter = compileLineFilter(condition, { prefilter: !values["no-prefilter"] });
+    for (const input of inputs) {
+      ({ completed } = await evalLines(input, {
+        filter,
+        invert: values.invert === true,
+        strict: values.strict === true,
+        maxLineBytes,
+        write,
+        counts,
+        onRead,
+        warn,
+      }));
+      if (!completed) break;
+    }
   }
   progress?.clear();
   if (values.count) io.stdout(`${counts.selected}\n`);
@@ -179,8 +180,3 @@ function summary(counts: EvalCounts, manyInputs: boolean): string {
     text += `; ${counts.damaged} damaged input${counts.damaged === 1 ? "" : "s"}, read up to the damage`;
   return text;
 }
-
-/**
- * What the filter keeps of the well-formed lines read, by count and by bytes (uncompressed, line
- * ends included): Logpush bills by the volume delivered, so the byte share is what a filter saves.
- */

@@ -1,4 +1,5 @@
 import { getCatalog } from "../../catalog/index.js";
+import type { Cond } from "../../check/index.js";
 import { dialects, parseLocation, toSql } from "../../sql/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { type DuckDBConnection, duckdbFailure, openDuckDB, remoteAccess } from "../duckdb.js";
@@ -67,13 +68,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const connection = await openDuckDB(threads);
   try {
     for (const statement of access.statements) await connection.run(statement);
-    if (values.stats) {
-      const every = toSql(null, { dialect: "duckdb", from: paths });
-      io.stderr(`${keptStats(await measure(connection, sql.sql), await measure(connection, every.sql!))}\n`);
-    }
+    const stats = values.stats ? await measure(connection, loaded.condition, paths) : undefined;
+    if (stats) io.stderr(`${keptStats(stats.kept, stats.of)}\n`);
     if (values.count) {
-      const rows = await all(connection, `SELECT count(*) FROM (${sql.sql})`);
-      io.stdout(`${rows[0]![0]}\n`);
+      const count = stats?.kept.lines ?? (await all(connection, `SELECT count(*) FROM (${sql.sql})`))[0]![0];
+      io.stdout(`${count}\n`);
     } else if (groupBy !== undefined) {
       const value = `json_extract(json, ${dialects.duckdb.string(`$.${JSON.stringify(groupBy)}`)})::VARCHAR`;
       const rows = await all(
@@ -99,14 +98,31 @@ async function all(connection: DuckDBConnection, sql: string): Promise<unknown[]
   return (await connection.runAndReadAll(sql)).getRowsJS();
 }
 
-/** The lines and bytes (a line end each) a SELECT of records returns. */
+interface Volume {
+  lines: number;
+  bytes: number;
+}
+
+/**
+ * The lines and bytes (a line end each) the filter keeps and those of every well-formed record, in
+ * one pass over the data (two queries read remote files twice).
+ */
 async function measure(
   connection: DuckDBConnection,
-  select: string,
-): Promise<{ lines: number; bytes: number }> {
+  condition: Cond | null,
+  paths: readonly string[],
+): Promise<{ kept: Volume; of: Volume }> {
+  const every = toSql(null, { dialect: "duckdb", from: paths }).sql!;
+  // The expression over the column of JSON text the SELECT of every record returns.
+  const kept = toSql(condition, { dialect: "duckdb" }).sql!;
+  const bytes = "strlen(json::VARCHAR) + 1";
   const [row] = await all(
     connection,
-    `SELECT count(*), coalesce(sum(strlen(json::VARCHAR) + 1), 0) FROM (${select})`,
+    `SELECT count(*) FILTER (WHERE ${kept}), coalesce(sum(${bytes}) FILTER (WHERE ${kept}), 0), ` +
+      `count(*), coalesce(sum(${bytes}), 0) FROM (${every})`,
   );
-  return { lines: Number(row![0]), bytes: Number(row![1]) };
+  return {
+    kept: { lines: Number(row![0]), bytes: Number(row![1]) },
+    of: { lines: Number(row![2]), bytes: Number(row![3]) },
+  };
 }
