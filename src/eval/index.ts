@@ -1,5 +1,5 @@
 export { compileLineFilter, type LineFilter, type LineFilterOptions, LineVerdict } from "./line-filter.js";
-export { ExactNumber, NUMERIC_TEXT } from "./numbers.js";
+export { ExactNumber, jsonNumber, NUMERIC_TEXT } from "./numbers.js";
 export { compilePredicate, type Predicate } from "./predicate.js";
 export { compileLineRejecter } from "./prefilter.js";
 export { parseRecord } from "./records.js";

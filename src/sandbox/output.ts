@@ -1,5 +1,5 @@
 import { OUTPUT_OPTION_DEFAULTS, type OutputOptions } from "../api/index.js";
-import { ExactNumber } from "../eval/index.js";
+import { ExactNumber, jsonNumber } from "../eval/index.js";
 import type { Job } from "./model.js";
 
 /**
@@ -40,10 +40,7 @@ export function outputFormatOf(job: Job): OutputFormat {
     const values = outputValues(record, names, timestamps, redact);
     if (template !== null) return renderTemplate(template, values);
     if (csv) return [...values.values()].map((value) => csvValue(value, delimiter)).join(delimiter);
-    return [...values.entries()]
-      .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => `${JSON.stringify(name)}:${jsonText(value)}`)
-      .join(delimiter);
+    return jsonMembers(values, delimiter);
   };
   return {
     names,
@@ -66,12 +63,16 @@ function legacyFormat(logpull: string | null): OutputFormat {
     batchPrefix: "",
     batchSuffix: "",
     recordDelimiter: "",
-    render: (record) => {
-      const values = outputValues(record, names, timestamps, false);
-      const fields = [...values.entries()].filter(([, value]) => value !== undefined);
-      return `{${fields.map(([name, value]) => `${JSON.stringify(name)}:${jsonText(value)}`).join(",")}}\n`;
-    },
+    render: (record) => `{${jsonMembers(outputValues(record, names, timestamps, false), ",")}}\n`,
   };
+}
+
+/** The members of an NDJSON record, `"name":value`, those the record has, between delimiters. */
+function jsonMembers(values: Map<string, unknown>, delimiter: string): string {
+  return [...values.entries()]
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${JSON.stringify(name)}:${jsonText(value)}`)
+    .join(delimiter);
 }
 
 /** The values written, by field in output order (undefined where the record lacks one), timestamps converted, `${` defused. */
@@ -96,7 +97,7 @@ function outputValues(
 function defused(value: unknown): unknown {
   if (typeof value === "string") return value.replaceAll("${", "x{");
   if (Array.isArray(value)) return value.map(defused);
-  if (value && typeof value === "object" && !(value instanceof ExactNumber) && !(value instanceof NumberText))
+  if (value && typeof value === "object" && !(value instanceof ExactNumber))
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, defused(inner)]));
   return value;
 }
@@ -108,7 +109,8 @@ function defused(value: unknown): unknown {
 function timestamp(value: unknown, format: Timestamps): unknown {
   const nanos = nanoseconds(value);
   if (nanos === undefined) return value;
-  if (format === "unixnano") return new NumberText(String(nanos));
+  // Nanoseconds pass 2^53: an ExactNumber keeps the digits.
+  if (format === "unixnano") return jsonNumber(String(nanos));
   if (format === "unix") return Number(nanos / 1_000_000_000n);
   const seconds = new Date(Number(nanos / 1_000_000n)).toISOString().slice(0, 19);
   const fraction = String(nanos % 1_000_000_000n).padStart(9, "0");
@@ -128,14 +130,9 @@ function nanoseconds(value: unknown): bigint | undefined {
   return BigInt(millis) * 1_000_000n + BigInt((match[2] ?? "").padEnd(9, "0"));
 }
 
-/** A number made here, written as these digits (nanoseconds pass 2^53). */
-class NumberText {
-  constructor(readonly text: string) {}
-}
-
 /** A value as JSON text, numbers as the log wrote them (64-bit integers stay exact). */
 export function jsonText(value: unknown): string {
-  if (value instanceof ExactNumber || value instanceof NumberText) return value.text;
+  if (value instanceof ExactNumber) return value.text;
   if (value === undefined) return "null";
   if (Array.isArray(value)) return `[${value.map(jsonText).join(",")}]`;
   if (value && typeof value === "object")

@@ -161,13 +161,10 @@ class JobDelivery {
       this.batch !== undefined &&
       ((maxRecords ? this.batch.records >= maxRecords : false) ||
         (maxBytes ? this.batch.bytes + this.format.recordDelimiter.length + bytes > maxBytes : false));
-    if (full) await this.close();
-    let batch = this.batch;
-    let written = text;
-    if (!batch) {
-      batch = await this.open();
-      written = this.format.batchPrefix + text;
-    } else written = this.format.recordDelimiter + text;
+    if (full) await this.commit();
+    // A file's first record follows the batch prefix, the others a record delimiter.
+    const written = (this.batch ? this.format.recordDelimiter : this.format.batchPrefix) + text;
+    const batch = this.batch ?? (await this.open());
     batch.records++;
     batch.bytes += Buffer.byteLength(written);
     if (!batch.gzip.write(written)) await once(batch.gzip, "drain");
@@ -179,13 +176,13 @@ class JobDelivery {
     const file = await createAtomicFile(path, this.temporaryFolder);
     const gzip = createGzip();
     const piped = pipeline(gzip, file.stream, { end: false });
-    piped.catch(() => undefined); // awaited in close; a failure also fails the writes
+    piped.catch(() => undefined); // awaited in commit; a failure also fails the writes
     this.batch = { path, file, gzip, piped, records: 0, bytes: 0 };
     return this.batch;
   }
 
-  /** Ends the open file with the batch suffix and puts it in place. */
-  private async close(): Promise<void> {
+  /** Ends the open file (if any: a job that kept no record has none) with the batch suffix and puts it in place. */
+  async commit(): Promise<void> {
     const batch = this.batch;
     if (!batch) return;
     this.batch = undefined;
@@ -193,11 +190,6 @@ class JobDelivery {
     await batch.piped;
     await batch.file.commit();
     this.files.push({ path: batch.path, records: batch.records });
-  }
-
-  /** Puts the last file in place; a job that kept no record has none. */
-  commit(): Promise<void> {
-    return this.close();
   }
 
   async abort(): Promise<void> {
