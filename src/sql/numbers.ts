@@ -1,5 +1,5 @@
 import { NUMERIC_TEXT } from "../eval/index.js";
-import type { PositiveOperator } from "../syntax/index.js";
+import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
 
 /** A regular expression's pattern without its anchors, for the engines' whole-text match functions. */
 const unanchored = (pattern: RegExp) => pattern.source.slice(1, -1);
@@ -15,10 +15,9 @@ export const NUMERIC_STRING = unanchored(NUMERIC_TEXT);
 export const EXACT_NUMBER = /^-?[0-9]{1,20}(\.[0-9]{1,18})?$/;
 export const EXACT_NUMBER_PATTERN = unanchored(EXACT_NUMBER);
 
-const comparators: Partial<Record<PositiveOperator, string>> = { lt: "<", leq: "<=", gt: ">", geq: ">=" };
-
+/** An order comparison's SQL symbol: the symbol the language takes for it too (the vocabulary's alias). */
 export function sqlComparator(operator: PositiveOperator): string {
-  const comparator = comparators[operator];
-  if (!comparator) throw new Error(`${operator} is no order comparison`);
-  return comparator;
+  const symbol = OPERATORS[operator].aliases.find((alias) => /^[<>]=?$/.test(alias));
+  if (!symbol) throw new Error(`${operator} is no order comparison`);
+  return symbol;
 }
