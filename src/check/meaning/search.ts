@@ -154,19 +154,12 @@ class Search {
   greedy(goals: readonly Formula[]): GreedyStore | null {
     const store: GreedyStore = new Map();
     const queue = [...goals];
-    const satisfied = (operand: Formula) => {
-      if (operand.kind !== "literal") return false;
-      const state = store.get(operand.literal.present.field.name);
-      if (state === undefined) return this.addInPlace(store, operand);
-      if (!choiceHolds(operand.literal, state.choice)) return false;
-      this.step();
-      state.literals.push(operand.literal);
-      return true;
-    };
-    const fitting = (operand: Formula) => operand.kind === "literal" && this.addInPlace(store, operand);
+    const satisfied = (operand: Formula) =>
+      operand.kind === "literal" && this.addInPlace(store, operand, false);
+    const fitting = (operand: Formula) => operand.kind === "literal" && this.addInPlace(store, operand, true);
     for (let goal = queue.pop(); goal; goal = queue.pop()) {
       if (goal.kind === "literal") {
-        if (!this.addInPlace(store, goal)) return null;
+        if (!this.addInPlace(store, goal, true)) return null;
       } else if (goal.kind === "and") queue.push(...goal.operands);
       else {
         if (goal.operands.some(satisfied) || goal.operands.some(fitting)) continue;
@@ -217,15 +210,22 @@ class Search {
     return null;
   }
 
-  /** Adds a literal to its field in the greedy pass's store, when the field's literals can then all hold. */
-  private addInPlace(store: GreedyStore, goal: Formula & { kind: "literal" }): boolean {
+  /**
+   * Adds a literal to its field in the greedy pass's store, when the field's literals can then all
+   * hold: at once when the value chosen satisfies it, else (with `resolve`, or for a field not chosen
+   * yet) by solving the field again.
+   */
+  private addInPlace(store: GreedyStore, goal: Formula & { kind: "literal" }, resolve: boolean): boolean {
     const { present } = goal.literal;
     const state = store.get(present.field.name);
-    this.step();
     if (state && choiceHolds(goal.literal, state.choice)) {
+      this.step();
       state.literals.push(goal.literal);
       return true;
     }
+    // Without `resolve`, only a literal the chosen value satisfies, or of a field not chosen yet, is taken.
+    if (state && !resolve) return false;
+    this.step();
     const literals = state ? [...state.literals, goal.literal] : [goal.literal];
     const choice = solveField(present.field, literals);
     if (choice === undefined) return false;
