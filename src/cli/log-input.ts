@@ -119,17 +119,23 @@ export function startsGzip(bytes: Uint8Array): boolean {
 
 async function* decompressed(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
   const iterator = source[Symbol.asyncIterator]();
-  let head: Buffer = Buffer.alloc(0);
-  while (head.length < 2) {
-    const next = await iterator.next();
-    if (next.done) break;
-    head = head.length === 0 ? next.value : (Buffer.concat([head, next.value]) as Buffer);
+  // Iterated by hand, so closed by hand: a run that stops early (--strict, damage) would otherwise
+  // leave the file open until it is collected, which Node does with a warning on stderr.
+  try {
+    let head: Buffer = Buffer.alloc(0);
+    while (head.length < 2) {
+      const next = await iterator.next();
+      if (next.done) break;
+      head = head.length === 0 ? next.value : (Buffer.concat([head, next.value]) as Buffer);
+    }
+    if (head.length === 0) return;
+    if (!startsGzip(head)) {
+      yield head;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+      return;
+    }
+    yield* gunzipMembers(iterator, head);
+  } finally {
+    await iterator.return?.();
   }
-  if (head.length === 0) return;
-  if (!startsGzip(head)) {
-    yield head;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-    return;
-  }
-  yield* gunzipMembers(iterator, head);
 }

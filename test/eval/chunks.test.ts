@@ -1,6 +1,8 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { readdirSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBundles } from "../helpers/bundles.js";
 import { runCli, spawnCli } from "../helpers/cli.js";
@@ -61,5 +63,27 @@ describe("files read in reused chunks", () => {
     ]);
     expect(run.stdout).toBe(expected((record) => (record as unknown as { i: number }).i % 20_000 === 7_000));
     expect(run.stdout.length).toBeGreaterThan(4_800_000);
+  });
+
+  it("closes a file the run leaves early: --strict on plain and gzip, a damaged gzip", async () => {
+    // A file handle left open is closed only when collected, with a warning on stderr.
+    const openFiles = () => readdirSync("/proc/self/fd").length;
+    const strict = join(dir, "strict.ndjson");
+    await writeFile(strict, `{"EdgeResponseStatus":500}\n{bad\n${lines.join("\n")}\n`);
+    const gzipped = join(dir, "strict.ndjson.gz");
+    await writeFile(gzipped, gzipSync(await readFile(strict)));
+    const damaged = join(dir, "damaged.ndjson.gz");
+    const whole = gzipSync(await readFile(path));
+    await writeFile(damaged, whole.subarray(0, whole.length >> 1));
+    const before = openFiles();
+    for (const file of [strict, gzipped]) {
+      const run = await runCli(["eval", "--expr", "EdgeResponseStatus geq 400", "--strict", "--count", file]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`stopped at malformed line 2 of ${file} (--strict)`);
+    }
+    const cut = await runCli(["eval", "--expr", "EdgeResponseStatus geq 400", "--count", damaged]);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toContain(`${damaged}: damaged: unexpected end of file inside a gzip member`);
+    expect(openFiles()).toBe(before);
   });
 });
