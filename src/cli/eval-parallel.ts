@@ -68,10 +68,15 @@ export async function evalParallel(parts: readonly Part[], run: ParallelRun): Pr
         if (!state) return;
         const part = parts[current]!;
         const offset = part.whole ? 0 : (lineOffsets.get(part.input) ?? 0);
-        for (const warning of state.warnings.splice(0)) run.warn(warning, offset);
-        for (const chunk of state.chunks.splice(0)) {
-          if (run.write) await run.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          state.worker.postMessage({ type: "ack", bytes: chunk.byteLength } satisfies ToWorker);
+        // Until nothing is left: output and the part's end may arrive while a write is awaited, and
+        // the part is over only when its end came with nothing after the last write (a chunk that
+        // came during the last write was once left unwritten; test/eval/chunks.test.ts).
+        while (state.warnings.length > 0 || state.chunks.length > 0) {
+          for (const warning of state.warnings.splice(0)) run.warn(warning, offset);
+          for (const chunk of state.chunks.splice(0)) {
+            if (run.write) await run.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            state.worker.postMessage({ type: "ack", bytes: chunk.byteLength } satisfies ToWorker);
+          }
         }
         if (!state.done) return;
         addCounts(run.counts, state.done.counts, offset);
