@@ -1,6 +1,9 @@
 import type { FieldInfo } from "../catalog/index.js";
 import type { Range } from "../diagnostics/index.js";
-import { type CanonicalOperator, stringLiteral } from "../syntax/index.js";
+// The modules, not the syntax stage's index: eval (and its worker threads) loads this file, and the
+// index would bring the parser with it.
+import { stringLiteral } from "../syntax/strings.js";
+import type { CanonicalOperator } from "../syntax/vocabulary.js";
 
 /**
  * The checked filter: what the source means, with every name resolved and every value typed.

@@ -1,4 +1,4 @@
-import type { Cond } from "../check/index.js";
+import type { Cond } from "../check/ir.js";
 import { compileFieldReader } from "./field-reader.js";
 import { compilePredicate, compileSlotPredicate } from "./predicate.js";
 import { compileLineRejecter } from "./prefilter.js";

@@ -1,5 +1,7 @@
-import { type Cond, type Leaf, operatorAccepts, type ScalarValue, scalarText } from "../check/index.js";
-import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
+// The modules, not the stages' indexes: those bring the parser, the checker and every dataset's
+// catalog, which an eval worker never uses (see src/cli/eval-worker.ts).
+import { type Cond, type Leaf, type ScalarValue, scalarText } from "../check/ir.js";
+import { OPERATORS, operatorAccepts, type PositiveOperator } from "../syntax/vocabulary.js";
 import {
   compareDecimals,
   type Decimal,

@@ -1,4 +1,5 @@
-import { type Cond, isNegativeOperator, type Leaf, type ScalarValue } from "../check/index.js";
+import type { Cond, Leaf, ScalarValue } from "../check/ir.js";
+import { isNegativeOperator } from "../syntax/vocabulary.js";
 
 /**
  * A test on the raw text of a log line that rejects lines which cannot match, before any JSON

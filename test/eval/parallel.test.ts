@@ -1,9 +1,9 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBundles } from "../helpers/bundles.js";
+import { builtCli, ensureBundles } from "../helpers/bundles.js";
 import { spawnCli } from "../helpers/cli.js";
 
 // Built while the file is collected, outside any test's time limit: the workers run the built bundle.
@@ -93,5 +93,13 @@ describe("filterc eval --jobs", () => {
       const run = await spawnCli(["eval", "--expr", filter, flag, "0", file("a.ndjson")]);
       expect(run.code).toBe(2);
     }
+  });
+
+  it("starts its workers on eval's code alone: no parser, no dataset catalogs", async () => {
+    const worker = await readFile(join(dirname(builtCli()), "eval-worker.cjs"), "utf8");
+    // chevrotain's error class, and the first field of the first catalog.
+    expect(worker).not.toContain("MismatchedTokenException");
+    expect(worker).not.toContain("AISecurityCustomTopicCategories");
+    expect(worker.length).toBeLessThan(64 * 1024);
   });
 });
