@@ -1,18 +1,9 @@
 import fc from "fast-check";
-import { type Cond, getCatalog } from "../../src/index.js";
-import { conditionArbitrary } from "../helpers/conditions.js";
+import type { Cond } from "../../src/index.js";
+import { conditionArbitrary, fieldOfEachType } from "../helpers/conditions.js";
 
 /** Filters over one field of each type, with few constants, so that comparisons of one field meet often. */
-const catalog = getCatalog("http_requests")!;
-const field = (name: string) => catalog.fields.get(name)!;
-export const fields = {
-  int: field("BotScore"),
-  float: field("EdgeResponseCompressionRatio"),
-  string: field("ClientRequestPath"),
-  bool: field("CacheTieredFill"),
-  intArray: field("BotDetectionIDs"),
-  stringArray: field("SecurityActions"),
-};
+export const fields = fieldOfEachType("BotScore");
 
 const intConstants = [
   "-1",

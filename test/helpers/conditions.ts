@@ -1,5 +1,12 @@
 import fc from "fast-check";
-import { type Cond, type FieldInfo, type Leaf, operatorsFor, type ScalarValue } from "../../src/index.js";
+import {
+  type Cond,
+  type FieldInfo,
+  getCatalog,
+  type Leaf,
+  operatorsFor,
+  type ScalarValue,
+} from "../../src/index.js";
 
 const place = { offset: 0, line: 1, column: 1 };
 /** The range of generated conditions: they have no source. */
@@ -7,6 +14,23 @@ export const range = { start: place, end: place };
 
 export function leaf(info: FieldInfo, operator: Leaf["operator"], value: ScalarValue | ScalarValue[]): Leaf {
   return { kind: "leaf", field: info, operator, value, range };
+}
+
+/**
+ * One http_requests field of each type, the int one named: generated filters over so few fields
+ * often compare one field twice, which is where meanings interact.
+ */
+export function fieldOfEachType(int: string) {
+  const catalog = getCatalog("http_requests")!;
+  const field = (name: string) => catalog.fields.get(name)!;
+  return {
+    int: field(int),
+    float: field("EdgeResponseCompressionRatio"),
+    string: field("ClientRequestPath"),
+    bool: field("CacheTieredFill"),
+    intArray: field("BotDetectionIDs"),
+    stringArray: field("SecurityActions"),
+  };
 }
 
 const sameValue = (a: ScalarValue, b: ScalarValue) => JSON.stringify(a) === JSON.stringify(b);
