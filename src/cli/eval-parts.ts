@@ -1,4 +1,5 @@
 import { open } from "node:fs/promises";
+import { cannotRead } from "./io.js";
 import type { LogInput } from "./log-input.js";
 import { fileChunks, startsGzip, withoutBom } from "./log-input.js";
 
@@ -33,30 +34,34 @@ export async function planParts(
 ): Promise<Part[]> {
   const parts: Part[] = [];
   for (const { name, size } of files) {
-    const whole = { input: name, start: 0, end: size, whole: true };
-    if (size <= rangeBytes || (await isGzip(name))) {
-      parts.push(whole);
-      continue;
-    }
-    const count = Math.max(1, Math.round(size / rangeBytes));
-    if (count === 1) {
-      parts.push(whole);
-      continue;
-    }
-    const bounds = [0];
-    const handle = await open(name, "r");
-    try {
-      for (let i = 1; i < count; i++) {
-        const cut = await lineStartFrom(handle, Math.round((size * i) / count), size);
-        if (cut > bounds[bounds.length - 1]! && cut < size) bounds.push(cut);
-      }
-    } finally {
-      await handle.close();
-    }
-    bounds.push(size);
-    for (let i = 0; i + 1 < bounds.length; i++)
-      parts.push({ input: name, start: bounds[i]!, end: bounds[i + 1]!, whole: false });
+    const ofFile = await partsOf(name, size, rangeBytes).catch((error: unknown) => {
+      throw cannotRead(name, error);
+    });
+    parts.push(...ofFile);
   }
+  return parts;
+}
+
+/** One file's parts (see planParts). */
+async function partsOf(name: string, size: number, rangeBytes: number): Promise<Part[]> {
+  const whole = { input: name, start: 0, end: size, whole: true };
+  if (size <= rangeBytes || (await isGzip(name))) return [whole];
+  const count = Math.max(1, Math.round(size / rangeBytes));
+  if (count === 1) return [whole];
+  const bounds = [0];
+  const handle = await open(name, "r");
+  try {
+    for (let i = 1; i < count; i++) {
+      const cut = await lineStartFrom(handle, Math.round((size * i) / count), size);
+      if (cut > bounds[bounds.length - 1]! && cut < size) bounds.push(cut);
+    }
+  } finally {
+    await handle.close();
+  }
+  bounds.push(size);
+  const parts: Part[] = [];
+  for (let i = 0; i + 1 < bounds.length; i++)
+    parts.push({ input: name, start: bounds[i]!, end: bounds[i + 1]!, whole: false });
   return parts;
 }
 

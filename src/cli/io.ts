@@ -133,18 +133,26 @@ export async function readSource(
   try {
     bytes = await readFile(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === "ENOENT"
-        ? "no such file"
-        : code === "EISDIR"
-          ? "is a directory"
-          : code === "EACCES"
-            ? "permission denied"
-            : String((error as Error).message);
-    throw new UserError(`cannot read ${file}: ${reason}`);
+    throw cannotRead(file, error);
   }
   return withMark(decodeText(bytes, file), file);
+}
+
+/**
+ * A file that cannot be opened or read, as the user's problem to fix rather than a crash: missing,
+ * a directory, not permitted, or failing to read after it was found (a disk error, removed meanwhile).
+ */
+export function cannotRead(path: string, error: unknown): UserError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason =
+    code === "ENOENT"
+      ? "no such file"
+      : code === "EISDIR"
+        ? "is a directory"
+        : code === "EACCES"
+          ? "permission denied"
+          : (code ?? String((error as Error).message));
+  return new UserError(`cannot read ${path}: ${reason}`);
 }
 
 export function useColor(io: CliIO): boolean {

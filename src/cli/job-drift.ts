@@ -6,7 +6,7 @@ import { decompile } from "../decompile/index.js";
 import { type Diagnostic, hasErrors, terminalText } from "../diagnostics/index.js";
 import { diffFilters, loadFilter, type Relation } from "../diff/index.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
-import { type CliIO, decodeText, UserError } from "./io.js";
+import { type CliIO, cannotRead, decodeText, UserError } from "./io.js";
 import { jobLabel } from "./job-listing.js";
 
 /** The first line of a pulled file: the job it was pulled from, read back by `jobs diff`. */
@@ -98,7 +98,10 @@ async function readPulled(io: CliIO, dir: string): Promise<PulledFile[]> {
   }
   const files: PulledFile[] = [];
   for (const file of names) {
-    const text = decodeText(await readFile(join(target, file)), file);
+    const bytes = await readFile(join(target, file)).catch((error: unknown) => {
+      throw cannotRead(join(dir, file), error);
+    });
+    const text = decodeText(bytes, file);
     const match = headerPattern.exec(text.split("\n", 1)[0]!.replace(/\r$/, ""));
     if (!match) {
       io.stderr(`note: ${terminalText(file)} has no "# Logpush job" header line; not compared\n`);

@@ -1,6 +1,6 @@
 import { open, stat } from "node:fs/promises";
 import { gunzipMembers } from "./gzip-members.js";
-import { UserError } from "./io.js";
+import { cannotRead, UserError } from "./io.js";
 
 /** One log input: a file or standard input, read as a stream of decompressed byte chunks. */
 export interface LogInput {
@@ -20,10 +20,7 @@ export async function fileInput(path: string): Promise<LogInput> {
     if (info.isDirectory()) throw new UserError(`cannot read ${path}: is a directory`);
     size = info.size;
   } catch (error) {
-    if (error instanceof UserError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code;
-    throw new UserError(`cannot read ${path}: ${reason}`);
+    throw error instanceof UserError ? error : cannotRead(path, error);
   }
   return {
     name: path,
@@ -48,16 +45,24 @@ export async function* fileChunks(
   start = 0,
   end = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<Buffer> {
-  const handle = await open(path, "r");
+  const handle = await open(path, "r").catch((error: unknown) => {
+    throw cannotRead(path, error);
+  });
   const buffers = [spareBuffer(), spareBuffer()];
-  const readAt = (buffer: Buffer, position: number) =>
-    position < end
-      ? handle.read(buffer, 0, Math.min(buffer.length, end - position), position)
-      : Promise.resolve({ bytesRead: 0 });
+  const readAt = (buffer: Buffer, position: number) => {
+    if (position >= end) return Promise.resolve({ bytesRead: 0 });
+    const read = handle.read(buffer, 0, Math.min(buffer.length, end - position), position);
+    // A read ahead may fail while no one awaits it yet: marked handled, so that Node does not end
+    // the process for an unhandled rejection; awaiting it later still throws its error.
+    read.catch(() => undefined);
+    return read;
+  };
   let pending = readAt(buffers[0]!, start);
   try {
     for (let position = start, turn = 0; ; turn ^= 1) {
-      const { bytesRead } = await pending;
+      const { bytesRead } = await pending.catch((error: unknown) => {
+        throw cannotRead(path, error);
+      });
       if (bytesRead === 0) return;
       position += bytesRead;
       pending = readAt(buffers[turn ^ 1]!, position);

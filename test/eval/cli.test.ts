@@ -174,6 +174,19 @@ describe("filterc eval", () => {
       stdout: "",
       stderr: `filterc eval: cannot read ${join(out, "missing.ndjson")}: no such file\n`,
     });
+    // A file found, opened, and failing to read (Linux answers EIO at offset 0 of a process's
+    // memory): once a stack trace from the read (regression), on one thread and on workers alike.
+    expect(await runCli(["eval", ...expr, "/proc/self/mem"])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "filterc eval: cannot read /proc/self/mem: EIO\n",
+    });
+    const workers = await runCli(["eval", ...expr, "--jobs", "2", "/proc/self/mem", "/proc/self/mem"]);
+    expect(workers).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "filterc eval: cannot read /proc/self/mem: EIO\n",
+    });
     const truncated = await runCli(["eval", ...expr, join(out, "truncated.gz")]);
     expect(truncated.code).toBe(1);
     expect(truncated.stderr).toMatch(

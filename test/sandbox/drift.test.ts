@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createClient, type LogpushClient } from "../../src/api/index.js";
@@ -150,6 +150,12 @@ describe("jobs pull and jobs diff against the sandbox", () => {
     expect(missing.stderr).toBe(
       `filterc jobs: cannot read the directory ${JSON.stringify(dir)}: it does not exist (write it with jobs pull)\n`,
     );
+    // A directory where a pulled file should be: once a stack trace (regression).
+    await mkdir(join(dir, "x.lpf"), { recursive: true });
+    expect(await jobs("diff")).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`filterc jobs: cannot read ${join(dir, "x.lpf")}: is a directory\n`),
+    });
     const dryRun = await jobs("pull", "--dry-run");
     expect(dryRun.code).toBe(2);
     expect(dryRun.stderr).toContain("filterc jobs: jobs pull only reads jobs; it takes no --dry-run\n");

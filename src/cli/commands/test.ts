@@ -4,7 +4,7 @@ import { type CaseFailure, loadTestSuite, runCases } from "../../diff/index.js";
 import { parseCommandArgs } from "../args.js";
 import { compilerOptionsFrom } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
-import type { CliIO } from "../io.js";
+import { type CliIO, cannotRead } from "../io.js";
 
 export const usage = `filterc test [FILE|DIR…] [options]
 
@@ -91,7 +91,10 @@ async function testFiles(paths: string[], cwd: string): Promise<string[]> {
     const full = resolve(cwd, path);
     const info = await stat(full).catch(() => undefined);
     if (info?.isDirectory()) {
-      const names = (await readdir(full)).filter((name) => name.endsWith(".test.json")).sort();
+      const all = await readdir(full).catch((error: unknown) => {
+        throw cannotRead(path, error);
+      });
+      const names = all.filter((name) => name.endsWith(".test.json")).sort();
       files.push(...names.map((name) => (path === "." ? name : join(path, name))));
     } else files.push(path);
   }
