@@ -143,16 +143,21 @@ export async function readSource(
  * a directory, not permitted, or failing to read after it was found (a disk error, removed meanwhile).
  */
 export function cannotRead(path: string, error: unknown): UserError {
+  return new UserError(`cannot read ${path}: ${reasonOf(error)}`);
+}
+
+/** A file or folder that cannot be written: a file where a folder should be, not permitted, a full disk. */
+export function cannotWrite(path: string, error: unknown): UserError {
+  return new UserError(`cannot write ${path}: ${reasonOf(error, "no such folder")}`);
+}
+
+function reasonOf(error: unknown, missing = "no such file"): string {
   const code = (error as NodeJS.ErrnoException).code;
-  const reason =
-    code === "ENOENT"
-      ? "no such file"
-      : code === "EISDIR"
-        ? "is a directory"
-        : code === "EACCES"
-          ? "permission denied"
-          : (code ?? String((error as Error).message));
-  return new UserError(`cannot read ${path}: ${reason}`);
+  if (code === "ENOENT") return missing;
+  if (code === "EISDIR") return "is a directory";
+  if (code === "ENOTDIR" || code === "EEXIST") return "a file is in the way of a folder";
+  if (code === "EACCES") return "permission denied";
+  return code ?? String((error as Error).message);
 }
 
 export function useColor(io: CliIO): boolean {

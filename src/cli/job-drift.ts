@@ -1,12 +1,13 @@
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { JobScope, LogpushClient, LogpushJob } from "../api/index.js";
 import { DEFAULT_DATASET } from "../catalog/index.js";
 import { decompile } from "../decompile/index.js";
 import { type Diagnostic, hasErrors, terminalText } from "../diagnostics/index.js";
 import { diffFilters, loadFilter, type Relation } from "../diff/index.js";
+import { makeFolders } from "../sandbox/folders.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
-import { type CliIO, cannotRead, decodeText, UserError } from "./io.js";
+import { type CliIO, cannotRead, cannotWrite, decodeText, UserError } from "./io.js";
 import { jobLabel } from "./job-listing.js";
 
 /** The first line of a pulled file: the job it was pulled from, read back by `jobs diff`. */
@@ -48,7 +49,9 @@ export async function pullJobs(
 ): Promise<number> {
   const jobs = await client.listJobs(scope);
   const target = resolve(io.cwd, dir);
-  await mkdir(target, { recursive: true });
+  await makeFolders(target).catch((error: unknown) => {
+    throw cannotWrite(dir, error);
+  });
   const written: string[] = [];
   const failed: (string | number)[] = [];
   for (const job of jobs) {
@@ -69,7 +72,9 @@ export async function pullJobs(
     }
     const body = read.source === "" ? "# no filter: the job pushes every record\n" : `${read.source}\n`;
     const name = fileNameOf(job);
-    await writeFile(join(target, name), header(job) + body);
+    await writeFile(join(target, name), header(job) + body).catch((error: unknown) => {
+      throw cannotWrite(join(dir, name), error);
+    });
     written.push(name);
   }
   if (json) io.stdout(`${JSON.stringify({ written, failed })}\n`);

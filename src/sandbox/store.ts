@@ -1,6 +1,7 @@
-import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomically } from "./atomic-file.js";
+import { makeFolders } from "./folders.js";
 import { nestsDeeperThan } from "./http.js";
 import { emptyZone, type ZoneState } from "./model.js";
 import { StateFileError, zoneStateProblem } from "./state-file.js";
@@ -176,7 +177,7 @@ export class Store {
 /** A folder the sandbox can write in: a file or anything else in its place is named. */
 async function makeFolder(path: string): Promise<void> {
   try {
-    await mkdir(path, { recursive: true });
+    await makeFolders(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new StateFileError(

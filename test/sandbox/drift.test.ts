@@ -156,6 +156,17 @@ describe("jobs pull and jobs diff against the sandbox", () => {
       code: 1,
       stderr: expect.stringContaining(`filterc jobs: cannot read ${join(dir, "x.lpf")}: is a directory\n`),
     });
+    // A file where the folder should be: once a stack trace (regression).
+    await writeFile(join(dir, "file"), "");
+    const blocked = await runCli(["jobs", "pull", "--zone", ZONE, "--dir", join(dir, "file", "sub")], "", {
+      CLOUDFLARE_API_TOKEN: TOKEN,
+      CLOUDFLARE_BASE_URL: running.api,
+    });
+    expect(blocked).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `filterc jobs: cannot write ${join(dir, "file", "sub")}: a file is in the way of a folder\n`,
+    });
     const dryRun = await jobs("pull", "--dry-run");
     expect(dryRun.code).toBe(2);
     expect(dryRun.stderr).toContain("filterc jobs: jobs pull only reads jobs; it takes no --dry-run\n");

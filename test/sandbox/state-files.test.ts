@@ -131,6 +131,12 @@ describe("state files at start-up", () => {
     expect(await readFile(zones, "utf8")).toBe("not a folder");
   });
 
+  it("refuses, at once, a data directory whose folders cannot be made (it once retried forever)", async () => {
+    // /proc/self exists and refuses new entries with ENOENT, where Node's recursive mkdir never returns.
+    const start = startSandbox({ dataDir: "/proc/self", port: 0, apiToken: TOKEN });
+    await expect(start).rejects.toThrow(refused("/proc/self/_sandbox/zones", "it cannot be made (ENOENT)"));
+  });
+
   it("keeps what is not its own (an operator's backup, a folder), sweeps only its own temporary files", async () => {
     await writeFile(zoneFile(), JSON.stringify({ ...emptyZone, lastJobId: 3, jobs: [job] }));
     await writeFile(join(zones, `${ZONE}.json.bak`), "backup");
