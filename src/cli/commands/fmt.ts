@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { format } from "../../print/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
-import { type CliIO, readSource, UsageError, UserError } from "../io.js";
+import { type CliIO, cannotWrite, readSource, UsageError } from "../io.js";
 
 export const usage = `filterc fmt [FILE…|-] [--write|--check] [options]
 
@@ -55,9 +55,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 }
 
 async function writeFormatted(file: string, text: string): Promise<void> {
-  try {
-    await writeFile(file, text, "utf8");
-  } catch (error) {
-    throw new UserError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
-  }
+  await writeFile(file, text, "utf8").catch((error: unknown) => {
+    throw cannotWrite(file, error);
+  });
 }
