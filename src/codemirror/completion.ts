@@ -25,14 +25,12 @@ interface ResultSpan {
   to: number;
 }
 
-function toCompletion(item: CompletionItem, span: ResultSpan, index: number, count: number): Completion {
+function toCompletion(item: CompletionItem, span: ResultSpan): Completion {
   const completion: Completion = {
     label: item.filterText,
     displayLabel: item.label,
     detail: item.detail,
     type: typeOfKind[item.kind],
-    // The service ranks by sortText; CodeMirror keeps that order among equally good matches.
-    boost: Math.round(99 - (198 * index) / Math.max(1, count - 1)),
     apply: (view: EditorView, _completion: Completion, from: number, to: number) => {
       const start = from + item.edit.range.start - span.from;
       const end = to + item.edit.range.end - span.to;
@@ -56,11 +54,14 @@ export function filterCompletionSource(context: CompletionContext): CompletionRe
   const to = Math.max(...sorted.map((item) => item.edit.range.end));
   if (!context.explicit && from === to && !/[\w!=<>]$/.test(context.state.sliceDoc(from - 1, from)))
     return null;
+  // The list is the service's, in its order, as the language server gives it: asked again at every
+  // key, not narrowed here. CodeMirror's own fuzzy narrowing of an earlier answer kept what the
+  // service leaves out (`EdgeResp` kept EdgeStartTimestamp), depending on how fast one typed.
   return {
     from,
     to,
-    options: sorted.map((item, index) => toCompletion(item, { from, to }, index, sorted.length)),
-    validFor: /^[\w.!]*$/,
+    options: sorted.map((item) => toCompletion(item, { from, to })),
+    filter: false,
   };
 }
 

@@ -156,6 +156,32 @@ describe("the playground in Chromium", () => {
     );
   });
 
+  it("narrows an open completion list as the service does, not by CodeMirror's fuzzy match", async () => {
+    // Regression: a list opened on `Edge` and narrowed by typing kept EdgeStartTimestamp for
+    // `EdgeResp` (E-d-g-e-…r…e…s…p), which the service and the language server leave out.
+    await clearEditor();
+    await page.keyboard.type("Edge");
+    await page.keyboard.press("Control+Space");
+    await page.waitForSelector(".cm-tooltip-autocomplete");
+    expect(await completionLabels()).toContain("EdgeStartTimestamp");
+    await page.keyboard.type("Resp");
+    // The list follows the typing a moment later; if it never narrows, the comparison shows how.
+    await page
+      .waitForFunction(
+        () => document.querySelectorAll(".cm-tooltip-autocomplete .cm-completionLabel").length <= 5,
+        undefined,
+        { timeout: 3000 },
+      )
+      .catch(() => undefined);
+    expect(await completionLabels()).toEqual([
+      "EdgeResponseBodyBytes",
+      "EdgeResponseBytes",
+      "EdgeResponseCompressionRatio",
+      "EdgeResponseContentType",
+      "EdgeResponseStatus",
+    ]);
+  });
+
   it("formats the filter with the button and with Shift-Alt-F", async () => {
     await clearEditor();
     await page.keyboard.insertText("EdgeResponseStatus>=500&&((ClientCountry=='us'))");
