@@ -75,6 +75,15 @@ async function clearEditor(): Promise<void> {
 
 const editorText = () => page.evaluate(() => document.querySelector(".cm-content")!.textContent);
 
+/** The fields the service completes `EdgeResp` to. */
+const EDGE_RESPONSE_FIELDS = [
+  "EdgeResponseBodyBytes",
+  "EdgeResponseBytes",
+  "EdgeResponseCompressionRatio",
+  "EdgeResponseContentType",
+  "EdgeResponseStatus",
+];
+
 const completionLabels = () =>
   page.$$eval(".cm-tooltip-autocomplete .cm-completionLabel", (labels) => labels.map((l) => l.textContent));
 
@@ -133,13 +142,7 @@ describe("the playground in Chromium", () => {
     await page.keyboard.type("EdgeResp");
     await page.keyboard.press("Control+Space");
     await page.waitForSelector(".cm-tooltip-autocomplete");
-    expect(await completionLabels()).toEqual([
-      "EdgeResponseBodyBytes",
-      "EdgeResponseBytes",
-      "EdgeResponseCompressionRatio",
-      "EdgeResponseContentType",
-      "EdgeResponseStatus",
-    ]);
+    expect(await completionLabels()).toEqual(EDGE_RESPONSE_FIELDS);
     await page.click('.cm-tooltip-autocomplete li:has(.cm-completionLabel:text-is("EdgeResponseStatus"))');
     expect(await editorText()).toBe("EdgeResponseStatus");
 
@@ -173,13 +176,7 @@ describe("the playground in Chromium", () => {
         { timeout: 3000 },
       )
       .catch(() => undefined);
-    expect(await completionLabels()).toEqual([
-      "EdgeResponseBodyBytes",
-      "EdgeResponseBytes",
-      "EdgeResponseCompressionRatio",
-      "EdgeResponseContentType",
-      "EdgeResponseStatus",
-    ]);
+    expect(await completionLabels()).toEqual(EDGE_RESPONSE_FIELDS);
   });
 
   it("formats the filter with the button and with Shift-Alt-F", async () => {
