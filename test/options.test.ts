@@ -45,6 +45,16 @@ describe("numeric options are validated, never thrown over", () => {
     );
   });
 
+  it("reports in the order of the names, whatever order they are given in, and ignores other names", () => {
+    expect(message({ maxBytes: 0, maxDepth: -1 })).toEqual([
+      "option maxDepth must be a whole number of at least 0, not -1",
+      "option maxBytes must be a whole number of at least 1, not 0",
+    ]);
+    const inherited = Object.create({ maxOperators: 0 }) as object;
+    expect(message(inherited)).toEqual(["option maxOperators must be a whole number of at least 1, not 0"]);
+    expect(message({ toString: 0, hasOwnProperty: -1, maxColour: 0 })).toEqual([]);
+  });
+
   it("no limit (Infinity) and maxDepth 0 are valid", () => {
     expect(compile("BotScore lt 30", { maxSourceLength: Number.POSITIVE_INFINITY, maxDepth: 0 }).ok).toBe(
       true,
