@@ -1,6 +1,10 @@
+import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ensureBundles } from "./helpers/bundles.js";
-import { spawnCli } from "./helpers/cli.js";
+import { MAX_SOURCE_FILE_BYTES } from "../src/cli/io.js";
+import { DEFAULT_MAX_INPUT_LENGTH, DEFAULT_MAX_SOURCE_LENGTH } from "../src/index.js";
+import { builtCli, ensureBundles } from "./helpers/bundles.js";
+import { type CliRun, spawnCli } from "./helpers/cli.js";
 
 // Built while the file is collected, outside any test's time limit.
 ensureBundles();
@@ -69,9 +73,62 @@ describe("filterc compile (the built bundle)", () => {
     });
   });
 
+  it("reads no further than any filter can be: a file or standard input without end is an error at once", async () => {
+    const tooLarge = (name: string) =>
+      `filterc compile: ${name} is larger than ${MAX_SOURCE_FILE_BYTES} bytes, longer than any filter or filter JSON can be; not read\n`;
+    // Regression: `compile /dev/zero` grew to 3 GB in 20 s and never ended.
+    expect(await spawnCli(["compile", "/dev/zero"])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: tooLarge("/dev/zero"),
+    });
+    expect(await spawnWithStdin(["compile"], "/dev/zero")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: tooLarge("standard input"),
+    });
+    // Through a pipe as well; a source just under the bound is read and given its diagnostic.
+    const long = "BotScore lt 5 and ".repeat(20_000);
+    expect(await spawnCli(["compile"], long)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: tooLarge("standard input"),
+    });
+    const run = await spawnCli(["compile"], long.slice(0, MAX_SOURCE_FILE_BYTES));
+    expect([run.code, run.stderr.split("\n")[0]]).toEqual([
+      1,
+      "error[E0001]: the source is 300003 characters long; the limit is 100000 (option maxSourceLength)",
+    ]);
+    // The bound: three UTF-8 bytes a character of the longest input, and a byte order mark.
+    expect(MAX_SOURCE_FILE_BYTES).toBe(3 * Math.max(DEFAULT_MAX_SOURCE_LENGTH, DEFAULT_MAX_INPUT_LENGTH) + 3);
+  });
+
   it("exits 2 with the usage on an unknown flag", async () => {
     const run = await spawnCli(["compile", "--bogus"], "");
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("filterc compile [FILE|-] [options]");
   });
 });
+
+/** The built CLI with a file (a device) as its standard input. */
+function spawnWithStdin(args: string[], stdinPath: string): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const stdin = openSync(stdinPath, "r");
+    const child = spawn(process.execPath, [builtCli(), ...args], {
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: [stdin, "pipe", "pipe"],
+    });
+    closeSync(stdin); // the child has its own
+
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { withoutByteOrderMark } from "../syntax/byte-order-mark.js";
 import { writeBytes, writeText } from "./stdout.js";
 
@@ -34,27 +34,56 @@ export const isUsageError = (error: unknown): error is UsageError =>
 export const isUserError = (error: unknown): error is UserError =>
   error instanceof Error && error.name === "UserError";
 
-async function readStreamBytes(stream: NodeJS.ReadableStream): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream)
-    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks);
+/**
+ * The most bytes a filter, its JSON, a job record or output options are read to. A UTF-16 unit is
+ * at most three UTF-8 bytes, so past three bytes per character of the longest source or JSON input
+ * the commands take (maxSourceLength and maxInputLength, 100,000 each by default), and a byte order
+ * mark, no input is short enough: the rest is not read (`compile /dev/zero` grew to 3 GB in 20 s).
+ */
+export const MAX_SOURCE_FILE_BYTES = 3 * 100_000 + 3;
+
+const tooLarge = (name: string) =>
+  new UserError(
+    `${name} is larger than ${MAX_SOURCE_FILE_BYTES} bytes, longer than any filter or filter JSON can be; not read`,
+  );
+
+/** A file's bytes, read to at most MAX_SOURCE_FILE_BYTES (also a device or a pipe that never ends). */
+async function readSourceFile(file: string): Promise<Uint8Array> {
+  const handle = await open(file, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(MAX_SOURCE_FILE_BYTES + 1);
+    let length = 0;
+    for (let read = -1; read !== 0 && length < buffer.length; length += read)
+      ({ bytesRead: read } = await handle.read(buffer, length, buffer.length - length, null));
+    if (length > MAX_SOURCE_FILE_BYTES) throw tooLarge(file);
+    return buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
- * Standard input as text (see `decodeText`). Read synchronously from the descriptor where it can
+ * Standard input as text (see `decodeText`), read to at most MAX_SOURCE_FILE_BYTES. Read synchronously from the descriptor where it can
  * be: creating `process.stdin` loads Node's stream and socket modules, a tenth of a short
  * command's run time. A descriptor that cannot be read so (non-blocking: EAGAIN; closed) is read
  * as a stream instead.
  */
 async function readProcessStdin(): Promise<string> {
-  let bytes: Uint8Array;
+  const buffer = Buffer.allocUnsafe(MAX_SOURCE_FILE_BYTES + 1);
+  let length = 0;
   try {
-    bytes = readFileSync(0);
+    for (let read = -1; read !== 0 && length < buffer.length; length += read)
+      read = readSync(0, buffer, length, buffer.length - length, null);
   } catch {
-    bytes = await readStreamBytes(process.stdin);
+    // Not readable so (non-blocking: EAGAIN; closed): the rest comes as a stream.
+    for await (const chunk of process.stdin) {
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
+      length += bytes.copy(buffer, length);
+      if (length === buffer.length) break;
+    }
   }
-  return decodeText(bytes, "standard input");
+  if (length > MAX_SOURCE_FILE_BYTES) throw tooLarge("standard input");
+  return decodeText(buffer.subarray(0, length), "standard input");
 }
 
 /**
@@ -131,9 +160,9 @@ export async function readSource(
   if (file === undefined || file === "-") return withMark(await io.readStdin(), "<stdin>");
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(file);
+    bytes = await readSourceFile(file);
   } catch (error) {
-    throw cannotRead(file, error);
+    throw isUserError(error) ? error : cannotRead(file, error);
   }
   return withMark(decodeText(bytes, file), file);
 }
