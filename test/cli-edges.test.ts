@@ -124,6 +124,22 @@ describe("fmt keeps what the file had", () => {
   });
 });
 
+describe("files without end are read to a bound (a device, a pipe)", () => {
+  it("--catalog and test files: an error at their bound, not all memory", async () => {
+    expect(await runCli(["compile", "--catalog", "/dev/zero", "-"], "BotScore lt 5")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "filterc compile: /dev/zero is larger than 16777216 bytes, more than a field catalog needs; not read\n",
+    });
+    const suite = await runCli(["test", "/dev/zero"]);
+    expect(suite.code).toBe(2);
+    expect(suite.stdout + suite.stderr).toContain(
+      "/dev/zero: cannot read: larger than 67108864 bytes; not read",
+    );
+  });
+});
+
 describe("CLI conventions", () => {
   it("filterc with no arguments prints the usage on stderr, exit 2", async () => {
     const run = await runCli([]);

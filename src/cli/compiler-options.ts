@@ -1,9 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { createCatalog, type FieldSpec, getCatalog, knownDatasets } from "../catalog/index.js";
 import type { CompileOptions } from "../compile.js";
 import { withoutByteOrderMark } from "../syntax/index.js";
 import { parseCount } from "./args.js";
-import { decodeText, UsageError, UserError } from "./io.js";
+import { decodeText, isUserError, readFileUpTo, UsageError, UserError } from "./io.js";
 
 /** The flags every compiling command shares. */
 export const compilerFlags = {
@@ -43,12 +42,18 @@ export async function compilerOptionsFrom(values: CompilerFlagValues): Promise<C
 }
 
 /** A catalog file: a JSON array of {name, type, docType?, deprecated?, filterable?}, as the shipped datasets are written. */
+/** The largest catalog file read: the shipped ones are under 20 KB; this takes thousands of fields. */
+const MAX_CATALOG_FILE_BYTES = 16 * 1024 * 1024;
+
 async function readCatalogFile(path: string, dataset: string) {
+  const bytes = await readFileUpTo(path, MAX_CATALOG_FILE_BYTES, "more than a field catalog needs");
   let specs: unknown;
   try {
-    specs = JSON.parse(withoutByteOrderMark(decodeText(await readFile(path), path)));
+    specs = JSON.parse(withoutByteOrderMark(decodeText(bytes, path)));
   } catch (error) {
-    throw new UserError(`cannot read catalog ${path}: ${(error as Error).message}`);
+    throw isUserError(error)
+      ? error
+      : new UserError(`catalog ${path} is not JSON: ${(error as Error).message}`);
   }
   const types = new Set(["string", "int", "float", "bool", "array", "object"]);
   if (!Array.isArray(specs) || !specs.every((s) => typeof s?.name === "string" && types.has(s?.type))) {

@@ -42,25 +42,40 @@ export const isUserError = (error: unknown): error is UserError =>
  */
 export const MAX_SOURCE_FILE_BYTES = 3 * 100_000 + 3;
 
-const tooLarge = (name: string) =>
-  new UserError(
-    `${name} is larger than ${MAX_SOURCE_FILE_BYTES} bytes, longer than any filter or filter JSON can be; not read`,
-  );
+/** Why a source is not read past MAX_SOURCE_FILE_BYTES, for its error. */
+const SOURCE_TOO_LARGE = "longer than any filter or filter JSON can be";
 
-/** A file's bytes, read to at most MAX_SOURCE_FILE_BYTES (also a device or a pipe that never ends). */
-async function readSourceFile(file: string): Promise<Uint8Array> {
+const tooLarge = (name: string, limit: number, why: string) =>
+  new UserError(`${name} is larger than ${limit} bytes, ${why}; not read`);
+
+/**
+ * A file's bytes, read to at most `limit` (also a device or a pipe that never ends); undefined when
+ * it holds more, whose rest is not read. Failing to open or read throws the file system's error.
+ */
+export async function readUpTo(file: string, limit: number): Promise<Buffer | undefined> {
   const handle = await open(file, "r");
   try {
-    const buffer = Buffer.allocUnsafe(MAX_SOURCE_FILE_BYTES + 1);
+    const buffer = Buffer.allocUnsafe(limit + 1);
     let length = 0;
     for (let read = -1; read !== 0 && length < buffer.length; length += read)
       ({ bytesRead: read } = await handle.read(buffer, length, buffer.length - length, null));
-    if (length > MAX_SOURCE_FILE_BYTES) throw tooLarge(file);
-    return buffer.subarray(0, length);
+    return length > limit ? undefined : buffer.subarray(0, length);
   } finally {
     await handle.close();
   }
 }
+
+/** `readUpTo` for a command's input: a larger file is an error saying `why`, a failed read `cannotRead`. */
+export async function readFileUpTo(file: string, limit: number, why: string): Promise<Buffer> {
+  const bytes = await readUpTo(file, limit).catch((error: unknown) => {
+    throw cannotRead(file, error);
+  });
+  if (bytes === undefined) throw tooLarge(file, limit, why);
+  return bytes;
+}
+
+/** A filter file's bytes, to at most MAX_SOURCE_FILE_BYTES. */
+export const readSourceBytes = (file: string) => readFileUpTo(file, MAX_SOURCE_FILE_BYTES, SOURCE_TOO_LARGE);
 
 /**
  * Standard input as text (see `decodeText`), read to at most MAX_SOURCE_FILE_BYTES. Read synchronously from the descriptor where it can
@@ -82,7 +97,8 @@ async function readProcessStdin(): Promise<string> {
       if (length === buffer.length) break;
     }
   }
-  if (length > MAX_SOURCE_FILE_BYTES) throw tooLarge("standard input");
+  if (length > MAX_SOURCE_FILE_BYTES)
+    throw tooLarge("standard input", MAX_SOURCE_FILE_BYTES, SOURCE_TOO_LARGE);
   return decodeText(buffer.subarray(0, length), "standard input");
 }
 
@@ -158,13 +174,7 @@ export async function readSource(
   file: string | undefined,
 ): Promise<{ text: string; name: string; byteOrderMark: boolean }> {
   if (file === undefined || file === "-") return withMark(await io.readStdin(), "<stdin>");
-  let bytes: Uint8Array;
-  try {
-    bytes = await readSourceFile(file);
-  } catch (error) {
-    throw isUserError(error) ? error : cannotRead(file, error);
-  }
-  return withMark(decodeText(bytes, file), file);
+  return withMark(decodeText(await readSourceBytes(file), file), file);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { JobScope, LogpushClient, LogpushJob } from "../api/index.js";
 import { DEFAULT_DATASET } from "../catalog/index.js";
@@ -7,7 +7,7 @@ import { type Diagnostic, hasErrors, terminalText } from "../diagnostics/index.j
 import { diffFilters, loadFilter, type Relation } from "../diff/index.js";
 import { makeFolders } from "../sandbox/folders.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
-import { type CliIO, cannotRead, cannotWrite, decodeText, UserError } from "./io.js";
+import { type CliIO, cannotWrite, decodeText, readSourceBytes, UserError } from "./io.js";
 import { jobLabel } from "./job-listing.js";
 
 /** The first line of a pulled file: the job it was pulled from, read back by `jobs diff`. */
@@ -103,10 +103,7 @@ async function readPulled(io: CliIO, dir: string): Promise<PulledFile[]> {
   }
   const files: PulledFile[] = [];
   for (const file of names) {
-    const bytes = await readFile(join(target, file)).catch((error: unknown) => {
-      throw cannotRead(join(dir, file), error);
-    });
-    const text = decodeText(bytes, file);
+    const text = decodeText(await readSourceBytes(join(target, file)), file);
     const match = headerPattern.exec(text.split("\n", 1)[0]!.replace(/\r$/, ""));
     if (!match) {
       io.stderr(`note: ${terminalText(file)} has no "# Logpush job" header line; not compared\n`);

@@ -1,10 +1,10 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { type CaseFailure, loadTestSuite, runCases } from "../../diff/index.js";
 import { parseCommandArgs } from "../args.js";
 import { compilerOptionsFrom } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
-import { type CliIO, cannotRead } from "../io.js";
+import { type CliIO, cannotRead, readUpTo } from "../io.js";
 
 export const usage = `filterc test [FILE|DIR…] [options]
 
@@ -101,6 +101,15 @@ async function testFiles(paths: string[], cwd: string): Promise<string[]> {
   return files;
 }
 
+/** The largest test file, or file one names (logs, filters), read: as long as eval's longest line. */
+const MAX_TEST_FILE_BYTES = 64 * 1024 * 1024;
+
+async function readTestFile(path: string): Promise<string> {
+  const bytes = await readUpTo(path, MAX_TEST_FILE_BYTES);
+  if (bytes === undefined) throw new Error(`larger than ${MAX_TEST_FILE_BYTES} bytes; not read`);
+  return bytes.toString("utf8");
+}
+
 async function runFile(
   file: string,
   io: CliIO,
@@ -109,10 +118,10 @@ async function runFile(
 ): Promise<FileResult> {
   const result: FileResult = { file, passed: 0, failures: [], errors: [] };
   const full = resolve(io.cwd, file);
-  const text = await readFile(full, "utf8").catch((error: Error) => error);
+  const text = await readTestFile(full).catch((error: Error) => error);
   if (text instanceof Error) return { ...result, errors: [`${file}: cannot read: ${text.message}`] };
   const files = {
-    read: (path: string) => readFile(resolve(dirname(full), path), "utf8"),
+    read: (path: string) => readTestFile(resolve(dirname(full), path)),
     name: (path: string) => join(dirname(file), path),
   };
   const suite = await loadTestSuite(text, file, files, dataset);
