@@ -1,10 +1,8 @@
-import { spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { MAX_SOURCE_FILE_BYTES } from "../src/cli/io.js";
 import { DEFAULT_MAX_INPUT_LENGTH, DEFAULT_MAX_SOURCE_LENGTH } from "../src/index.js";
-import { builtCli, ensureBundles } from "./helpers/bundles.js";
-import { type CliRun, spawnCli } from "./helpers/cli.js";
+import { ensureBundles } from "./helpers/bundles.js";
+import { spawnCli } from "./helpers/cli.js";
 
 // Built while the file is collected, outside any test's time limit.
 ensureBundles();
@@ -82,7 +80,7 @@ describe("filterc compile (the built bundle)", () => {
       stdout: "",
       stderr: tooLarge("/dev/zero"),
     });
-    expect(await spawnWithStdin(["compile"], "/dev/zero")).toEqual({
+    expect(await spawnCli(["compile"], { file: "/dev/zero" })).toEqual({
       code: 1,
       stdout: "",
       stderr: tooLarge("standard input"),
@@ -109,26 +107,3 @@ describe("filterc compile (the built bundle)", () => {
     expect(run.stderr).toContain("filterc compile [FILE|-] [options]");
   });
 });
-
-/** The built CLI with a file (a device) as its standard input. */
-function spawnWithStdin(args: string[], stdinPath: string): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const stdin = openSync(stdinPath, "r");
-    const child = spawn(process.execPath, [builtCli(), ...args], {
-      env: { ...process.env, NO_COLOR: "1" },
-      stdio: [stdin, "pipe", "pipe"],
-    });
-    closeSync(stdin); // the child has its own
-
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import type { CliIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { builtCli } from "./bundles.js";
@@ -34,22 +35,32 @@ export async function runCli(
   return { code, stdout, stderr };
 }
 
-/** Runs the built `filterc` as a separate process, as a user's shell would. */
-export function spawnCli(args: string[], stdin = "", env: Record<string, string> = {}): Promise<CliRun> {
+/**
+ * Runs the built `filterc` as a separate process, as a user's shell would; standard input is the
+ * text given, or a file (a device) as `< FILE` gives it.
+ */
+export function spawnCli(
+  args: string[],
+  stdin: string | { file: string } = "",
+  env: Record<string, string> = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
+    const fd = typeof stdin === "string" ? "pipe" : openSync(stdin.file, "r");
     const child = spawn(process.execPath, [builtCli(), ...args], {
       env: { ...process.env, NO_COLOR: "1", ...env },
+      stdio: [fd, "pipe", "pipe"],
     });
+    if (typeof fd === "number") closeSync(fd); // the child has its own
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
     });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(stdin);
+    if (typeof stdin === "string") child.stdin!.end(stdin);
   });
 }
