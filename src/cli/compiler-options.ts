@@ -41,10 +41,10 @@ export async function compilerOptionsFrom(values: CompilerFlagValues): Promise<C
   return options;
 }
 
-/** A catalog file: a JSON array of {name, type, docType?, deprecated?, filterable?}, as the shipped datasets are written. */
 /** The largest catalog file read: the shipped ones are under 20 KB; this takes thousands of fields. */
 const MAX_CATALOG_FILE_BYTES = 16 * 1024 * 1024;
 
+/** A catalog file: a JSON array of {name, type, docType?, deprecated?, filterable?}, as the shipped datasets are written. */
 async function readCatalogFile(path: string, dataset: string) {
   const bytes = await readFileUpTo(path, MAX_CATALOG_FILE_BYTES, "more than a field catalog needs");
   let specs: unknown;

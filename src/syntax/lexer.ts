@@ -42,7 +42,7 @@ const isWord = (text: string) => /^[A-Za-z_][A-Za-z_0-9]*$/.test(text);
  * with the words it could be (measured: the scan of the large bench filter 1.14x faster than
  * with the words of one length in one list).
  */
-function byLength(entries: [string, TokenType][]): [string, TokenType][][][] {
+function byLengthThenFirst(entries: [string, TokenType][]): [string, TokenType][][][] {
   const table: [string, TokenType][][][] = [];
   for (const entry of entries) {
     table[entry[0].length] ??= [];
@@ -56,7 +56,7 @@ function byLength(entries: [string, TokenType][]): [string, TokenType][][][] {
 const operatorSpellings = [...operatorTokens, ...nearMissTokens];
 
 /** Case-sensitive words (operators and booleans), by length. `and`, `or`, `not` match in any case. */
-const wordsByLength = byLength([
+const wordsByLength = byLengthThenFirst([
   ...operatorSpellings.filter(([spelling]) => isWord(spelling)),
   [BOOLEAN_WORDS[0], True],
   [BOOLEAN_WORDS[1], False],
@@ -69,7 +69,7 @@ const anyCaseWords: [string, TokenType][] = [
 ];
 
 /** `!` followed by one of these words (by the word's length) is one token; followed by any other word it is `!` then a field. */
-const bangWordsByLength = byLength(
+const bangWordsByLength = byLengthThenFirst(
   operatorSpellings
     .filter(([spelling]) => spelling.startsWith("!") && isWord(spelling.slice(1)))
     .map(([spelling, type]) => [spelling.slice(1), type]),
