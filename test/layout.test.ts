@@ -18,6 +18,7 @@ const stages = [
   "diff",
   "service",
   "api",
+  "files",
   "sandbox",
   "lsp",
   "codemirror",
@@ -26,7 +27,7 @@ const stages = [
 ];
 
 /** These run on Node only; every other stage runs in browsers too: no node:* modules, no Node globals. */
-const nodeOnly = ["sandbox", "lsp", "cli"];
+const nodeOnly = ["files", "sandbox", "lsp", "cli"];
 const core = stages.filter((stage) => !nodeOnly.includes(stage));
 
 const src = fileURLToPath(new URL("../src/", import.meta.url));

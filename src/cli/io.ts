@@ -1,5 +1,5 @@
 import { readSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { readUpTo } from "../files/index.js";
 import { withoutByteOrderMark } from "../syntax/byte-order-mark.js";
 import { writeBytes, writeText } from "./stdout.js";
 
@@ -48,23 +48,6 @@ const SOURCE_TOO_LARGE = "longer than any filter or filter JSON can be";
 const tooLarge = (name: string, limit: number, why: string) =>
   new UserError(`${name} is larger than ${limit} bytes, ${why}; not read`);
 
-/**
- * A file's bytes, read to at most `limit` (also a device or a pipe that never ends); undefined when
- * it holds more, whose rest is not read. Failing to open or read throws the file system's error.
- */
-export async function readUpTo(file: string, limit: number): Promise<Buffer | undefined> {
-  const handle = await open(file, "r");
-  try {
-    const buffer = Buffer.allocUnsafe(limit + 1);
-    let length = 0;
-    for (let read = -1; read !== 0 && length < buffer.length; length += read)
-      ({ bytesRead: read } = await handle.read(buffer, length, buffer.length - length, null));
-    return length > limit ? undefined : buffer.subarray(0, length);
-  } finally {
-    await handle.close();
-  }
-}
-
 /** `readUpTo` for a command's input: a larger file is an error saying `why`, a failed read `cannotRead`. */
 export async function readFileUpTo(file: string, limit: number, why: string): Promise<Buffer> {
   const bytes = await readUpTo(file, limit).catch((error: unknown) => {
@@ -78,10 +61,10 @@ export async function readFileUpTo(file: string, limit: number, why: string): Pr
 export const readSourceBytes = (file: string) => readFileUpTo(file, MAX_SOURCE_FILE_BYTES, SOURCE_TOO_LARGE);
 
 /**
- * Standard input as text (see `decodeText`), read to at most MAX_SOURCE_FILE_BYTES. Read synchronously from the descriptor where it can
- * be: creating `process.stdin` loads Node's stream and socket modules, a tenth of a short
- * command's run time. A descriptor that cannot be read so (non-blocking: EAGAIN; closed) is read
- * as a stream instead.
+ * Standard input as text (see `decodeText`), read to at most MAX_SOURCE_FILE_BYTES. Read
+ * synchronously from the descriptor where it can be: creating `process.stdin` loads Node's stream
+ * and socket modules, a tenth of a short command's run time. A descriptor that cannot be read so
+ * (non-blocking: EAGAIN; closed) is read as a stream instead.
  */
 async function readProcessStdin(): Promise<string> {
   const buffer = Buffer.allocUnsafe(MAX_SOURCE_FILE_BYTES + 1);

@@ -5,7 +5,7 @@ import { DEFAULT_DATASET } from "../catalog/index.js";
 import { decompile } from "../decompile/index.js";
 import { type Diagnostic, hasErrors, terminalText } from "../diagnostics/index.js";
 import { diffFilters, loadFilter, type Relation } from "../diff/index.js";
-import { makeFolders } from "../sandbox/folders.js";
+import { makeFolders } from "../files/index.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, cannotWrite, decodeText, readSourceBytes, UserError } from "./io.js";
 import { jobLabel } from "./job-listing.js";

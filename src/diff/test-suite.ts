@@ -10,6 +10,12 @@ import {
 } from "./filter-test.js";
 import { type LoadedFilter, loadFilter } from "./load.js";
 
+/**
+ * The largest test file, or file one names (its filter, its log), that is read: a log as long as
+ * eval's longest line. `filterc test` and the language server's test lenses read to it.
+ */
+export const MAX_TEST_FILE_BYTES = 64 * 1024 * 1024;
+
 /** The files a test file names (its filter, its log), read relative to the test file by the caller. */
 export interface SuiteFiles {
   /** The text of the file at `path` (relative to the test file); rejects when it cannot be read. */

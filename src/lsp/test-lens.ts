@@ -1,8 +1,9 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CodeLens } from "vscode-languageserver/node";
-import { loadTestSuite, parseTestFile, runCases } from "../diff/index.js";
+import { loadTestSuite, MAX_TEST_FILE_BYTES, parseTestFile, runCases } from "../diff/index.js";
+import { readTextUpTo } from "../files/index.js";
 
 /** Test files read per document: a directory of many test files costs at most this many reads. */
 const MAX_TEST_FILES = 50;
@@ -27,13 +28,15 @@ export async function testLenses(
     .filter((entry) => entry.endsWith(".test.json"))
     .sort()
     .slice(0, MAX_TEST_FILES)) {
-    const testText = await readFile(resolve(dir, name), "utf8").catch(() => undefined);
+    const testText = await readTextUpTo(resolve(dir, name), MAX_TEST_FILE_BYTES).catch(() => undefined);
     if (testText === undefined) continue;
     const spec = parseTestFile(testText, name);
     if (Array.isArray(spec) || !("file" in spec.filter) || resolve(dir, spec.filter.file) !== path) continue;
     const files = {
       read: (file: string) =>
-        resolve(dir, file) === path ? Promise.resolve(text) : readFile(resolve(dir, file), "utf8"),
+        resolve(dir, file) === path
+          ? Promise.resolve(text)
+          : readTextUpTo(resolve(dir, file), MAX_TEST_FILE_BYTES),
       name: (file: string) => file,
     };
     const suite = await loadTestSuite(testText, name, files, dataset);

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { makeFolders } from "../files/index.js";
 import { writeFileAtomically } from "./atomic-file.js";
 import type { Reply, RequestContext } from "./context.js";
 import { destinationFolder, parseDestination } from "./destination.js";
@@ -26,7 +26,7 @@ export async function createChallenge(context: RequestContext): Promise<Reply> {
   const token = randomBytes(32).toString("hex");
   const folder = destinationFolder(context.dataDir, destination, utcDate(new Date()));
   const file = join(folder, `ownership-challenge-${randomBytes(4).toString("hex")}.txt`);
-  await mkdir(folder, { recursive: true });
+  await makeFolders(folder);
   await writeFileAtomically(file, token, context.store.temporaryFolder);
   await context.store.update(context.stateKey, (zone) => {
     zone.challenges[destination.key] = token;

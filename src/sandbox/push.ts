@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { mkdir } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGzip, type Gzip } from "node:zlib";
 import { compilePredicate, type Predicate, parseRecord } from "../eval/index.js";
+import { makeFolders } from "../files/index.js";
 import { type AtomicFile, createAtomicFile } from "./atomic-file.js";
 import type { Reply, RequestContext } from "./context.js";
 import { type CustomFields, customFieldsOf } from "./custom-fields.js";
@@ -172,7 +172,7 @@ class JobDelivery {
 
   private async open(): Promise<Batch> {
     const path = this.nextPath();
-    await mkdir(dirname(path), { recursive: true });
+    await makeFolders(dirname(path));
     const file = await createAtomicFile(path, this.temporaryFolder);
     const gzip = createGzip();
     const piped = pipeline(gzip, file.stream, { end: false });

@@ -1,7 +1,7 @@
 import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { makeFolders } from "../files/index.js";
 import { writeFileAtomically } from "./atomic-file.js";
-import { makeFolders } from "./folders.js";
 import { nestsDeeperThan } from "./http.js";
 import { emptyZone, type ZoneState } from "./model.js";
 import { StateFileError, zoneStateProblem } from "./state-file.js";

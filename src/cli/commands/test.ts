@@ -1,10 +1,11 @@
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { type CaseFailure, loadTestSuite, runCases } from "../../diff/index.js";
+import { type CaseFailure, loadTestSuite, MAX_TEST_FILE_BYTES, runCases } from "../../diff/index.js";
+import { readTextUpTo } from "../../files/index.js";
 import { parseCommandArgs } from "../args.js";
 import { compilerOptionsFrom } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
-import { type CliIO, cannotRead, readUpTo } from "../io.js";
+import { type CliIO, cannotRead } from "../io.js";
 
 export const usage = `filterc test [FILE|DIR…] [options]
 
@@ -101,15 +102,6 @@ async function testFiles(paths: string[], cwd: string): Promise<string[]> {
   return files;
 }
 
-/** The largest test file, or file one names (logs, filters), read: as long as eval's longest line. */
-const MAX_TEST_FILE_BYTES = 64 * 1024 * 1024;
-
-async function readTestFile(path: string): Promise<string> {
-  const bytes = await readUpTo(path, MAX_TEST_FILE_BYTES);
-  if (bytes === undefined) throw new Error(`larger than ${MAX_TEST_FILE_BYTES} bytes; not read`);
-  return bytes.toString("utf8");
-}
-
 async function runFile(
   file: string,
   io: CliIO,
@@ -118,10 +110,10 @@ async function runFile(
 ): Promise<FileResult> {
   const result: FileResult = { file, passed: 0, failures: [], errors: [] };
   const full = resolve(io.cwd, file);
-  const text = await readTestFile(full).catch((error: Error) => error);
+  const text = await readTextUpTo(full, MAX_TEST_FILE_BYTES).catch((error: Error) => error);
   if (text instanceof Error) return { ...result, errors: [`${file}: cannot read: ${text.message}`] };
   const files = {
-    read: (path: string) => readTestFile(resolve(dirname(full), path)),
+    read: (path: string) => readTextUpTo(resolve(dirname(full), path), MAX_TEST_FILE_BYTES),
     name: (path: string) => join(dirname(file), path),
   };
   const suite = await loadTestSuite(text, file, files, dataset);

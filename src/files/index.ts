@@ -1,0 +1,2 @@
+export { makeFolders } from "./folders.js";
+export { readTextUpTo, readUpTo } from "./read.js";
