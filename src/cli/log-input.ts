@@ -1,6 +1,6 @@
 import { open, stat } from "node:fs/promises";
 import { gunzipMembers } from "./gzip-members.js";
-import { cannotRead, UserError } from "./io.js";
+import { cannotRead } from "./io.js";
 
 /** One log input: a file or standard input, read as a stream of decompressed byte chunks. */
 export interface LogInput {
@@ -14,14 +14,11 @@ export interface LogInput {
 const CHUNK_BYTES = 1 << 20;
 
 export async function fileInput(path: string): Promise<LogInput> {
-  let size: number;
-  try {
-    const info = await stat(path);
-    if (info.isDirectory()) throw new UserError(`cannot read ${path}: is a directory`);
-    size = info.size;
-  } catch (error) {
-    throw error instanceof UserError ? error : cannotRead(path, error);
-  }
+  const info = await stat(path).catch((error: unknown) => {
+    throw cannotRead(path, error);
+  });
+  if (info.isDirectory()) throw cannotRead(path, { code: "EISDIR" });
+  const size = info.size;
   return {
     name: path,
     size,

@@ -174,6 +174,11 @@ describe("filterc eval", () => {
       stdout: "",
       stderr: `filterc eval: cannot read ${join(out, "missing.ndjson")}: no such file\n`,
     });
+    expect(await runCli(["eval", ...expr, out])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `filterc eval: cannot read ${out}: is a directory\n`,
+    });
     // A file found, opened, and failing to read (Linux answers EIO at offset 0 of a process's
     // memory): once a stack trace from the read (regression), on one thread and on workers alike.
     expect(await runCli(["eval", ...expr, "/proc/self/mem"])).toEqual({
