@@ -99,6 +99,36 @@ describe("bad input: many comparisons", () => {
     expect(result.stats.operators).toBe(100_000);
   });
 
+  /*
+   * Spread as call arguments (`push(...operands)`, `Math.max(...constants)`), some 150,000 items
+   * overflowed the stack: compile threw, or the parser took the overflow for deep nesting (E0005).
+   */
+  it.each([
+    [
+      "a `!in` list of 200,000 values, whose field is compared twice",
+      (list: string) => `EdgeResponseStatus !in [${list}] and EdgeResponseStatus !in [1]`,
+    ],
+    [
+      "an `or` of 200,000 comparisons in parentheses, joined to one more",
+      () =>
+        `(${Array.from({ length: 200_000 }, (_, i) => `EdgeResponseStatus eq ${i}`).join(" or ")}) or BotScore eq 1`,
+    ],
+    [
+      "a float `in` list of 200,000 values, whose field is compared twice",
+      (list: string) =>
+        `EdgeResponseCompressionRatio in [${list.replaceAll(",", ".5,")}.5] and EdgeResponseCompressionRatio !in [1.5]`,
+    ],
+  ])("%s: compiles with every limit raised", (_, source) => {
+    const list = Array.from({ length: 200_000 }, (_, i) => i).join(",");
+    const noLimits = {
+      ...noLimit,
+      maxBytes: Number.POSITIVE_INFINITY,
+      maxOperators: Number.POSITIVE_INFINITY,
+    };
+    const result = compile(source(list), noLimits);
+    expect([result.ok, result.diagnostics]).toEqual([true, []]);
+  });
+
   it("100,000 broken comparisons: the diagnostics limit holds", () => {
     const source = Array.from({ length: 100_000 }, () => "Nope eq").join(" and ");
     const result = parse(source, noLimit);

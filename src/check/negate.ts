@@ -19,7 +19,7 @@ export function toNegationNormalForm(cond: Cond, negated = false): Cond {
       const operands: Cond[] = [];
       for (const operand of cond.operands) {
         const normal = toNegationNormalForm(operand, negated);
-        if (normal.kind === kind) operands.push(...normal.operands);
+        if (normal.kind === kind) for (const inner of normal.operands) operands.push(inner);
         else operands.push(normal);
       }
       return operands.length === 1 ? operands[0]! : { kind, operands, range: cond.range };

@@ -190,7 +190,7 @@ function numbersSatisfiable(leaves: Leaf[], integers: boolean): boolean {
       }
       case "!eq":
       case "!in":
-        excluded.push(...values);
+        for (const value of values) excluded.push(value);
         break;
     }
   }

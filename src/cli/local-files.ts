@@ -42,12 +42,12 @@ export async function localFiles(path: string, cwd: string): Promise<string[]> {
         continue;
       }
       if (segment === "**") {
-        next.push(...(await directoriesBelow(resolve(cwd, base), base)));
+        for (const directory of await directoriesBelow(resolve(cwd, base), base)) next.push(directory);
         continue;
       }
       const pattern = segmentPattern(segment);
       const names = await readdir(resolve(cwd, base || ".")).catch(() => [] as string[]);
-      next.push(...names.filter((name) => pattern.test(name)).map((name) => join(base, name)));
+      for (const name of names) if (pattern.test(name)) next.push(join(base, name));
       if (next.length > MAX_MATCHES) break;
     }
     found = next;
@@ -65,6 +65,7 @@ async function directoriesBelow(directory: string, shown: string): Promise<strin
   const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
   for (const entry of entries)
     if (entry.isDirectory())
-      all.push(...(await directoriesBelow(join(directory, entry.name), join(shown, entry.name))));
+      for (const below of await directoriesBelow(join(directory, entry.name), join(shown, entry.name)))
+        all.push(below);
   return all;
 }

@@ -50,8 +50,13 @@ export function filterCompletionSource(context: CompletionContext): CompletionRe
   const items = service.completions(context.state.doc.toString(), context.pos);
   if (!items.length) return null;
   const sorted = [...items].sort((a, b) => (a.sortText < b.sortText ? -1 : a.sortText > b.sortText ? 1 : 0));
-  const from = Math.min(...sorted.map((item) => item.edit.range.start));
-  const to = Math.max(...sorted.map((item) => item.edit.range.end));
+  let from = sorted[0]!.edit.range.start;
+  let to = sorted[0]!.edit.range.end;
+  // A loop, not Math.min(...items): a catalog of some 150,000 fields would overflow the stack as arguments.
+  for (const item of sorted) {
+    from = Math.min(from, item.edit.range.start);
+    to = Math.max(to, item.edit.range.end);
+  }
   if (!context.explicit && from === to && !/[\w!=<>]$/.test(context.state.sliceDoc(from - 1, from)))
     return null;
   // The list is the service's, in its order, as the language server gives it: asked again at every

@@ -79,7 +79,8 @@ export async function loadTestSuite(
       return fail([`${spec.log.place}: cannot read the log ${logName}: ${read.message}`]);
     const fromLog = logCases(read, logName, spec.log.matches);
     if (fromLog.some((item) => item instanceof TestFileError)) return fail(fromLog as TestFileError[]);
-    cases.push(...(fromLog as TestCase[]));
+    // One at a time: spread as arguments, a log of some 150,000 lines overflowed the stack.
+    for (const testCase of fromLog as TestCase[]) cases.push(testCase);
   }
   const catalog = getCatalog(filter.dataset)!;
   const problems = cases.flatMap((testCase) => recordProblems(testCase, catalog));

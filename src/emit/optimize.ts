@@ -32,7 +32,7 @@ export function optimize(cond: Cond): Cond {
   if (operands === cond.operands && !flatten) return cond;
   const flat: Cond[] = [];
   for (const operand of operands) {
-    if (operand.kind === cond.kind) flat.push(...operand.operands);
+    if (operand.kind === cond.kind) for (const inner of operand.operands) flat.push(inner);
     else flat.push(operand);
   }
   return flat.length === 1 ? flat[0]! : { kind: cond.kind, operands: flat, range: cond.range };

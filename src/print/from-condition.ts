@@ -28,7 +28,7 @@ export function conditionToExpr(cond: Cond): Expr {
       const operands: Expr[] = [];
       for (const operand of cond.operands) {
         const expr = conditionToExpr(operand);
-        if (expr.kind === cond.kind) operands.push(...expr.operands);
+        if (expr.kind === cond.kind) for (const inner of expr.operands) operands.push(inner);
         else operands.push(expr);
       }
       return operands.length === 1 ? operands[0]! : { kind: cond.kind, operands, range: cond.range };

@@ -143,9 +143,9 @@ export function customFieldsOf(rulesets: readonly Ruleset[]): CustomFields {
     if (!rule.enabled) continue;
     const parameters = (rule.action_parameters ?? {}) as Partial<Record<ListName, { name: string }[]>>;
     const names = (list: ListName) => (parameters[list] ?? []).map((entry) => entry.name);
-    fields.requestHeaders.push(...requestLists.flatMap(names));
-    fields.responseHeaders.push(...responseLists.flatMap(names));
-    fields.cookies.push(...names("cookie_fields"));
+    for (const list of requestLists) for (const name of names(list)) fields.requestHeaders.push(name);
+    for (const list of responseLists) for (const name of names(list)) fields.responseHeaders.push(name);
+    for (const name of names("cookie_fields")) fields.cookies.push(name);
   }
   return fields;
 }

@@ -144,7 +144,7 @@ function parseFragments(
     const expr = parser.filter() as Expr | null | undefined;
     if (expr) fragments.push(expr);
     if (parser.problems.length === 0 && parser.errors.length === 0) break;
-    diagnostics.push(...parser.problems);
+    for (const problem of parser.problems) diagnostics.push(problem);
     const reported = new Set(parser.problems.map((d) => d.range.start.offset));
     let leftover: IToken | undefined;
     for (const error of parser.errors) {

@@ -454,7 +454,8 @@ function scalarOf(token: IToken): Scalar {
 
 /** Adds `operand` to a group of `kind`, merging it in when it is itself a group of that kind. */
 function spliceGroup(kind: "and" | "or", operands: Expr[], operand: Expr): Expr[] {
-  if (operand.kind === kind) operands.push(...operand.operands);
+  // One at a time: spread as arguments, a group of some 150,000 operands overflowed the stack.
+  if (operand.kind === kind) for (const inner of operand.operands) operands.push(inner);
   else operands.push(operand);
   return operands;
 }

@@ -52,7 +52,27 @@ const badRecord = file(
  ]}`,
 );
 
+file(
+  "long/big.ndjson",
+  `${Array.from({ length: 200_000 }, (_, i) => `{"EdgeResponseStatus":${i % 2 ? 500 : 200}}`).join("\n")}\n`,
+);
+const longLog = file(
+  "long/big.test.json",
+  JSON.stringify({
+    filter: "EdgeResponseStatus geq 500",
+    log: { file: "big.ndjson", matches: Array.from({ length: 100_000 }, (_, i) => 2 * i + 2) },
+  }),
+);
+
 describe("filterc test", () => {
+  it("runs a log of 200,000 lines (their cases once overflowed the stack as call arguments)", async () => {
+    expect(await runCli(["test", longLog])).toEqual({
+      code: 0,
+      stdout: `ok   ${longLog}: 200000 cases\n200000 passed, 0 failed\n`,
+      stderr: "",
+    });
+  });
+
   it("runs the cases and the log lines of each test file, exit 0", async () => {
     const run = await runCli(["test", join(dir, "pass")]);
     expect(run).toEqual({

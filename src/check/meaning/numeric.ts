@@ -66,8 +66,14 @@ function decimalDomain(places: number, wholeDigits: number): NumberDomain<bigint
 /** A decimal value of a float field that satisfies every comparison, as canonical text; undefined when none does. */
 export function solveDecimal(comparisons: readonly NumberComparison[]): string | undefined {
   const texts = comparisons.flatMap((comparison) => listOf(comparison.present.value).map(numberText));
-  const places = 1 + Math.max(0, ...texts.map((text) => (text.split(".")[1] ?? "").length));
-  const wholeDigits = Math.max(1, ...texts.map((text) => text.replace("-", "").split(".")[0]!.length));
+  // A loop, not Math.max(...texts): a list of some 150,000 constants overflowed the stack as arguments.
+  let places = 1;
+  let wholeDigits = 1;
+  for (const text of texts) {
+    const [whole = "", fraction = ""] = text.replace("-", "").split(".");
+    places = Math.max(places, 1 + fraction.length);
+    wholeDigits = Math.max(wholeDigits, whole.length);
+  }
   // Cuts depend on the scale: computed afresh, never kept on the comparisons.
   const fresh = comparisons.map((comparison) => ({ present: comparison.present }));
   const value = solveNumber(decimalDomain(places, wholeDigits), fresh);

@@ -160,7 +160,7 @@ class Search {
     for (let goal = queue.pop(); goal; goal = queue.pop()) {
       if (goal.kind === "literal") {
         if (!this.addInPlace(store, goal, true)) return null;
-      } else if (goal.kind === "and") queue.push(...goal.operands);
+      } else if (goal.kind === "and") for (const operand of goal.operands) queue.push(operand);
       else {
         if (goal.operands.some(satisfied) || goal.operands.some(fitting)) continue;
         const other = goal.operands.find((operand) => operand.kind !== "literal");
@@ -180,7 +180,7 @@ class Search {
       const goal = stack.pop()!;
       if (goal.kind === "literal") {
         if (!this.add(store, goal)) return null;
-      } else if (goal.kind === "and") stack.push(...goal.operands);
+      } else if (goal.kind === "and") for (const operand of goal.operands) stack.push(operand);
       else if (goal.operands.length === 0) return null;
       else ors.push(goal.operands);
     }
@@ -294,7 +294,7 @@ function components(ors: Formula[][]): Formula[][][] {
       const group = groups[i]!;
       if (![...group.fields].some((field) => fields.has(field))) continue;
       for (const field of group.fields) merged.fields.add(field);
-      merged.ors.push(...group.ors);
+      for (const or of group.ors) merged.ors.push(or);
       groups.splice(i, 1);
     }
     groups.push(merged);

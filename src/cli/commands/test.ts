@@ -96,7 +96,7 @@ async function testFiles(paths: string[], cwd: string): Promise<string[]> {
         throw cannotRead(path, error);
       });
       const names = all.filter((name) => name.endsWith(".test.json")).sort();
-      files.push(...names.map((name) => (path === "." ? name : join(path, name))));
+      for (const name of names) files.push(path === "." ? name : join(path, name));
     } else files.push(path);
   }
   return files;
