@@ -1,3 +1,4 @@
+import { constants } from "node:buffer";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -177,7 +178,7 @@ describe("CLI conventions", () => {
   it.each([
     [["compile", "--json", "--hcl"], "--json prints the filter in its JSON output; it takes no --hcl"],
     [["compile", "--json", "--string"], "--json prints the filter in its JSON output; it takes no --string"],
-    [["compile", "--json", "--bogus"], "Unknown option '--bogus'"],
+    [["compile", "--json", "--bogus"], "unknown option --bogus"],
     [["check", "--json", "--max-bytes", "0"], '--max-bytes takes a whole number of at least 1, not "0"'],
     [["bogus", "--json"], 'unknown command "bogus"'],
   ])("a usage error under --json is JSON on stdout: %j", async (args, message) => {
@@ -245,8 +246,67 @@ describe("every numeric flag has its least value", () => {
     ]);
     expect([run.code, run.stderr.split("\n")[0]]).toEqual([
       2,
-      'filterc jobs: --timeout-ms takes a whole number of at least 1, not "0"',
+      'filterc jobs: --timeout-ms takes a whole number from 1 to 2147483647, not "0"',
     ]);
+  });
+});
+
+describe("every numeric flag has its greatest value", () => {
+  const zone = ["--zone", "023e105f4ecef8ad9ca31a8372d0c353"];
+  it.each([
+    // 200 workers took 1.8 GB and 11 s for 600 lines; with no bound, memory ran out.
+    [
+      ["eval", "--expr", "BotScore lt 3", "--jobs", "257"],
+      'filterc eval: --jobs takes a whole number from 1 to 256, not "257"',
+    ],
+    [
+      ["query", "--expr", "BotScore lt 3", "--threads", "257", "x.ndjson"],
+      'filterc query: --threads takes a whole number from 1 to 256, not "257"',
+    ],
+    // Past 2^31 - 1 ms a timer fires at once: every request timed out after 1 ms.
+    [
+      ["jobs", "list", ...zone, "--timeout-ms", "2147483648"],
+      'filterc jobs: --timeout-ms takes a whole number from 1 to 2147483647, not "2147483648"',
+    ],
+    [
+      ["sandbox", "--shutdown-grace", "2147484"],
+      'filterc sandbox: --shutdown-grace takes a whole number from 0 to 2147483, not "2147484"',
+    ],
+    // A longer line cannot be decoded into one string: eval ended with an internal error.
+    [
+      ["eval", "--expr", "BotScore lt 3", "--max-line-bytes", String(constants.MAX_STRING_LENGTH)],
+      `filterc eval: --max-line-bytes takes a whole number from 0 to ${constants.MAX_STRING_LENGTH - 1}, not "${constants.MAX_STRING_LENGTH}"`,
+    ],
+    // 65,536 bytes at least: --range-bytes 100 on 194 MB made 240,000 parts and took 45 s.
+    [
+      ["eval", "--expr", "BotScore lt 3", "--range-bytes", "65535"],
+      'filterc eval: --range-bytes takes a whole number of at least 65536, not "65535"',
+    ],
+    // Past 2^53 - 1 a number is not exact.
+    [
+      ["compile", "--max-bytes", "99999999999999999999", "-"],
+      'filterc compile: --max-bytes takes a whole number from 1 to 9007199254740991, not "99999999999999999999"',
+    ],
+  ])("%j is a usage error", async (args, message) => {
+    const run = await runCli(args, "");
+    expect([run.code, run.stdout, run.stderr.split("\n")[0]]).toEqual([2, "", message]);
+  });
+});
+
+describe("option errors in filterc's words", () => {
+  it.each([
+    [
+      ["compile", "--datset", "dns_logs"],
+      "filterc compile: unknown option --datset; did you mean --dataset?",
+    ],
+    [["compile", "--expr", "BotScore lt 3"], "filterc compile: unknown option --expr"],
+    [["compile", "-x"], "filterc compile: unknown option -x"],
+    [["compile", "--max-bytes"], "filterc compile: --max-bytes needs a value"],
+    [["compile", "--hcl=yes"], "filterc compile: --hcl takes no value"],
+    [["sandbox", "data"], 'filterc sandbox: unexpected argument "data": this command takes options only'],
+  ])("%j", async (args, message) => {
+    const run = await runCli(args, "");
+    expect([run.code, run.stderr.split("\n")[0]]).toEqual([2, message]);
   });
 });
 

@@ -142,10 +142,7 @@ describe("filterc playground", () => {
   it.each([
     [["--port", "http"], 'filterc playground: --port takes a whole number, not "http"\n'],
     [["--port", "65536"], "filterc playground: --port takes a port number up to 65535, not 65536\n"],
-    [
-      ["page.html"],
-      "filterc playground: Unexpected argument 'page.html'. This command does not take positional arguments\n",
-    ],
+    [["page.html"], 'filterc playground: unexpected argument "page.html": this command takes options only\n'],
   ])("rejects %j as usage (exit 2)", async (args, message) => {
     const run = await runCli(["playground", ...args]);
     expect(run.code).toBe(2);

@@ -66,5 +66,6 @@ export {
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_RETRY_DELAY_MS,
   DEFAULT_TIMEOUT_MS,
+  MAX_TIMEOUT_MS,
   type ShownRequest,
 } from "./transport.js";

@@ -7,6 +7,12 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
 /** The longest `Retry-After` waited out (option maxRetryDelayMs); a longer one ends the call with the service's answer. */
 export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
+/**
+ * The longest delay a timer takes (2^31 - 1 ms, about 24.8 days): a longer one fires at once, in
+ * Node and in browsers, so timeoutMs and maxRetryDelayMs are refused past it rather than turned
+ * into waits of a millisecond.
+ */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
 /** Same-origin redirects followed, at most; a redirect to another origin is never followed. */
 const MAX_REDIRECTS = 3;
 
@@ -78,6 +84,14 @@ function defaultEnv(): Record<string, string | undefined> {
   return host?.env ?? {};
 }
 
+/** A whole-number option in least…most, or the configuration error that names it. */
+function wholeOption(name: string, value: number, least: number, most: number): number {
+  if (Number.isInteger(value) && value >= least && value <= most) return value;
+  throw new ClientConfigError(
+    `${name} must be a whole number from ${least} to ${most}, not ${String(value)}`,
+  );
+}
+
 const nonEmpty = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
 
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "PUT", "DELETE"]);
@@ -108,9 +122,19 @@ export class Transport {
     const key = credential(options.apiKey, env, "CLOUDFLARE_API_KEY", "the API key");
     this.credentials = token ? { kind: "token", token } : email && key ? { kind: "key", email, key } : null;
     this.secrets = [token, key].filter((s): s is string => s !== undefined);
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    this.maxRetryDelayMs = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
+    this.timeoutMs = wholeOption("timeoutMs", options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 1, MAX_TIMEOUT_MS);
+    this.maxRetries = wholeOption(
+      "maxRetries",
+      options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      0,
+      Number.MAX_SAFE_INTEGER,
+    );
+    this.maxRetryDelayMs = wholeOption(
+      "maxRetryDelayMs",
+      options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
+      0,
+      MAX_TIMEOUT_MS,
+    );
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = options.random ?? Math.random;

@@ -6,6 +6,7 @@ import {
   type JobChange,
   type JobScope,
   type LogpushClient,
+  MAX_TIMEOUT_MS,
   type Plan,
   ValidationError,
 } from "../api/index.js";
@@ -47,7 +48,7 @@ export const apiFlagsUsage = `API options (every subcommand):
   --dry-run             send only the reads a call needs; print the writes it would send
                         (credentials masked as ****)
   --json                machine-readable output on stdout
-  --timeout-ms N        per-request timeout (default 30000)
+  --timeout-ms N        per-request timeout in ms (default 30000; at most 2147483647)
   --max-retries N       retries of a GET, PUT or DELETE on 429, 5xx, timeouts and network
                         failures (default 2)
   --base-url URL        default CLOUDFLARE_BASE_URL, else https://api.cloudflare.com/client/v4
@@ -93,7 +94,7 @@ export function clientFrom(values: ApiFlagValues, io: CliIO): LogpushClient {
   if (values.email !== undefined) options.email = values.email;
   if (values["api-key"] !== undefined) options.apiKey = values["api-key"];
   if (values["base-url"] !== undefined) options.baseUrl = values["base-url"];
-  const timeout = parseCount(values["timeout-ms"], "--timeout-ms", 1);
+  const timeout = parseCount(values["timeout-ms"], "--timeout-ms", 1, MAX_TIMEOUT_MS);
   if (timeout !== undefined) options.timeoutMs = timeout;
   const retries = parseCount(values["max-retries"], "--max-retries");
   if (retries !== undefined) options.maxRetries = retries;

@@ -1,4 +1,4 @@
-import { isAscii } from "node:buffer";
+import { constants, isAscii } from "node:buffer";
 import { type LineFilter, LineVerdict } from "../eval/index.js";
 import { InputDamage } from "./gzip-members.js";
 import type { LogInput } from "./log-input.js";
@@ -86,6 +86,12 @@ export interface EvalEnd {
  * string V8 can build (2^29 - 24 characters), past which decoding a line failed.
  */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The greatest --max-line-bytes: a line is decoded with its LF into one string, and a longer one
+ * could not be (a 560 MB line under --max-line-bytes 700000000 ended eval with an internal error).
+ */
+export const MAX_LINE_BYTES = constants.MAX_STRING_LENGTH - 1;
 
 /**
  * The bytes of `parts` in one new ArrayBuffer of their own. Not from Buffer's shared pool, so the

@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
+import { MAX_TIMEOUT_MS } from "../api/index.js";
 import { authenticate, type Credentials, resolveCredentials } from "./auth.js";
 import { noUpload, type Reply, type RequestContext, type Scope, type Upload } from "./context.js";
 import { ApiError, ErrorCode } from "./errors.js";
@@ -170,6 +171,12 @@ const isDisconnect = (request: IncomingMessage, error: unknown) =>
 
 /** Serves the sandbox on 127.0.0.1 until `close()`. */
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  // A longer timer fires at once: the grace would be none at all.
+  if (!(Number.isInteger(shutdownGraceMs) && shutdownGraceMs >= 0 && shutdownGraceMs <= MAX_TIMEOUT_MS))
+    throw new RangeError(
+      `shutdownGraceMs must be a whole number from 0 to ${MAX_TIMEOUT_MS}, not ${String(shutdownGraceMs)}`,
+    );
   const dataDir = resolve(options.dataDir);
   const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const store = await Store.open(dataDir, maxJsonDepth + STATE_DEPTH);
@@ -179,7 +186,6 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const maxIngestLineBytes = options.maxIngestLineBytes ?? DEFAULT_MAX_INGEST_LINE_BYTES;
   const maxIngestsInFlight = options.maxIngestsInFlight ?? DEFAULT_MAX_INGESTS_IN_FLIGHT;
   const maxRequestsInFlight = options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT;
-  const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   const sampleSeed = options.sampleSeed ?? randomInt(2 ** 32);
   let requestsInFlight = 0;
   let ingestsInFlight = 0;

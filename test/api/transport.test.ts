@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, ClientConfigError, createClient } from "../../src/api/index.js";
+import { ApiError, ClientConfigError, createClient, MAX_TIMEOUT_MS } from "../../src/api/index.js";
 import { rejectionOf, useTestApi } from "./harness.js";
 import { failure, success, TestApi } from "./server.js";
 
@@ -75,6 +75,19 @@ describe("authentication", () => {
       "no credentials: set CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY",
     );
     expect(api.received).toEqual([]);
+  });
+
+  it("refuses timer options a timer cannot wait (past 2^31 - 1 ms it fired at once)", () => {
+    expect(() => createClient({ env: {}, timeoutMs: 2 ** 31 })).toThrow(
+      new ClientConfigError("timeoutMs must be a whole number from 1 to 2147483647, not 2147483648"),
+    );
+    expect(() => createClient({ env: {}, maxRetryDelayMs: -1 })).toThrow(
+      "maxRetryDelayMs must be a whole number from 0 to 2147483647, not -1",
+    );
+    expect(() => createClient({ env: {}, maxRetries: 1.5 })).toThrow(
+      "maxRetries must be a whole number from 0 to 9007199254740991, not 1.5",
+    );
+    expect(() => createClient({ env: {}, timeoutMs: MAX_TIMEOUT_MS, maxRetryDelayMs: 0 })).not.toThrow();
   });
 
   it("refuses a base URL that is not http(s)", () => {

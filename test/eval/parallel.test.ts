@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MIN_RANGE_BYTES } from "../../src/cli/eval-parts.js";
 import { builtCli, ensureBundles } from "../helpers/bundles.js";
 import { spawnCli } from "../helpers/cli.js";
 
@@ -31,13 +32,13 @@ function logLines(count: number, seed: number): string {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "filterc-parallel-"));
-  await writeFile(file("a.ndjson"), `\ufeff${logLines(3000, 1)}`);
+  await writeFile(file("a.ndjson"), `\ufeff${logLines(10_000, 1)}`);
   await writeFile(file("b.ndjson.gz"), gzipSync(logLines(2000, 2)));
-  await writeFile(file("c.ndjson"), logLines(2500, 3).slice(0, -1)); // no LF after the last line
-  const good = Array.from({ length: 2000 }, (_, i) =>
+  await writeFile(file("c.ndjson"), logLines(8000, 3).slice(0, -1)); // no LF after the last line
+  const good = Array.from({ length: 8000 }, (_, i) =>
     JSON.stringify({ EdgeResponseStatus: 500 + (i % 4), i }),
   );
-  good[999] = "{not json";
+  good[2999] = "{not json";
   await writeFile(file("e.ndjson"), `${good.join("\n")}\n`);
   const gzip = gzipSync(logLines(500, 4));
   await writeFile(file("d.ndjson.gz"), gzip.subarray(0, gzip.length - 30)); // cut short: damaged
@@ -53,7 +54,7 @@ const evalWith = (jobs: number, ...args: string[]) =>
     "--jobs",
     String(jobs),
     "--range-bytes",
-    "20000",
+    String(MIN_RANGE_BYTES),
     "--max-line-bytes",
     "300",
     ...args,
@@ -66,7 +67,7 @@ describe("filterc eval --jobs", () => {
     expect(one.code).toBe(1); // the damaged gzip
     expect(one.stdout.length).toBeGreaterThan(100_000);
     // In the last of a.ndjson's ten ranges: numbered from the file's start all the same.
-    expect(one.stderr).toContain(`filterc eval: line 2933 of ${file("a.ndjson")} is longer than 300 bytes`);
+    expect(one.stderr).toContain(`filterc eval: line 9917 of ${file("a.ndjson")} is longer than 300 bytes`);
     expect(one.stderr).toContain(`${file("d.ndjson.gz")}: damaged:`);
     for (const jobs of [2, 3, 8]) expect(await evalWith(jobs, ...files, "--stats")).toEqual(one);
   });
@@ -82,9 +83,9 @@ describe("filterc eval --jobs", () => {
     const strict = await evalWith(4, file("e.ndjson"), "--strict");
     expect(strict).toEqual(one);
     expect(strict.code).toBe(1);
-    expect(strict.stdout.split("\n").length).toBe(1000);
+    expect(strict.stdout.split("\n").length).toBe(3000);
     expect(strict.stderr.split("\n").at(-2)).toBe(
-      `filterc eval: stopped at malformed line 1000 of ${file("e.ndjson")} (--strict)`,
+      `filterc eval: stopped at malformed line 3000 of ${file("e.ndjson")} (--strict)`,
     );
   });
 

@@ -131,6 +131,15 @@ describe("state files at start-up", () => {
     expect(await readFile(zones, "utf8")).toBe("not a folder");
   });
 
+  it("refuses a shutdown grace a timer cannot wait, before making anything (it was a grace of 1 ms)", async () => {
+    const fresh = join(dataDir, "fresh");
+    const start = startSandbox({ dataDir: fresh, port: 0, apiToken: TOKEN, shutdownGraceMs: 2 ** 31 });
+    await expect(start).rejects.toThrow(
+      new RangeError("shutdownGraceMs must be a whole number from 0 to 2147483647, not 2147483648"),
+    );
+    expect(await readdir(dataDir)).toEqual(["_sandbox"]);
+  });
+
   it("refuses, at once, a data directory whose folders cannot be made (it once retried forever)", async () => {
     // /proc/self exists and refuses new entries with ENOENT, where Node's recursive mkdir never returns.
     const start = startSandbox({ dataDir: "/proc/self", port: 0, apiToken: TOKEN });

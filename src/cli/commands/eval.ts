@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { compileLineFilter } from "../../eval/index.js";
-import { parseCommandArgs, parseCount } from "../args.js";
+import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
 import { loadEvalFilter } from "../eval-filter.js";
 import {
   DEFAULT_MAX_LINE_BYTES,
@@ -8,10 +8,11 @@ import {
   type EvalWarning,
   emptyCounts,
   evalLines,
+  MAX_LINE_BYTES,
   warningText,
 } from "../eval-lines.js";
 import { evalParallel, workerBundle } from "../eval-parallel.js";
-import { DEFAULT_RANGE_BYTES, planParts } from "../eval-parts.js";
+import { DEFAULT_RANGE_BYTES, MIN_RANGE_BYTES, planParts } from "../eval-parts.js";
 import { type CliIO, UsageError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
 import { fileInput, type LogInput, streamInput } from "../log-input.js";
@@ -35,10 +36,12 @@ Options:
                         (default 67108864, 64 MiB)
   --stats               also tell the share of lines and of bytes the filter keeps
   --no-prefilter        no quick rejection on the raw text (the same output, more slowly)
-  --jobs N              worker threads (default: the number of cores); files are read in
-                        parallel, and a plain file larger than --range-bytes is cut into ranges
-                        of about that size at line ends; the output is the same as with --jobs 1
-  --range-bytes N       the size of the ranges a plain file is cut into (default 33554432, 32 MiB)
+  --jobs N              worker threads (default: the number of cores; at most 256); files are
+                        read in parallel, and a plain file larger than --range-bytes is cut into
+                        ranges of about that size at line ends; the output is the same as with
+                        --jobs 1
+  --range-bytes N       the size of the ranges a plain file is cut into (default 33554432, 32 MiB;
+                        at least 65536)
 Exit status: 0 ran (also when nothing matched), 1 errors in the filter, an unreadable or
 damaged input (what came before the damage is read) or a malformed line with --strict, 2 usage.`;
 
@@ -57,7 +60,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     jobs: { type: "string" },
     "range-bytes": { type: "string" },
   });
-  const maxLineBytes = parseCount(values["max-line-bytes"], "--max-line-bytes") ?? DEFAULT_MAX_LINE_BYTES;
+  const maxLineBytes =
+    parseCount(values["max-line-bytes"], "--max-line-bytes", 0, MAX_LINE_BYTES) ?? DEFAULT_MAX_LINE_BYTES;
   const positionals: string[] = files;
   if ((values.filter === undefined) === (values.expr === undefined))
     throw new UsageError("give the filter with exactly one of --filter FILE and --expr SOURCE");
@@ -82,8 +86,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     progress?.clear();
     io.stderr(`filterc eval: ${warningText(warning, lineOffset)}\n`);
   };
-  const jobs = parseCount(values.jobs, "--jobs", 1) ?? availableParallelism();
-  const rangeBytes = parseCount(values["range-bytes"], "--range-bytes", 1) ?? DEFAULT_RANGE_BYTES;
+  const jobs =
+    parseCount(values.jobs, "--jobs", 1, MAX_THREADS) ?? Math.min(availableParallelism(), MAX_THREADS);
+  const rangeBytes =
+    parseCount(values["range-bytes"], "--range-bytes", MIN_RANGE_BYTES) ?? DEFAULT_RANGE_BYTES;
   const workerFile = workerBundle();
   const parts =
     jobs > 1 && workerFile && inputs.every((input) => input.size !== undefined)

@@ -1,7 +1,7 @@
 import { getCatalog } from "../../catalog/index.js";
 import type { Cond } from "../../check/index.js";
 import { dialects, parseLocation, toSql } from "../../sql/index.js";
-import { parseCommandArgs, parseCount } from "../args.js";
+import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
 import { type DuckDBConnection, duckdbFailure, openDuckDB, remoteAccess } from "../duckdb.js";
 import { loadEvalFilter } from "../eval-filter.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
@@ -24,7 +24,7 @@ Options:
   --count               print the number of matching lines instead of the lines
   --group-by FIELD      print how many matching lines hold each value of FIELD (most first)
   --stats               also tell the share of lines and of bytes the filter keeps (stderr)
-  --threads N           DuckDB's threads (default: every core)
+  --threads N           DuckDB's threads (default: every core; at most 256)
 Credentials for buckets come from the environment: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
 (AWS_SESSION_TOKEN, AWS_REGION) for s3://; R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY and R2_ACCOUNT_ID
 for r2://. They are never printed. Needs the optional dependency @duckdb/node-api.
@@ -50,7 +50,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError("query reads files and URLs, not standard input (use filterc eval)");
   if (values.count && values["group-by"] !== undefined)
     throw new UsageError("give --count or --group-by, not both");
-  const threads = parseCount(values.threads, "--threads", 1);
+  const threads = parseCount(values.threads, "--threads", 1, MAX_THREADS);
   const locations = paths.map(parseLocation);
   for (const location of locations) if (location.kind === "file") await localFiles(location.path, io.cwd);
   const access = remoteAccess(locations, io.env);

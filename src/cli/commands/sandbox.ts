@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { MAX_TIMEOUT_MS } from "../../api/index.js";
 import { API_PREFIX, DEFAULT_PORT, DEFAULT_SHUTDOWN_GRACE_MS, startSandbox } from "../../sandbox/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
@@ -41,7 +42,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   for (const flag of ["api-token", "email", "api-key", "data-dir"] as const)
     if (values[flag] === "") throw new UsageError(`--${flag} is empty; give a value`);
   const graceSeconds =
-    parseCount(values["shutdown-grace"], "--shutdown-grace") ?? DEFAULT_SHUTDOWN_GRACE_MS / 1000;
+    parseCount(values["shutdown-grace"], "--shutdown-grace", 0, Math.floor(MAX_TIMEOUT_MS / 1000)) ??
+    DEFAULT_SHUTDOWN_GRACE_MS / 1000;
   const port = parseCount(values.port, "--port") ?? DEFAULT_PORT;
   const sampleSeed = parseCount(values["sample-seed"], "--sample-seed");
   if (port > 65535) throw new UsageError(`--port takes a port number up to 65535, not ${port}`);
