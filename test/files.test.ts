@@ -1,23 +1,19 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readTextUpTo, readUpTo } from "../src/files/index.js";
+import { temporaryFolder } from "./helpers/folders.js";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "filterc-files-"));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const folder = temporaryFolder("filterc-files-");
 
 describe("reading a file to a bound", () => {
   it("gives a file at or under the bound whole, and nothing of a longer one", async () => {
-    const file = join(dir, "ten.txt");
+    const file = join(folder(), "ten.txt");
     await writeFile(file, "0123456789");
     expect((await readUpTo(file, 10))?.toString()).toBe("0123456789");
     expect((await readUpTo(file, 1_000_000_000))?.toString()).toBe("0123456789");
     expect(await readUpTo(file, 9)).toBeUndefined();
-    expect(await readUpTo(join(dir, "empty.txt"), 5).catch((error) => error.code)).toBe("ENOENT");
+    expect(await readUpTo(join(folder(), "empty.txt"), 5).catch((error) => error.code)).toBe("ENOENT");
   });
 
   it("stops a device that never ends at the bound (the language server's test lenses and `filterc test` read so)", async () => {

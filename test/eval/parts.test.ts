@@ -1,18 +1,14 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { planParts } from "../../src/cli/eval-parts.js";
+import { temporaryFolder } from "../helpers/folders.js";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "filterc-parts-"));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const folder = temporaryFolder("filterc-parts-");
 
 describe("planParts", () => {
   it("cuts 200,000 lines into a part each (the parts, spread as call arguments, overflowed the stack)", async () => {
-    const path = join(dir, "short.ndjson");
+    const path = join(folder(), "short.ndjson");
     await writeFile(path, "{}\n".repeat(200_000));
     const parts = await planParts([{ name: path, size: 600_000 }], 1);
     expect(parts).toHaveLength(200_000);
@@ -21,7 +17,7 @@ describe("planParts", () => {
   });
 
   it("cuts only at line starts: the ranges a long line spans become one part", async () => {
-    const path = join(dir, "long.ndjson");
+    const path = join(folder(), "long.ndjson");
     const long = `{"a":"${"x".repeat(300_000)}"}\n`;
     await writeFile(path, `{}\n${long}{}\n`);
     const size = 3 + long.length + 3;
