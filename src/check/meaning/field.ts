@@ -17,8 +17,8 @@ export type FieldChoice = FieldValue | "missing";
 export interface Literal {
   present: Leaf;
   holdsWhenMissing: boolean;
-  /** Where a number comparison's constants fall, once computed. */
-  cuts?: unknown[];
+  /** A number comparison's constants as points of the field's values, once computed. */
+  points?: unknown[];
 }
 
 /**

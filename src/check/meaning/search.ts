@@ -11,11 +11,14 @@ type Formula =
 
 const TRUE: Formula = { kind: "and", operands: [] };
 
-function literalOf(leaf: Leaf, negated: boolean): Formula {
-  const positive = !isNegativeOperator(leaf.operator);
+function literalFor(leaf: Leaf, negated: boolean): Literal {
   const present = negated ? withOperator(leaf, negateOperator(leaf.operator)) : leaf;
   // Missing, a comparison holds exactly when its operator is a `!` one; its negation the other way.
-  return { kind: "literal", literal: { present, holdsWhenMissing: negated === positive } };
+  return { present, holdsWhenMissing: isNegativeOperator(leaf.operator) !== negated };
+}
+
+function literalOf(leaf: Leaf, negated: boolean): Formula {
+  return { kind: "literal", literal: literalFor(leaf, negated) };
 }
 
 /**
@@ -102,20 +105,26 @@ export function findRecord(
   conjuncts: readonly Conjunct[],
   maxSteps = DEFAULT_MAX_SEARCH_STEPS,
 ): SearchResult {
-  const formulas = conjuncts.map(({ cond, negated }) =>
-    cond ? formulaOf(cond, negated) : negated ? negation(TRUE) : TRUE,
-  );
   const search = new Search(maxSteps);
   try {
-    const store = search.greedy(formulas) ?? search.solve(formulas, new Map());
-    if (!store) return { status: "none" };
-    const record: Witness = new Map();
-    for (const [name, entry] of store) if (entry.choice !== "missing") record.set(name, entry.choice);
-    return { status: "found", record };
+    const greedy = search.greedy(conjuncts);
+    if (greedy) return { status: "found", record: recordOf(greedy) };
+    const formulas = conjuncts.map(({ cond, negated }) =>
+      cond ? formulaOf(cond, negated) : negated ? negation(TRUE) : TRUE,
+    );
+    const store = search.solve(formulas, new Map());
+    return store ? { status: "found", record: recordOf(store) } : { status: "none" };
   } catch (error) {
     if (error instanceof StepLimit) return { status: "undecided", steps: search.steps };
     throw error;
   }
+}
+
+/** The record a store gives: its present fields' values, by name. */
+function recordOf(store: ReadonlyMap<unknown, Pick<FieldState, "field" | "choice">>): Witness {
+  const record: Witness = new Map();
+  for (const { field, choice } of store.values()) if (choice !== "missing") record.set(field.name, choice);
+  return record;
 }
 
 class StepLimit extends Error {}
@@ -131,8 +140,11 @@ interface FieldState {
 
 type Store = Map<string, FieldState>;
 
-/** The greedy pass's store: one, changed in place, that never asks whether it holds a literal. */
-type GreedyStore = Map<string, Omit<FieldState, "keys">>;
+/**
+ * The greedy pass's store: one, changed in place, that never asks whether it holds a literal;
+ * keyed by the catalog's field object, cheaper to hash than its name.
+ */
+type GreedyStore = Map<FieldInfo, Omit<FieldState, "keys">>;
 
 class Search {
   steps = 0;
@@ -144,31 +156,82 @@ class Search {
   }
 
   /**
-   * A store satisfying every goal found without going back: each `or` takes its first literal
-   * that the values chosen so far satisfy (or on a field not chosen yet), else its first literal
-   * that fits, else its first other operand. Null says nothing (the full search decides); most
-   * questions that have an answer get it here, at a fraction of the cost (measured: the checker's
-   * whole-filter warnings 3x faster on a 30-comparison filter; then 2x faster again by trying the
-   * satisfied literals first and changing the one store in place).
+   * A store satisfying every conjunct found without going back: each `or` takes its first
+   * comparison that the values chosen so far satisfy (or on a field not chosen yet), else its first
+   * comparison that fits, else its first other operand. Null says nothing (the full search
+   * decides); most questions that have an answer get it here, at a fraction of the cost (measured:
+   * the checker's whole-filter warnings 3x faster on a 30-comparison filter; then 2x faster again by
+   * trying the satisfied comparisons first and changing the one store in place). It walks the
+   * conditions themselves, `not` flipping the sense, and makes a literal only for the comparisons
+   * an `or` it reaches offers, instead of the full search's formulas (measured: the search 1.04-1.13x
+   * faster on the large bench filter, 1.26x on a five-comparison one).
    */
-  greedy(goals: readonly Formula[]): GreedyStore | null {
+  greedy(conjuncts: readonly Conjunct[]): GreedyStore | null {
     const store: GreedyStore = new Map();
-    const queue = [...goals];
-    const satisfied = (operand: Formula) =>
-      operand.kind === "literal" && this.addInPlace(store, operand, false);
-    const fitting = (operand: Formula) => operand.kind === "literal" && this.addInPlace(store, operand, true);
-    for (let goal = queue.pop(); goal; goal = queue.pop()) {
-      if (goal.kind === "literal") {
-        if (!this.addInPlace(store, goal, true)) return null;
-      } else if (goal.kind === "and") for (const operand of goal.operands) queue.push(operand);
-      else {
-        if (goal.operands.some(satisfied) || goal.operands.some(fitting)) continue;
-        const other = goal.operands.find((operand) => operand.kind !== "literal");
-        if (!other) return null;
-        queue.push(other);
+    // The goals still to satisfy, as conditions and whether each is negated, taken last first.
+    const goals: Cond[] = [];
+    const negations: boolean[] = [];
+    for (const { cond, negated } of conjuncts) {
+      // The empty filter: every record passes it, none fails it.
+      if (!cond) {
+        if (negated) return null;
+        continue;
       }
+      goals.push(cond);
+      negations.push(negated);
+    }
+    while (goals.length > 0) {
+      let goal = goals.pop()!;
+      let negated = negations.pop()!;
+      while (goal.kind === "not") {
+        goal = goal.operand;
+        negated = !negated;
+      }
+      if (goal.kind === "leaf") {
+        if (!this.addInPlace(store, literalFor(goal, negated), true)) return null;
+      } else if ((goal.kind === "and") !== negated)
+        for (const operand of goal.operands) {
+          goals.push(operand);
+          negations.push(negated);
+        }
+      else if (!this.chooseInPlace(store, goal.operands, negated, goals, negations)) return null;
     }
     return store;
+  }
+
+  /**
+   * Satisfies one `or` of the greedy pass: by a comparison among its operands (one the store
+   * satisfies, else one that fits), else by queueing its first other operand. False when none can.
+   */
+  private chooseInPlace(
+    store: GreedyStore,
+    operands: readonly Cond[],
+    negated: boolean,
+    goals: Cond[],
+    negations: boolean[],
+  ): boolean {
+    const literals: Literal[] = [];
+    let other: Cond | undefined;
+    let otherNegated = negated;
+    for (const operand of operands) {
+      let cond = operand;
+      let sense = negated;
+      while (cond.kind === "not") {
+        cond = cond.operand;
+        sense = !sense;
+      }
+      if (cond.kind === "leaf") literals.push(literalFor(cond, sense));
+      else if (!other) {
+        other = cond;
+        otherNegated = sense;
+      }
+    }
+    for (const literal of literals) if (this.addInPlace(store, literal, false)) return true;
+    for (const literal of literals) if (this.addInPlace(store, literal, true)) return true;
+    if (!other) return false;
+    goals.push(other);
+    negations.push(otherNegated);
+    return true;
   }
 
   /** A store satisfying every goal and the literals of `store`, or null when there is none. */
@@ -215,22 +278,22 @@ class Search {
    * hold: at once when the value chosen satisfies it, else (with `resolve`, or for a field not chosen
    * yet) by solving the field again.
    */
-  private addInPlace(store: GreedyStore, goal: Formula & { kind: "literal" }, resolve: boolean): boolean {
-    const { present } = goal.literal;
-    const state = store.get(present.field.name);
-    if (state && choiceHolds(goal.literal, state.choice)) {
+  private addInPlace(store: GreedyStore, literal: Literal, resolve: boolean): boolean {
+    const { field } = literal.present;
+    const state = store.get(field);
+    if (state && choiceHolds(literal, state.choice)) {
       this.step();
-      state.literals.push(goal.literal);
+      state.literals.push(literal);
       return true;
     }
     // Without `resolve`, only a literal the chosen value satisfies, or of a field not chosen yet, is taken.
     if (state && !resolve) return false;
     this.step();
-    const literals = state ? [...state.literals, goal.literal] : [goal.literal];
-    const choice = solveField(present.field, literals);
+    const literals = state ? [...state.literals, literal] : [literal];
+    const choice = solveField(field, literals);
     if (choice === undefined) return false;
     if (state) Object.assign(state, { literals, choice });
-    else store.set(present.field.name, { field: present.field, literals, choice });
+    else store.set(field, { field, literals, choice });
     return true;
   }
 

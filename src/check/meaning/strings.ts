@@ -34,6 +34,19 @@ export function stringHolds(leaf: Leaf, value: string): boolean {
   }
 }
 
+/**
+ * The test of one comparison on present values, a long list's constants made a set: each
+ * constant of an `in` list is a candidate, and tested against another list element by element,
+ * two lists of 8,000 strings took a second.
+ */
+function stringTest(leaf: Leaf): (value: string) => boolean {
+  if (!Array.isArray(leaf.value) || leaf.value.length <= 8) return (value) => stringHolds(leaf, value);
+  const constants = new Set(leaf.value.map(textOf));
+  // Only `in` and `!in` take a list.
+  const negative = leaf.operator === "!in";
+  return (value) => constants.has(value) !== negative;
+}
+
 /** Separators tried first, for readable values; any character no constant holds will do. */
 const READABLE_SEPARATORS = "x_-.0aZ~";
 
@@ -60,7 +73,8 @@ function freshCharacter(texts: readonly string[]): string {
  * Shorter candidates (the empty string, p, q, p+q, …) are tried first, for readable values.
  */
 export function solveString(leaves: readonly Leaf[]): string | undefined {
-  const satisfies = (value: string) => leaves.every((leaf) => stringHolds(leaf, value));
+  const tests = leaves.map(stringTest);
+  const satisfies = (value: string) => tests.every((test) => test(value));
   const choices = leaves.filter((leaf) => leaf.operator === "eq" || leaf.operator === "in");
   if (choices.length > 0) return listOf(choices[0]!.value).map(textOf).find(satisfies);
   const constantsOf = (operator: string) =>
