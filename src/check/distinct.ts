@@ -18,12 +18,6 @@ export class Distinct<T> {
     private readonly keyOf: (item: T) => string,
   ) {}
 
-  /** Whether an item equal to this one is here. */
-  has(item: T): boolean {
-    if (this.keys === undefined) return this.items.some((other) => this.same(other, item));
-    return this.keys.has(this.keyOf(item));
-  }
-
   /** Adds the item unless an equal one is here already; says whether it was added. */
   add(item: T): boolean {
     if (this.keys === undefined) {

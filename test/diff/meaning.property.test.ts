@@ -1,7 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { findConstantGroups } from "../../src/check/satisfiability.js";
 import { parseRecord } from "../../src/eval/index.js";
-import { type Cond, compilePredicate, diffFilters, type Leaf, type ScalarValue } from "../../src/index.js";
+import {
+  type Cond,
+  compilePredicate,
+  type Diagnostic,
+  diffFilters,
+  type Leaf,
+  type ScalarValue,
+} from "../../src/index.js";
 import { leaf, range } from "../helpers/conditions.js";
 import { condArbitrary, fields, recordArbitrary } from "./generators.js";
 
@@ -169,5 +177,38 @@ describe("diff on generated pairs", () => {
       ),
       { numRuns: RUNS },
     );
+  });
+});
+
+describe("the group warnings on generated groups", () => {
+  it("W0103 and W0104 hold on every sampled record that has the field (the field solvers, checked by the evaluator)", () => {
+    const leafArbitrary = condArbitrary.filter((cond): cond is Leaf => cond.kind === "leaf");
+    let warned = 0;
+    fc.assert(
+      fc.property(
+        fc.array(leafArbitrary, { minLength: 2, maxLength: 4 }),
+        fc.constantFrom("and" as const, "or" as const),
+        fc.array(recordArbitrary, { maxLength: 30 }),
+        (generated, kind, records) => {
+          const field = generated[0]!.field;
+          const leaves = generated.filter((leaf) => leaf.field === field);
+          fc.pre(leaves.length >= 2);
+          const cond = group(kind, leaves);
+          const diagnostics: Diagnostic[] = [];
+          findConstantGroups(cond, diagnostics);
+          const codes = diagnostics.map((diagnostic) => diagnostic.code);
+          const keeps = compilePredicate(cond);
+          const present = records.filter((record) => record[field.name] !== undefined);
+          if (codes.includes("W0103") || codes.includes("W0104")) warned++;
+          for (const record of present) {
+            if (codes.includes("W0103")) expect(keeps(record), JSON.stringify(record)).toBe(false);
+            if (codes.includes("W0104")) expect(keeps(record), JSON.stringify(record)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    // The generated groups do conflict: the property is not held by silence alone.
+    expect(warned).toBeGreaterThan(RUNS / 20);
   });
 });
