@@ -32,3 +32,17 @@ export class Distinct<T> {
     return true;
   }
 }
+
+/**
+ * Up to this many values, a membership test compares them one by one; past it, it looks them up
+ * in a set, which bounds the work on long lists (two lists of 40,000 values on one field took up
+ * to 84 s to check when compared element by element).
+ */
+const SCAN_LIMIT = 16;
+
+/** A test of whether a value is one of `values`, compared by `===` (strings and bigints). */
+export function memberOf<T extends string | bigint>(values: readonly T[]): (value: T) => boolean {
+  if (values.length <= SCAN_LIMIT) return (value) => values.includes(value);
+  const set = new Set(values);
+  return (value) => set.has(value);
+}

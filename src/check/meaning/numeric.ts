@@ -1,3 +1,4 @@
+import { memberOf } from "../distinct.js";
 import type { Leaf, ScalarValue } from "../ir.js";
 import { canonicalNumber, compareNumbers } from "../numbers.js";
 
@@ -125,7 +126,7 @@ export function solveNumber(
         break;
       case "eq":
       case "in":
-        points = points ? within(points, values) : values;
+        points = points ? points.filter(memberOf(values)) : values;
         break;
       case "!eq":
       case "!in":
@@ -134,23 +135,14 @@ export function solveNumber(
     }
     if (low > high || points?.length === 0) return undefined;
   }
-  // A set only for long lists: for a few values, making it costs more than the lookups it saves.
-  const taken = excluded.length > 64 ? new Set(excluded) : undefined;
-  const allowed = (value: bigint) =>
-    value >= low && value <= high && !(taken ? taken.has(value) : excluded.includes(value));
+  const isExcluded = memberOf(excluded);
+  const allowed = (value: bigint) => value >= low && value <= high && !isExcluded(value);
   if (points) return readable(points.filter(allowed));
   if (allowed(0n)) return 0n;
   // Each excluded value moves the search one step at most: it ends.
   for (let value = low > 1n ? low : 1n; value <= high; value++) if (allowed(value)) return value;
   for (let value = high < -1n ? high : -1n; value >= low; value--) if (allowed(value)) return value;
   return undefined;
-}
-
-/** The values of `points` that are also in `values`. */
-function within(points: bigint[], values: bigint[]): bigint[] {
-  if (points.length * values.length <= 64) return points.filter((point) => values.includes(point));
-  const set = new Set(values);
-  return points.filter((point) => set.has(point));
 }
 
 /** 0 when among the values, else the least positive one, else the greatest negative one. */

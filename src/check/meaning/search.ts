@@ -17,6 +17,15 @@ function literalFor(leaf: Leaf, negated: boolean): Literal {
   return { present, holdsWhenMissing: isNegativeOperator(leaf.operator) !== negated };
 }
 
+/** A condition under its `not`s, and whether it is negated once they are counted in. */
+function underNots(cond: Cond, negated: boolean): { cond: Exclude<Cond, { kind: "not" }>; negated: boolean } {
+  while (cond.kind === "not") {
+    cond = cond.operand;
+    negated = !negated;
+  }
+  return { cond, negated };
+}
+
 function literalOf(leaf: Leaf, negated: boolean): Formula {
   return { kind: "literal", literal: literalFor(leaf, negated) };
 }
@@ -181,12 +190,7 @@ class Search {
       negations.push(negated);
     }
     while (goals.length > 0) {
-      let goal = goals.pop()!;
-      let negated = negations.pop()!;
-      while (goal.kind === "not") {
-        goal = goal.operand;
-        negated = !negated;
-      }
+      const { cond: goal, negated } = underNots(goals.pop()!, negations.pop()!);
       if (goal.kind === "leaf") {
         if (!this.addInPlace(store, literalFor(goal, negated), true)) return null;
       } else if ((goal.kind === "and") !== negated)
@@ -214,12 +218,7 @@ class Search {
     let other: Cond | undefined;
     let otherNegated = negated;
     for (const operand of operands) {
-      let cond = operand;
-      let sense = negated;
-      while (cond.kind === "not") {
-        cond = cond.operand;
-        sense = !sense;
-      }
+      const { cond, negated: sense } = underNots(operand, negated);
       if (cond.kind === "leaf") literals.push(literalFor(cond, sense));
       else if (!other) {
         other = cond;

@@ -1,3 +1,4 @@
+import { memberOf } from "../distinct.js";
 import type { Leaf, ScalarValue } from "../ir.js";
 
 const listOf = (value: ScalarValue | ScalarValue[]): ScalarValue[] =>
@@ -6,17 +7,20 @@ const textOf = (value: ScalarValue) => (value.kind === "string" ? value.value : 
 
 /** Whether a present string value satisfies one comparison: the evaluator's semantics (exact, case-sensitive, UTF-16 code units). */
 export function stringHolds(leaf: Leaf, value: string): boolean {
-  const constants = listOf(leaf.value).map(textOf);
-  const constant = constants[0]!;
+  // The constants read where they stand: the greedy search asks this of every comparison it meets,
+  // and a copy of a list's texts per call was garbage each time.
+  const constants = listOf(leaf.value);
+  const constant = textOf(constants[0]!);
+  const isConstant = (other: ScalarValue) => textOf(other) === value;
   switch (leaf.operator) {
     case "eq":
       return value === constant;
     case "!eq":
       return value !== constant;
     case "in":
-      return constants.includes(value);
+      return constants.some(isConstant);
     case "!in":
-      return !constants.includes(value);
+      return !constants.some(isConstant);
     case "startsWith":
       return value.startsWith(constant);
     case "!startsWith":
@@ -35,16 +39,15 @@ export function stringHolds(leaf: Leaf, value: string): boolean {
 }
 
 /**
- * The test of one comparison on present values, a long list's constants made a set: each
- * constant of an `in` list is a candidate, and tested against another list element by element,
- * two lists of 8,000 strings took a second.
+ * The test of one comparison on present values, a list's constants looked up through memberOf:
+ * each constant of an `in` list is a candidate, tested against every other list.
  */
 function stringTest(leaf: Leaf): (value: string) => boolean {
-  if (!Array.isArray(leaf.value) || leaf.value.length <= 8) return (value) => stringHolds(leaf, value);
-  const constants = new Set(leaf.value.map(textOf));
+  if (!Array.isArray(leaf.value)) return (value) => stringHolds(leaf, value);
+  const isConstant = memberOf(leaf.value.map(textOf));
   // Only `in` and `!in` take a list.
   const negative = leaf.operator === "!in";
-  return (value) => constants.has(value) !== negative;
+  return (value) => isConstant(value) !== negative;
 }
 
 /** Separators tried first, for readable values; any character no constant holds will do. */
