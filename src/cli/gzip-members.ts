@@ -1,3 +1,4 @@
+import { setImmediate as eventLoopTurn } from "node:timers/promises";
 import { constants, crc32, createInflateRaw } from "node:zlib";
 
 /**
@@ -104,44 +105,94 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>, head: Buffer
     return end;
   }
 
+  /**
+   * Inflates one member's deflate data, a piece at a time. The next piece is inflated (on libuv's
+   * thread pool) while the consumer works on the output of the one before, so decompression and
+   * filtering run on two cores at once (measured: eval --jobs 1 of the bench's 8 gzip files 1.5x
+   * faster than inflating and filtering in turn). At most one piece is in flight, and it is started
+   * only once the one before took all its bytes, so the end of the deflate data is still found exactly.
+   */
   async function* inflateMember(): AsyncGenerator<Buffer> {
     const inflater = createInflateRaw({ chunkSize: OUTPUT_CHUNK_BYTES });
     const output: Buffer[] = [];
     let failure: Error | undefined;
+    /**
+     * Resolves the write or flush waited on. On an error the inflater calls neither back, so the
+     * error settles it too: awaiting the callback alone left nothing for the event loop to do when
+     * the deflate data was corrupt, and eval ended at once with status 0, nothing written and no
+     * summary.
+     */
+    let settle: (() => void) | undefined;
+    const settled = (start: (done: () => void) => void) =>
+      new Promise<void>((resolve) => {
+        settle = resolve;
+        if (failure) resolve();
+        else start(resolve);
+      });
     inflater.on("data", (chunk: Buffer) => output.push(chunk));
     inflater.on("error", (error) => {
       failure = error;
+      settle?.();
     });
     const bodyStart = base;
     let fed = 0;
     let crc = 0;
     let size = 0;
-    const drain = function* () {
-      for (const chunk of output.splice(0)) {
+    /**
+     * The output of the pieces inflated so far (taken at once: the piece in flight adds more). The
+     * inflater goes on to its next output chunk only in a callback on this thread, and handing a
+     * chunk to the consumer runs no callback (promises only): an event loop turn between chunks lets
+     * it go on while the consumer works.
+     */
+    const drain = async function* () {
+      const chunks = output.splice(0);
+      for (let i = 0; i < chunks.length; i++) {
+        if (i > 0 && inFlight) await eventLoopTurn();
+        const chunk = chunks[i]!;
         crc = crc32(chunk, crc);
         size += chunk.length;
         yield chunk;
       }
     };
+    /** Starts inflating the next piece of the pending bytes; false at the end of the input. */
+    let inFlight: Promise<void> | undefined;
+    let piece = 0;
+    const start = async (): Promise<boolean> => {
+      if (pending.length === 0 && !(await more())) return false;
+      piece = Math.min(pending.length, PIECE_BYTES);
+      const bytes = pending.subarray(0, piece);
+      inFlight = settled((done) => inflater.write(bytes, () => done()));
+      fed += piece;
+      return true;
+    };
     try {
+      let started = await start();
       for (;;) {
-        if (pending.length === 0 && !(await more())) {
+        if (!started) {
           // Cut inside the deflate data: what can be decoded so far is content.
-          await new Promise<void>((resolve) => inflater.flush(constants.Z_SYNC_FLUSH, () => resolve()));
+          await settled((done) => inflater.flush(constants.Z_SYNC_FLUSH, () => done()));
           yield* drain();
           throw new InputDamage(base, "unexpected end of file inside a gzip member");
         }
-        const piece = pending.subarray(0, PIECE_BYTES);
-        await new Promise<void>((resolve) => inflater.write(piece, () => resolve()));
-        fed += piece.length;
-        yield* drain();
-        if (failure) throw new InputDamage(bodyStart + inflater.bytesWritten, failure.message);
+        await inFlight;
+        if (failure) {
+          yield* drain();
+          throw new InputDamage(bodyStart + inflater.bytesWritten, failure.message);
+        }
         // The inflater stops at the end of the deflate data and takes no more bytes.
         const consumed = inflater.bytesWritten;
-        consume(consumed < fed ? consumed - (fed - piece.length) : piece.length);
-        if (consumed < fed) break;
+        if (consumed < fed) {
+          consume(consumed - (fed - piece));
+          yield* drain();
+          break;
+        }
+        consume(piece);
+        started = await start();
+        yield* drain();
       }
     } finally {
+      // A piece still in flight is let finish before the inflater goes (the consumer stopped early).
+      await inFlight;
       inflater.destroy();
     }
     if (!(await need(8)))

@@ -159,7 +159,7 @@ const ANSWER_PENDING_MS = 200;
 
 /**
  * Serves LSP over this process's standard input and output; the connection ends the process on
- * `exit`. A frame that cannot be read (no or a wrong Content-Length, LF-only headers, the input
+ * `exit`, and the end of the input does. A frame that cannot be read (no or a wrong Content-Length, LF-only headers, the input
  * ending inside a message) is told on stderr and ends the process with status 1: after it, where
  * the next message starts is unknown, and a server answering nothing would leave the editor waiting.
  */
@@ -175,5 +175,13 @@ export function startStdioServer(defaults: ServiceOptions = {}): void {
     setTimeout(() => process.exit(1), ANSWER_PENDING_MS);
   });
   const connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout));
+  // The input ending between messages is the client gone: status 0 after a shutdown request, else 1,
+  // as for `exit`. (vscode-languageserver does this only for a stream it reads itself; the process
+  // used to end when nothing was left to do, with status 0 either way.)
+  let shutdown = false;
+  connection.onShutdown(() => {
+    shutdown = true;
+  });
+  reader.onClose(() => setTimeout(() => process.exit(shutdown ? 0 : 1), ANSWER_PENDING_MS));
   startLanguageServer(connection, defaults);
 }

@@ -1,8 +1,10 @@
+import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { crc32, gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
+import { builtCli } from "../helpers/bundles.js";
 import { runCli } from "../helpers/cli.js";
 
 const out = fileURLToPath(new URL("../out/eval-gzip/", import.meta.url));
@@ -104,5 +106,83 @@ describe("filterc eval on damaged gzip", () => {
       `filterc eval: ${bad}: damaged: gzip header CRC mismatch at byte ${fields.length}; the lines before it were read\n` +
         "read 0 lines, matched 0, malformed 0; 1 damaged input, read up to the damage\n",
     );
+  });
+});
+
+describe("filterc eval on a gzip member of many pieces (inflated while the lines before are read)", () => {
+  // Lines that compress poorly (a random hex tail), so the member spans many of the inflater's
+  // 256 KiB pieces: 40,000 lines, about 1.6 MB compressed.
+  let seed = 7;
+  const hex = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed.toString(16).padStart(8, "0");
+  };
+  const big = Array.from(
+    { length: 40_000 },
+    (_, i) => `{"ClientCountry":"${i % 3 ? "us" : "fr"}","n":${i},"r":"${hex()}${hex()}${hex()}${hex()}"}`,
+  );
+  const bigText = `${big.join("\n")}\n`;
+  const bigMember = gzipSync(bigText);
+  const bigUs = big.filter((_, i) => i % 3);
+
+  it("writes exactly the lines the plain file gives", async () => {
+    expect(bigMember.length).toBeGreaterThan(3 * 256 * 1024);
+    const gz = file("big.gz", bigMember);
+    const plain = file("big.ndjson", Buffer.from(bigText));
+    const fromGzip = await runCli(["eval", ...expr, gz]);
+    expect(fromGzip).toEqual(await runCli(["eval", ...expr, plain]));
+    expect(fromGzip).toEqual({
+      code: 0,
+      stdout: `${bigUs.join("\n")}\n`,
+      stderr: `read 40000 lines, matched ${bigUs.length}, malformed 0\n`,
+    });
+  });
+
+  it("stops with --strict at a malformed line near the start, a piece still in flight", async () => {
+    const broken = [...big];
+    broken[9] = "{not json";
+    const gz = file("big-strict.gz", gzipSync(`${broken.join("\n")}\n`));
+    expect(await runCli(["eval", ...expr, "--strict", "--count", gz])).toEqual({
+      code: 1,
+      stdout: "6\n",
+      stderr: `read 10 lines, matched 6, malformed 1 (first at line 10)\nfilterc eval: stopped at malformed line 10 of ${gz} (--strict)\n`,
+    });
+  });
+
+  it("reads every line before damage deep in the member, and names where the damage is", async () => {
+    const damaged = Buffer.from(bigMember);
+    const at = 3 * 256 * 1024 + 1000;
+    damaged.fill(0xff, at, at + 64);
+    const gz = file("big-damaged.gz", damaged);
+    const run = await runCli(["eval", ...expr, gz]);
+    expect(run.code).toBe(1);
+    // Where the inflater stood when it found the data wrong: in the piece that holds the damage.
+    const where = /damaged: (.+) at byte (\d+); the lines before it were read/.exec(run.stderr);
+    expect(Number(where?.[2])).toBeGreaterThan(at - 256 * 1024);
+    expect(Number(where?.[2])).toBeLessThanOrEqual(at + 64);
+    // The lines written are the first of the matching ones, in order: many pieces' worth.
+    const written = run.stdout.split("\n").filter(Boolean);
+    expect(written.length).toBeGreaterThan(10_000);
+    expect(written.slice(0, -1)).toEqual(bigUs.slice(0, written.length - 1));
+  });
+});
+
+describe("the built filterc when a command waits for what never comes", () => {
+  it("says so and exits 70 instead of ending with status 0 and nothing written", async () => {
+    const hook = fileURLToPath(new URL("../fixtures/hooks/inflater-never-calls-back.cjs", import.meta.url));
+    const path = file("waits.gz", member);
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        ["--require", hook, builtCli(), "eval", ...expr, path],
+        (_, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+      );
+    });
+    expect(run).toEqual({
+      code: 70,
+      stdout: "",
+      stderr:
+        "filterc: internal error: the command ended before it finished (it waited for something that never came)\nPlease report this with the input that caused it.\n",
+    });
   });
 });

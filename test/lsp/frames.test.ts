@@ -66,6 +66,18 @@ describe("filterc lsp on frames it cannot read", () => {
     });
   });
 
+  it("exits 1 when the input ends between messages without a shutdown request, 0 after one (was: 0 either way)", async () => {
+    const shutdown = frame(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "shutdown" }));
+    const closed = await serve(frame(initialize), true);
+    expect({ code: closed.code, stderr: closed.stderr }).toEqual({ code: 1, stderr: "" });
+    expect(closed.stdout).toMatch(
+      /^Content-Length: \d+\r\n\r\n\{"jsonrpc":"2.0","id":1,"result":\{"capabilities"/,
+    );
+    const afterShutdown = await serve(`${frame(initialize)}${shutdown}`, true);
+    expect({ code: afterShutdown.code, stderr: afterShutdown.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(afterShutdown.stdout).toContain('{"jsonrpc":"2.0","id":2,"result":null}');
+  });
+
   it("answers the frames before a bad one", async () => {
     const run = await serve(`${frame(initialize)}Content-Length: 2\n\n{}`, false);
     expect(run.stdout).toMatch(

@@ -13,7 +13,8 @@ Options:
   --dataset NAME, --catalog FILE, --max-operators N, --max-bytes N
                         defaults until the client's settings (filterc.dataset,
                         filterc.maxOperators, filterc.maxBytes) say otherwise
-Exit status: 0 after an LSP shutdown and exit, 1 when the client exits without shutdown, 2 usage.`;
+Exit status: 0 after an LSP shutdown and exit (or the end of the input), 1 when exit or the end of
+the input comes without shutdown, 2 usage.`;
 
 export async function run(argv: string[], _io: CliIO): Promise<number> {
   const { values } = parseCommandArgs(argv, { ...compilerFlags, stdio: { type: "boolean" } }, false);
@@ -22,6 +23,6 @@ export async function run(argv: string[], _io: CliIO): Promise<number> {
   // The server and vscode-languageserver load only for this command: other commands stay light.
   const { startStdioServer } = await import("../../lsp/server.js");
   startStdioServer(options);
-  // The connection ends the process on the client's `exit` notification (or when the client dies).
+  // The server ends the process on the client's `exit` notification, or at the end of its input.
   return new Promise<number>(() => {});
 }
