@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_SOURCE_FILE_BYTES } from "../src/cli/io.js";
 import { DEFAULT_MAX_INPUT_LENGTH, DEFAULT_MAX_SOURCE_LENGTH } from "../src/index.js";
 import { ensureBundles } from "./helpers/bundles.js";
-import { spawnCli } from "./helpers/cli.js";
+import { runCli, spawnCli } from "./helpers/cli.js";
 
 // Built while the file is collected, outside any test's time limit.
 ensureBundles();
@@ -101,9 +101,23 @@ describe("filterc compile (the built bundle)", () => {
     expect(MAX_SOURCE_FILE_BYTES).toBe(3 * Math.max(DEFAULT_MAX_SOURCE_LENGTH, DEFAULT_MAX_INPUT_LENGTH) + 3);
   });
 
-  it("exits 2 with the usage on an unknown flag", async () => {
-    const run = await spawnCli(["compile", "--bogus"], "");
+  it("exits 2 on an unknown flag with the synopsis and where the rest is (was: the whole usage, 30 lines)", async () => {
+    expect(await spawnCli(["compile", "--bogus"], "")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        "filterc compile: unknown option --bogus\nUsage: filterc compile [FILE|-] [options]\nRun filterc compile --help for the options.\n",
+    });
+  });
+
+  it("gives each synopsis line of a command with subcommands", async () => {
+    const run = await runCli(["fields", "bogus"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("filterc compile [FILE|-] [options]");
+    expect(run.stderr).toBe(
+      'filterc fields: unknown subcommand "bogus"; use get, set, add, remove\n' +
+        "Usage: filterc fields get --zone ID [options]\n" +
+        "       filterc fields set|add|remove --zone ID [--request-header H]… [--response-header H]… [--cookie C]… [options]\n" +
+        "Run filterc fields --help for the options.\n",
+    );
   });
 });

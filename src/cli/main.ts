@@ -19,6 +19,16 @@ ${list}
 Run filterc <command> --help for a command's options.`;
 }
 
+/**
+ * What follows a usage error: the command's synopsis and where the rest is. The whole usage (40
+ * lines for eval) pushed the message itself off a small terminal.
+ */
+function shortUsage(name: string, usage: string): string {
+  // The synopsis: the lines before the first blank one (one per subcommand for jobs and fields).
+  const synopsis = usage.split("\n\n", 1)[0]!.replaceAll("\n", "\n       ");
+  return `Usage: ${synopsis}\nRun filterc ${name} --help for the options.\n`;
+}
+
 /** Runs the CLI with `argv` (without node and script); returns the exit status. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
@@ -53,7 +63,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
-    if (isUsageError(error)) return fail("usage", `filterc ${name}`, error.message, `\n${command.usage}\n`);
+    if (isUsageError(error))
+      return fail("usage", `filterc ${name}`, error.message, shortUsage(name, command.usage));
     if (isUserError(error)) return fail("input", `filterc ${name}`, error.message, "");
     throw error;
   }
