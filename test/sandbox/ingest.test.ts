@@ -97,6 +97,23 @@ describe("the ingest reads what Logpush writes", () => {
     });
     expect(await delivered()).toBe("");
   });
+
+  it("refuses a body whose deflate data is corrupt midway (the class of eval's silent end on it)", async () => {
+    await start();
+    let seed = 11;
+    const hex = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed.toString(16);
+    };
+    const records = Array.from({ length: 20_000 }, () => JSON.stringify({ RayID: `${hex()}${hex()}` }));
+    const body = gzipSync(records.join("\n"));
+    body.fill(0xff, 100_000, 100_064);
+    expect(await ingest(body)).toEqual({
+      status: 400,
+      json: failure(6010, "the body is not valid gzip: incorrect data check"),
+    });
+    expect(await delivered()).toBe("");
+  });
 });
 
 describe("the ingest's bounds", () => {
