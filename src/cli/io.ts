@@ -1,5 +1,5 @@
 import { readSync } from "node:fs";
-import { readUpTo } from "../files/index.js";
+import { fileProblem, readUpTo } from "../files/index.js";
 import { withoutByteOrderMark } from "../syntax/byte-order-mark.js";
 import { writeBytes, writeText } from "./stdout.js";
 
@@ -165,21 +165,12 @@ export async function readSource(
  * a directory, not permitted, or failing to read after it was found (a disk error, removed meanwhile).
  */
 export function cannotRead(path: string, error: unknown): UserError {
-  return new UserError(`cannot read ${path}: ${reasonOf(error)}`);
+  return new UserError(`cannot read ${path}: ${fileProblem(error)}`);
 }
 
 /** A file or folder that cannot be written: a file where a folder should be, not permitted, a full disk. */
 export function cannotWrite(path: string, error: unknown): UserError {
-  return new UserError(`cannot write ${path}: ${reasonOf(error, "no such folder")}`);
-}
-
-function reasonOf(error: unknown, missing = "no such file"): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return missing;
-  if (code === "EISDIR") return "is a directory";
-  if (code === "ENOTDIR" || code === "EEXIST") return "a file is in the way of a folder";
-  if (code === "EACCES") return "permission denied";
-  return code ?? String((error as Error).message);
+  return new UserError(`cannot write ${path}: ${fileProblem(error, "no such folder")}`);
 }
 
 export function useColor(io: CliIO): boolean {

@@ -1,2 +1,2 @@
 export { makeFolders } from "./folders.js";
-export { readTextUpTo, readUpTo } from "./read.js";
+export { fileProblem, readTextUpTo, readUpTo } from "./read.js";

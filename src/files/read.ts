@@ -28,9 +28,28 @@ export async function readUpTo(file: string, limit: number): Promise<Buffer | un
   }
 }
 
-/** A file's text (UTF-8), read to at most `limit` bytes: a larger file is an error saying so. */
+/**
+ * A file's text (UTF-8), read to at most `limit` bytes. A larger file, or one that cannot be read,
+ * is an error whose message says why in words (fileProblem), for "cannot read FILE: …".
+ */
 export async function readTextUpTo(file: string, limit: number): Promise<string> {
-  const bytes = await readUpTo(file, limit);
+  const bytes = await readUpTo(file, limit).catch((error: unknown) => {
+    throw new Error(fileProblem(error));
+  });
   if (bytes === undefined) throw new Error(`larger than ${limit} bytes; not read`);
   return bytes.toString("utf8");
+}
+
+/**
+ * Why a file or folder could not be read or written, in words. The file system's own message
+ * names the code and the absolute path (`ENOENT: no such file or directory, open '/home/…'`);
+ * the caller names the file as the user gave it.
+ */
+export function fileProblem(error: unknown, missing = "no such file"): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return missing;
+  if (code === "EISDIR") return "is a directory";
+  if (code === "ENOTDIR" || code === "EEXIST") return "a file is in the way of a folder";
+  if (code === "EACCES") return "permission denied";
+  return code ?? String((error as Error).message);
 }

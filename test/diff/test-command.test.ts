@@ -171,6 +171,27 @@ describe("filterc test", () => {
     );
   });
 
+  it("names a file it cannot read as given, with the reason in words (was: the system's ENOENT message and absolute path)", async () => {
+    const missing = join(dir, "missing.test.json");
+    expect(await runCli(["test", missing])).toEqual({
+      code: 2,
+      stdout: "0 passed, 0 failed, with errors\n",
+      stderr: `error: cannot read ${missing}: no such file\n`,
+    });
+    const filterMissing = file("filter-missing.test.json", '{"filter": {"file": "gone.lpf"}, "cases": []}');
+    const logMissing = file(
+      "log-missing.test.json",
+      '{"filter": "BotScore lt 1", "log": {"file": "gone.ndjson"}}',
+    );
+    expect((await runCli(["test", filterMissing, logMissing])).stderr).toBe(
+      [
+        `error: ${filterMissing}: cannot read the filter ${join(dir, "gone.lpf")}: no such file`,
+        `error: ${logMissing}:1:36: cannot read the log ${join(dir, "gone.ndjson")}: no such file`,
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("reports errors in the filter with their place, exit 2", async () => {
     const broken = file(
       "filter-error.test.json",

@@ -111,7 +111,7 @@ async function runFile(
   const result: FileResult = { file, passed: 0, failures: [], errors: [] };
   const full = resolve(io.cwd, file);
   const text = await readTextUpTo(full, MAX_TEST_FILE_BYTES).catch((error: Error) => error);
-  if (text instanceof Error) return { ...result, errors: [`${file}: cannot read: ${text.message}`] };
+  if (text instanceof Error) return { ...result, errors: [`cannot read ${file}: ${text.message}`] };
   const files = {
     read: (path: string) => readTextUpTo(resolve(dirname(full), path), MAX_TEST_FILE_BYTES),
     name: (path: string) => join(dirname(file), path),
