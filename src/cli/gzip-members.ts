@@ -136,6 +136,9 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>, head: Buffer
       settle?.();
     });
     const bodyStart = base;
+    /** The piece being inflated, while one is; and the length of the last piece started. */
+    let inFlight: Promise<void> | undefined;
+    let piece = 0;
     let fed = 0;
     let crc = 0;
     let size = 0;
@@ -156,8 +159,6 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>, head: Buffer
       }
     };
     /** Starts inflating the next piece of the pending bytes; false at the end of the input. */
-    let inFlight: Promise<void> | undefined;
-    let piece = 0;
     const start = async (): Promise<boolean> => {
       if (pending.length === 0 && !(await more())) return false;
       piece = Math.min(pending.length, PIECE_BYTES);
@@ -176,6 +177,7 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>, head: Buffer
           throw new InputDamage(base, "unexpected end of file inside a gzip member");
         }
         await inFlight;
+        inFlight = undefined;
         if (failure) {
           yield* drain();
           throw new InputDamage(bodyStart + inflater.bytesWritten, failure.message);

@@ -74,11 +74,13 @@ export function compileFieldReader(fields: readonly string[]): FieldReader {
       layout = compileLayout(fields, slots, literal, member);
       layouts.set(named, layout);
     }
-    const shape = exactShape(keys, record);
-    if (shape === undefined) return layout;
+    const kinds = kindsOf(keys, record);
+    if (kinds === undefined) return layout;
+    // No key holds a control character (kindsOf saw to it), so none holds the separator.
+    const shape = `${kinds}\u0000${keys.join("\u0000")}`;
     let exact = exactLayouts.get(shape);
     if (exact === undefined && exactLayouts.size < MAX_LAYOUTS) {
-      exact = compileExactLayout(keys, record, slotOf, fields.length);
+      exact = compileExactLayout(fields.length, keys, kinds, slotOf);
       // Keys Object.keys lists out of line order (integer-like ones), whitespace, a key twice: the
       // line itself says whether the exact layout reads it.
       if (exact !== null && !exact.regex.test(line)) exact = null;
@@ -104,38 +106,40 @@ export function compileFieldReader(fields: readonly string[]): FieldReader {
     }
   };
 
+  /** Reads the line with one layout's expression; false when it does not take the line. */
+  const readWith = (layout: Layout, line: string, values: unknown[]): boolean => {
+    let match: RegExpExecArray | null = null;
+    try {
+      match = layout.regex.exec(line);
+    } catch {
+      // An engine limit (backtracking stack): JSON.parse decides.
+    }
+    if (match === null) return false;
+    const { slots, absent } = layout;
+    for (let i = 0; i < slots.length; i++) {
+      const text = match[2 * i + 1];
+      values[slots[i]!] =
+        text === undefined
+          ? toValue(match[2 * i + 2]!)
+          : text.indexOf("\\") === -1
+            ? text
+            : JSON.parse(`"${text}"`);
+    }
+    for (let i = 0; i < absent.length; i++) values[absent[i]!] = undefined;
+    return true;
+  };
+
   return (line, values) => {
     if (paused > 0) {
       paused--;
       return readParsed(line, values, false);
     }
-    if (current !== null && line.length <= MAX_LINE) {
-      let layout: Layout | undefined = current;
-      do {
-        let match: RegExpExecArray | null = null;
-        try {
-          match = layout.regex.exec(line);
-        } catch {
-          // An engine limit (backtracking stack): JSON.parse decides.
-        }
-        if (match !== null) {
-          const { slots, absent } = layout;
-          for (let i = 0; i < slots.length; i++) {
-            const text = match[2 * i + 1];
-            values[slots[i]!] =
-              text === undefined
-                ? toValue(match[2 * i + 2]!)
-                : text.indexOf("\\") === -1
-                  ? text
-                  : JSON.parse(`"${text}"`);
-          }
-          for (let i = 0; i < absent.length; i++) values[absent[i]!] = undefined;
+    if (current !== null && line.length <= MAX_LINE)
+      for (let layout: Layout | undefined = current; layout; layout = layout.fallback)
+        if (readWith(layout, line, values)) {
           if (++attempts === WINDOW) attempts = misses = 0;
           return true;
         }
-        layout = layout.fallback;
-      } while (layout !== undefined);
-    }
     // When most lines of a window miss the expression (lines it cannot read, or layouts changing
     // all the time), stop trying it for a while.
     misses++;
@@ -186,19 +190,28 @@ const VALUE = `(?:${SCALAR}|${ARRAY}|${OBJECT})`;
 /** A named field's value, captured: a string's body (group 1) or the whole value (group 2). */
 const CAPTURED = `(?:"(${STRING_BODY})"|(${NUMBER}|true|false|null|${ARRAY}|${OBJECT}))`;
 
-/** What an exact layout asks of a value, by the kind of the value it was learned from. */
-const STRING_OR_NULL = `(?:${STRING}|null)`;
-const OTHER_SCALAR = `(?:${NUMBER}|true|false|null)`;
-const ARRAY_OR_NULL = `(?:${ARRAY}|null)`;
-const OBJECT_OR_NULL = `(?:${OBJECT}|null)`;
-/** A named field's value, captured as in CAPTURED, of the kind of the value it was learned from. */
-const CAPTURED_SCALAR = `(?:"(${STRING_BODY})"|(${NUMBER}|true|false|null))`;
-const CAPTURED_ARRAY = `(?:"(${STRING_BODY})"|(${ARRAY}|null))`;
-const CAPTURED_OBJECT = `(?:"(${STRING_BODY})"|(${OBJECT}|null))`;
-
+/** A value's kind: string, other scalar, array, object, or null (which may stand for any scalar). */
 type Kind = "s" | "n" | "a" | "o" | "x";
 
-/** A value's kind: string, other scalar, array, object, or null (which may stand for any scalar). */
+/** What an exact layout asks of another field's value, by the kind of the value it was learned from. */
+const KIND_PATTERN: Record<Kind, string> = {
+  s: `(?:${STRING}|null)`,
+  n: `(?:${NUMBER}|true|false|null)`,
+  a: `(?:${ARRAY}|null)`,
+  o: `(?:${OBJECT}|null)`,
+  x: SCALAR,
+};
+
+/** A named field's value, captured as in CAPTURED (a string always taken), of the kind it was learned from. */
+const CAPTURED_SCALAR = `(?:"(${STRING_BODY})"|(${NUMBER}|true|false|null))`;
+const CAPTURED_KIND: Record<Kind, string> = {
+  s: CAPTURED_SCALAR,
+  n: CAPTURED_SCALAR,
+  a: `(?:"(${STRING_BODY})"|(${ARRAY}|null))`,
+  o: `(?:"(${STRING_BODY})"|(${OBJECT}|null))`,
+  x: CAPTURED_SCALAR,
+};
+
 function kindOf(value: unknown): Kind {
   if (typeof value === "string") return "s";
   if (value === null) return "x";
@@ -206,49 +219,36 @@ function kindOf(value: unknown): Kind {
   return typeof value === "object" && !(value instanceof ExactNumber) ? "o" : "n";
 }
 
-/** What tells exact layouts apart: the kinds of the values, then the keys; undefined when a key needs escapes. */
-function exactShape(keys: readonly string[], record: Record<string, unknown>): string | undefined {
+/** The kinds of the record's values, a letter each in key order; undefined when a key needs escapes. */
+function kindsOf(keys: readonly string[], record: Record<string, unknown>): string | undefined {
   let kinds = "";
   for (const key of keys) {
     if (NEEDS_ESCAPE.test(key)) return undefined;
     kinds += kindOf(record[key]);
   }
-  // No key holds a control character, so none holds the separator.
-  return `${kinds}\u0000${keys.join("\u0000")}`;
+  return kinds;
 }
 
-/** The exact layout of a line with these keys (in line order) and values; null when too long. */
+/** The exact layout of lines with these keys (in line order) and kinds of values; null when too long. */
 function compileExactLayout(
-  keys: readonly string[],
-  record: Record<string, unknown>,
-  slotOf: ReadonlyMap<string, number>,
   fieldCount: number,
+  keys: readonly string[],
+  kinds: string,
+  slotOf: ReadonlyMap<string, number>,
 ): Layout | null {
   const slots: number[] = [];
-  let source = "^\\{";
-  keys.forEach((key, i) => {
-    if (i > 0) source += ",";
-    const kind = kindOf(record[key]);
+  const members = keys.map((key, i) => {
+    const kind = kinds[i] as Kind;
     const slot = slotOf.get(key);
-    source += `"${escapeRegExp(key)}":`;
-    if (slot === undefined)
-      source +=
-        kind === "s"
-          ? STRING_OR_NULL
-          : kind === "n"
-            ? OTHER_SCALAR
-            : kind === "a"
-              ? ARRAY_OR_NULL
-              : kind === "o"
-                ? OBJECT_OR_NULL
-                : SCALAR;
-    else {
-      slots.push(slot);
-      source += kind === "a" ? CAPTURED_ARRAY : kind === "o" ? CAPTURED_OBJECT : CAPTURED_SCALAR;
-    }
+    if (slot !== undefined) slots.push(slot);
+    return `"${escapeRegExp(key)}":${slot === undefined ? KIND_PATTERN[kind] : CAPTURED_KIND[kind]}`;
   });
-  source += "\\}$";
-  if (source.length > MAX_SOURCE) return null;
+  const source = `^\\{${members.join(",")}\\}$`;
+  return source.length > MAX_SOURCE ? null : newLayout(fieldCount, source, slots);
+}
+
+/** A layout of the expression `source`, which captures the fields of `slots` in this order. */
+function newLayout(fieldCount: number, source: string, slots: number[]): Layout {
   const absent: number[] = [];
   for (let slot = 0; slot < fieldCount; slot++) if (!slots.includes(slot)) absent.push(slot);
   return { regex: new RegExp(source), slots, absent };
@@ -276,9 +276,7 @@ function compileLayout(
   });
   source += slots.length > 0 ? `(?:,${WS}${skip}${member}${WS})?` : `(?:${skip}${member}${WS})?`;
   source += `\\}${WS}$`;
-  if (source.length > MAX_SOURCE) return null;
-  const absent = fields.map((_, slot) => slot).filter((slot) => !slots.includes(slot));
-  return { regex: new RegExp(source), slots, absent };
+  return source.length > MAX_SOURCE ? null : newLayout(fields.length, source, slots);
 }
 
 /** An expression matching exactly the given distinct words, as a trie (alternatives sharing a prefix are slow). */
