@@ -6,6 +6,7 @@ import { crc32, gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { builtCli } from "../helpers/bundles.js";
 import { runCli } from "../helpers/cli.js";
+import { seededHex } from "../helpers/random-text.js";
 
 const out = fileURLToPath(new URL("../out/eval-gzip/", import.meta.url));
 const lines = Array.from({ length: 2000 }, (_, i) => `{"ClientCountry":"${i % 2 ? "us" : "fr"}","n":${i}}`);
@@ -110,13 +111,9 @@ describe("filterc eval on damaged gzip", () => {
 });
 
 describe("filterc eval on a gzip member of many pieces (inflated while the lines before are read)", () => {
-  // Lines that compress poorly (a random hex tail), so the member spans many of the inflater's
-  // 256 KiB pieces: 40,000 lines, about 1.6 MB compressed.
-  let seed = 7;
-  const hex = () => {
-    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-    return seed.toString(16).padStart(8, "0");
-  };
+  // Lines that compress poorly (a random hex tail), so the member spans several of the inflater's
+  // 256 KiB pieces: 40,000 lines, about 0.9 MB compressed.
+  const hex = seededHex(7);
   const big = Array.from(
     { length: 40_000 },
     (_, i) => `{"ClientCountry":"${i % 3 ? "us" : "fr"}","n":${i},"r":"${hex()}${hex()}${hex()}${hex()}"}`,

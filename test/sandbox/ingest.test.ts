@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SandboxOptions } from "../../src/sandbox/index.js";
+import { seededHex } from "../helpers/random-text.js";
 import {
   failure,
   filesUnder,
@@ -100,11 +101,7 @@ describe("the ingest reads what Logpush writes", () => {
 
   it("refuses a body whose deflate data is corrupt midway (the class of eval's silent end on it)", async () => {
     await start();
-    let seed = 11;
-    const hex = () => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed.toString(16);
-    };
+    const hex = seededHex(11);
     const records = Array.from({ length: 20_000 }, () => JSON.stringify({ RayID: `${hex()}${hex()}` }));
     const body = gzipSync(records.join("\n"));
     body.fill(0xff, 100_000, 100_064);
