@@ -15,7 +15,8 @@ import {
 import type { Comment, Expr, FilterSource } from "./ast.js";
 import { scan } from "./lexer.js";
 import { clearExpectations, expectationOf } from "./messages.js";
-import { filterParser, tokenRange } from "./parser.js";
+import { tokenRange } from "./nodes.js";
+import { filterParser } from "./parser.js";
 import { findInvalidEscapes, isTerminated, stringLiteral, unicodeEscapes } from "./strings.js";
 import {
   Bang,
@@ -29,6 +30,7 @@ import {
   SingleQuoted,
   UnterminatedString,
 } from "./tokens.js";
+import { parseWellFormed } from "./well-formed.js";
 
 export interface ParseOptions {
   /** Longest source accepted, in UTF-16 code units (default 100,000). */
@@ -102,9 +104,13 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     return finish({ ...empty, comments }, diagnostics, options);
   }
 
+  const maxDiagnostics = options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS;
+  // Past the diagnostics limit nothing is parsed (see parseFragments).
+  const wellFormed = diagnostics.length <= maxDiagnostics ? parseWellFormed(lexed.tokens) : undefined;
+  if (wellFormed)
+    return finish({ kind: "filter", expr: wellFormed, comments, range: whole }, diagnostics, options);
   filterParser().lexingErrorOffsets = lexed.errors.map((error) => error.offset);
   try {
-    const maxDiagnostics = options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS;
     const expr = parseFragments(lexed.tokens, lexed.end, diagnostics, maxDiagnostics);
     return finish({ kind: "filter", expr, comments, range: whole }, diagnostics, options);
   } catch (error) {

@@ -8,59 +8,40 @@ import {
   type TokenType,
 } from "chevrotain";
 import { type Diagnostic, diagnose, type Position, type Range } from "../diagnostics/index.js";
-import type { Comparison, ErrorNode, Expr, FieldRef, ListValue, OperatorRef, Scalar, Value } from "./ast.js";
+import type { Comparison, ErrorNode, Expr, ListValue, OperatorRef, Scalar, Value } from "./ast.js";
 import { errorMessages } from "./messages.js";
-import { decodeStringToken } from "./strings.js";
+import {
+  comparisonNode,
+  grouped,
+  infixNotNode,
+  isRealToken,
+  listNode,
+  logical,
+  notNode,
+  operatorNode,
+  scalarOf,
+  spliceGroup,
+  tokenEnd,
+  tokenRange,
+  tokenStart,
+  wordOperatorNode,
+} from "./nodes.js";
 import {
   AndOperator,
   allTokens,
   Bang,
   Comma,
   ComparisonOperator,
-  CurlyQuoted,
-  Decimal,
-  False,
   Identifier,
-  Integer,
   LBracket,
   LParen,
   Negation,
   Not,
   OrOperator,
-  operatorOfToken,
   RBracket,
   RParen,
   Scalar as ScalarToken,
-  True,
 } from "./tokens.js";
-import { OPERATORS } from "./vocabulary.js";
-
-/** Where a token starts and ends; tokens the parser inserts while recovering have no offsets. */
-function tokenStart(token: IToken): Position {
-  return { offset: token.startOffset, line: token.startLine ?? 1, column: token.startColumn ?? 1 };
-}
-
-function tokenEnd(token: IToken): Position {
-  const length = token.image.length;
-  return {
-    offset: token.startOffset + length,
-    line: token.startLine ?? 1,
-    column: (token.startColumn ?? 1) + length,
-  };
-}
-
-function tokenRange(token: IToken): Range {
-  return { start: tokenStart(token), end: tokenEnd(token) };
-}
-
-function isRealToken(token: IToken): boolean {
-  return !token.isInsertedInRecovery && Number.isFinite(token.startOffset);
-}
-
-/** The span of two adjacent tokens; only the first when the parser invented the second while recovering. */
-function spanOfPair(first: IToken, second: IToken): Range {
-  return { start: tokenStart(first), end: tokenEnd(isRealToken(second) ? second : first) };
-}
 
 /**
  * The filter grammar as a chevrotain parser that builds the AST directly (embedded actions).
@@ -220,14 +201,7 @@ class FilterParser extends EmbeddedActionsParser {
       ALT: () => {
         const keyword = this.CONSUME(Negation);
         const found = this.OPTION(this.optionalUnary);
-        return this.ACTION(() => {
-          const operand = found ?? this.missing("a comparison{after}");
-          return {
-            kind: "not" as const,
-            operand,
-            range: { start: tokenStart(keyword), end: operand.range.end },
-          };
-        });
+        return this.ACTION(() => notNode(keyword, found ?? this.missing("a comparison{after}")));
       },
     },
     {
@@ -236,14 +210,10 @@ class FilterParser extends EmbeddedActionsParser {
         const found = this.OPTION2(this.optionalGroupBody);
         const inner = this.ACTION(() => found ?? this.missing("a comparison{after}"));
         const close = this.OPTION3(this.optionalGroupEnd);
-        // Parentheses only group; the range of the group includes them so spans read naturally.
         return this.ACTION(() => {
           if (!close) this.missing("`)` to close the `(` at " + `${open.startLine}:${open.startColumn}`);
           if (inner.kind === "error") return inner;
-          const end = close ? tokenEnd(close) : inner.range.end;
-          // The node was built just now for this group: widening its range in place is safe.
-          inner.range = { start: tokenStart(open), end };
-          return inner;
+          return grouped(open, inner, close ? tokenEnd(close) : inner.range.end);
         });
       },
     },
@@ -268,14 +238,7 @@ class FilterParser extends EmbeddedActionsParser {
           (foundOperator
             ? this.missing('a value{after}: a "string", a number, true, false or a [list]')
             : { kind: "error" as const, range: operator.range });
-        const field: FieldRef = { kind: "field" as const, name: name.image, range: tokenRange(name) };
-        return {
-          kind: "comparison" as const,
-          field,
-          operator,
-          value,
-          range: { start: field.range.start, end: value.range.end },
-        };
+        return comparisonNode(name, operator, value);
       });
     },
     this.recovery,
@@ -286,12 +249,7 @@ class FilterParser extends EmbeddedActionsParser {
     {
       ALT: () => {
         const token = this.CONSUME(ComparisonOperator);
-        return this.ACTION(() => ({
-          kind: "operator" as const,
-          op: operatorOfToken(token.tokenType) ?? null,
-          text: token.image,
-          range: tokenRange(token),
-        }));
+        return this.ACTION(() => operatorNode(token));
       },
     },
     { ALT: () => this.SUBRULE(this.operator) },
@@ -316,44 +274,26 @@ class FilterParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const not = this.CONSUME(Not);
-            // A word after `not` (`NOT In`) is kept too, so the checker can name the operator meant.
             const token = this.OR2([
               { ALT: () => this.CONSUME2(ComparisonOperator) },
               { ALT: () => this.CONSUME3(Identifier) },
             ]);
-            return this.ACTION((): OperatorRef | ErrorNode => {
-              if (!isRealToken(token)) return { kind: "error", range: tokenRange(not) };
-              const canonical = operatorOfToken(token.tokenType);
-              return {
-                kind: "operator" as const,
-                op: canonical && OPERATORS[canonical].infixNot ? OPERATORS[canonical].negation : null,
-                text: `${not.image} ${token.image}`,
-                range: spanOfPair(not, token),
-              };
-            });
+            return this.ACTION((): OperatorRef | ErrorNode =>
+              isRealToken(token) ? infixNotNode(not, token) : { kind: "error", range: tokenRange(not) },
+            );
           },
         },
         {
           ALT: () => {
             const token = this.CONSUME(Identifier);
-            return this.ACTION(() => ({
-              kind: "operator" as const,
-              op: null,
-              text: token.image,
-              range: tokenRange(token),
-            }));
+            return this.ACTION(() => wordOperatorNode(token));
           },
         },
         {
           ALT: () => {
             const bang = this.CONSUME(Bang);
             const token = this.CONSUME2(Identifier);
-            return this.ACTION(() => ({
-              kind: "operator" as const,
-              op: null,
-              text: `!${token.image}`,
-              range: spanOfPair(bang, token),
-            }));
+            return this.ACTION(() => wordOperatorNode(token, bang));
           },
         },
       ]),
@@ -383,8 +323,7 @@ class FilterParser extends EmbeddedActionsParser {
       return this.ACTION(() => {
         if (!close) this.missing("`]` to close the list");
         const last = elements[elements.length - 1];
-        const end = close ? tokenEnd(close) : last ? last.range.end : tokenEnd(open);
-        return { kind: "list" as const, elements, range: { start: tokenStart(open), end } };
+        return listNode(open, elements, close ? tokenEnd(close) : last ? last.range.end : tokenEnd(open));
       });
     },
     this.recovery,
@@ -428,44 +367,6 @@ class FilterParser extends EmbeddedActionsParser {
   private element = this.RULE("element", (): Scalar => this.OR(this.elementForms), this.recovery);
 }
 
-/** The AST of a scalar token; one category token and a switch cost less than a six-way alternation. */
-function scalarOf(token: IToken): Scalar {
-  const range = tokenRange(token);
-  // A value invented while recovering: the syntax error is reported, the checker has nothing to add.
-  if (token.isInsertedInRecovery) return { kind: "error", range };
-  // Curly quotes and exponents are syntax errors (E0109, E0108) with their fix: no value to check.
-  if (token.tokenType === CurlyQuoted || (token.tokenType === Decimal && /[eE]/.test(token.image)))
-    return { kind: "error", range };
-  switch (token.tokenType) {
-    case Integer:
-      return { kind: "int", digits: token.image, range };
-    case Decimal:
-      return { kind: "decimal", text: token.image, range };
-    case True:
-      return { kind: "bool", value: true, range };
-    case False:
-      return { kind: "bool", value: false, range };
-    case Identifier:
-      return { kind: "word", name: token.image, range };
-    default:
-      return { kind: "string", value: decodeStringToken(token.image), range };
-  }
-}
-
-/** Adds `operand` to a group of `kind`, merging it in when it is itself a group of that kind. */
-function spliceGroup(kind: "and" | "or", operands: Expr[], operand: Expr): Expr[] {
-  // One at a time: spread as arguments, a group of some 150,000 operands overflowed the stack.
-  if (operand.kind === kind) for (const inner of operand.operands) operands.push(inner);
-  else operands.push(operand);
-  return operands;
-}
-
-function logical(kind: "and" | "or", operands: Expr[]): Expr {
-  const first = operands[0]!;
-  const last = operands[operands.length - 1]!;
-  return { kind, operands, range: { start: first.range.start, end: last.range.end } };
-}
-
 let instance: FilterParser | undefined;
 
 /** The one parser of the process, built on first use. */
@@ -480,4 +381,3 @@ export function validatedParser(): FilterParser {
 }
 
 export type { FilterParser };
-export { tokenRange };

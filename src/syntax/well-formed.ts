@@ -1,0 +1,149 @@
+import { type IToken, tokenMatcher } from "chevrotain";
+import type { Expr, ListValue, OperatorRef, Scalar, Value } from "./ast.js";
+import {
+  comparisonNode,
+  grouped,
+  infixNotNode,
+  listNode,
+  logical,
+  notNode,
+  operatorNode,
+  scalarOf,
+  spliceGroup,
+  tokenEnd,
+} from "./nodes.js";
+import {
+  AndOperator,
+  Comma,
+  ComparisonOperator,
+  Identifier,
+  LBracket,
+  LParen,
+  Negation,
+  Not,
+  OrOperator,
+  RBracket,
+  RParen,
+  Scalar as ScalarToken,
+} from "./tokens.js";
+
+/**
+ * The tree of a well-formed filter, read straight off its tokens; undefined for any other, which
+ * chevrotain's parser (parser.ts) then reads. That parser is the grammar of record: it recovers
+ * from errors, names what was expected, and its serialized grammar drives completion. This one
+ * takes only the derivations that parser makes without an error, and builds their nodes with the
+ * same functions (nodes.ts), so the trees are the same (test/well-formed.test.ts holds them to it on
+ * generated token sequences). It declines the rarer well-formed shapes too: a word or `!word` as
+ * operator, a `not` before a word, nesting deeper than MAX_DEPTH.
+ *
+ * Why: chevrotain's rule calls, lookahead and recovery bookkeeping were about half of the parse; the
+ * large bench filter's parse is 1.7-1.9x faster this way, its compile 1.4-1.6x (bench/RESULTS.md,
+ * "Compile with a direct parse of well-formed filters").
+ */
+export function parseWellFormed(tokens: readonly IToken[]): Expr | undefined {
+  if (tokens.length === 0) return undefined;
+  const reader = new Reader(tokens);
+  try {
+    const expr = reader.orExpr();
+    return reader.at === tokens.length ? expr : undefined;
+  } catch (error) {
+    if (error === DECLINED) return undefined;
+    throw error;
+  }
+}
+
+/** Nesting (parentheses and prefix `not`s) past which chevrotain's parser reads the filter, as deep ones always were. */
+const MAX_DEPTH = 64;
+
+/** Thrown where the filter leaves this reader's grammar; caught once, at the top. */
+const DECLINED = new Error("declined");
+
+class Reader {
+  at = 0;
+  private depth = 0;
+
+  constructor(private readonly tokens: readonly IToken[]) {}
+
+  private next(): IToken {
+    const token = this.tokens[this.at++];
+    if (token === undefined) throw DECLINED;
+    return token;
+  }
+
+  private nextIs(category: typeof AndOperator): boolean {
+    const token = this.tokens[this.at];
+    return token !== undefined && tokenMatcher(token, category);
+  }
+
+  orExpr(): Expr {
+    const first = this.andExpr();
+    if (!this.nextIs(OrOperator)) return first;
+    const operands = spliceGroup("or", [], first);
+    while (this.nextIs(OrOperator)) {
+      this.at++;
+      spliceGroup("or", operands, this.andExpr());
+    }
+    return logical("or", operands);
+  }
+
+  private andExpr(): Expr {
+    const first = this.unary();
+    if (!this.nextIs(AndOperator)) return first;
+    const operands = spliceGroup("and", [], first);
+    while (this.nextIs(AndOperator)) {
+      this.at++;
+      spliceGroup("and", operands, this.unary());
+    }
+    return logical("and", operands);
+  }
+
+  private unary(): Expr {
+    const token = this.next();
+    if (token.tokenType === Identifier) {
+      const operator = this.operator();
+      return comparisonNode(token, operator, this.value());
+    }
+    if (++this.depth > MAX_DEPTH) throw DECLINED;
+    let expr: Expr;
+    if (tokenMatcher(token, Negation)) expr = notNode(token, this.unary());
+    else if (token.tokenType === LParen) {
+      const inner = this.orExpr();
+      const close = this.next();
+      if (close.tokenType !== RParen) throw DECLINED;
+      expr = grouped(token, inner, tokenEnd(close));
+    } else throw DECLINED;
+    this.depth--;
+    return expr;
+  }
+
+  private operator(): OperatorRef {
+    const token = this.next();
+    if (tokenMatcher(token, ComparisonOperator)) return operatorNode(token);
+    if (token.tokenType === Not) {
+      const word = this.next();
+      if (tokenMatcher(word, ComparisonOperator)) return infixNotNode(token, word);
+    }
+    throw DECLINED;
+  }
+
+  private value(): Value {
+    const token = this.next();
+    if (token.tokenType === LBracket) return this.list(token);
+    if (tokenMatcher(token, ScalarToken)) return scalarOf(token);
+    throw DECLINED;
+  }
+
+  /** `[` then scalars between commas, a comma allowed before `]`. */
+  private list(open: IToken): ListValue {
+    const elements: Scalar[] = [];
+    let token = this.next();
+    while (token.tokenType !== RBracket) {
+      if (!tokenMatcher(token, ScalarToken)) throw DECLINED;
+      elements.push(scalarOf(token));
+      token = this.next();
+      if (token.tokenType === Comma) token = this.next();
+      else if (token.tokenType !== RBracket) throw DECLINED;
+    }
+    return listNode(open, elements, tokenEnd(token));
+  }
+}
