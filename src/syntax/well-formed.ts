@@ -44,7 +44,7 @@ export function parseWellFormed(tokens: readonly IToken[]): Expr | undefined {
   if (tokens.length === 0) return undefined;
   const reader = new Reader(tokens);
   try {
-    const expr = reader.orExpr();
+    const expr = reader.joined("or");
     return reader.at === tokens.length ? expr : undefined;
   } catch (error) {
     if (error === DECLINED) return undefined;
@@ -75,26 +75,17 @@ class Reader {
     return token !== undefined && tokenMatcher(token, category);
   }
 
-  orExpr(): Expr {
-    const first = this.andExpr();
-    if (!this.nextIs(OrOperator)) return first;
-    const operands = spliceGroup("or", [], first);
-    while (this.nextIs(OrOperator)) {
+  /** An `or` of `and` groups (or one alone), or with `kind` "and" an `and` of unary operands. */
+  joined(kind: "and" | "or"): Expr {
+    const joiner = kind === "or" ? OrOperator : AndOperator;
+    const first = kind === "or" ? this.joined("and") : this.unary();
+    if (!this.nextIs(joiner)) return first;
+    const operands = spliceGroup(kind, [], first);
+    while (this.nextIs(joiner)) {
       this.at++;
-      spliceGroup("or", operands, this.andExpr());
+      spliceGroup(kind, operands, kind === "or" ? this.joined("and") : this.unary());
     }
-    return logical("or", operands);
-  }
-
-  private andExpr(): Expr {
-    const first = this.unary();
-    if (!this.nextIs(AndOperator)) return first;
-    const operands = spliceGroup("and", [], first);
-    while (this.nextIs(AndOperator)) {
-      this.at++;
-      spliceGroup("and", operands, this.unary());
-    }
-    return logical("and", operands);
+    return logical(kind, operands);
   }
 
   private unary(): Expr {
@@ -107,7 +98,7 @@ class Reader {
     let expr: Expr;
     if (tokenMatcher(token, Negation)) expr = notNode(token, this.unary());
     else if (token.tokenType === LParen) {
-      const inner = this.orExpr();
+      const inner = this.joined("or");
       const close = this.next();
       if (close.tokenType !== RParen) throw DECLINED;
       expr = grouped(token, inner, tokenEnd(close));
