@@ -33,7 +33,7 @@ import {
  * from errors, names what was expected, and its serialized grammar drives completion. This one
  * takes only the derivations that parser makes without an error, and builds their nodes with the
  * same functions (nodes.ts), so the trees are the same (test/well-formed.test.ts holds them to it on
- * generated token sequences). It declines the rarer well-formed shapes too: a word or `!word` as
+ * generated sources). It declines the rarer well-formed shapes too: a word or `!word` as
  * operator, a `not` before a word, nesting deeper than MAX_DEPTH.
  *
  * Why: chevrotain's rule calls, lookahead and recovery bookkeeping were about half of the parse; the
