@@ -158,10 +158,11 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
 const ANSWER_PENDING_MS = 200;
 
 /**
- * Serves LSP over this process's standard input and output; the connection ends the process on
- * `exit`, and the end of the input does. A frame that cannot be read (no or a wrong Content-Length, LF-only headers, the input
- * ending inside a message) is told on stderr and ends the process with status 1: after it, where
- * the next message starts is unknown, and a server answering nothing would leave the editor waiting.
+ * Serves LSP over this process's standard input and output; the process ends on `exit` or at the
+ * end of the input. A frame that cannot be read (no or a wrong Content-Length, LF-only headers, the
+ * input ending inside a message) is told on stderr and ends the process with status 1: after it,
+ * where the next message starts is unknown, and a server answering nothing would leave the editor
+ * waiting.
  */
 export function startStdioServer(defaults: ServiceOptions = {}): void {
   const reader = new StrictFrameReader(process.stdin, DEFAULT_FRAME_LIMITS, (message) =>

@@ -107,7 +107,7 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
   const maxDiagnostics = options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS;
   // Past the diagnostics limit nothing is parsed (see parseFragments).
   const wellFormed = diagnostics.length <= maxDiagnostics ? parseWellFormed(lexed.tokens) : undefined;
-  if (wellFormed)
+  if (wellFormed !== undefined)
     return finish({ kind: "filter", expr: wellFormed, comments, range: whole }, diagnostics, options);
   filterParser().lexingErrorOffsets = lexed.errors.map((error) => error.offset);
   try {

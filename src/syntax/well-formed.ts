@@ -1,4 +1,4 @@
-import { type IToken, tokenMatcher } from "chevrotain";
+import { type IToken, type TokenType, tokenMatcher } from "chevrotain";
 import type { Expr, ListValue, OperatorRef, Scalar, Value } from "./ast.js";
 import {
   comparisonNode,
@@ -28,9 +28,10 @@ import {
 } from "./tokens.js";
 
 /**
- * The tree of a well-formed filter, read straight off its tokens; undefined for any other, which
- * chevrotain's parser (parser.ts) then reads. That parser is the grammar of record: it recovers
- * from errors, names what was expected, and its serialized grammar drives completion. This one
+ * The tree of a well-formed filter, read straight off its tokens (null for the empty filter,
+ * well-formed too); undefined for any other filter, which chevrotain's parser (parser.ts) then
+ * reads. That parser is the grammar of record: it recovers from errors, names what was expected,
+ * and its serialized grammar drives completion. This one
  * takes only the derivations that parser makes without an error, and builds their nodes with the
  * same functions (nodes.ts), so the trees are the same (test/well-formed.test.ts holds them to it on
  * generated sources). It declines the rarer well-formed shapes too: a word or `!word` as
@@ -40,8 +41,8 @@ import {
  * large bench filter's parse is 1.7-1.9x faster this way, its compile 1.4-1.6x (bench/RESULTS.md,
  * "Compile with a direct parse of well-formed filters").
  */
-export function parseWellFormed(tokens: readonly IToken[]): Expr | undefined {
-  if (tokens.length === 0) return undefined;
+export function parseWellFormed(tokens: readonly IToken[]): Expr | null | undefined {
+  if (tokens.length === 0) return null;
   const reader = new Reader(tokens);
   try {
     const expr = reader.joined("or");
@@ -70,7 +71,7 @@ class Reader {
     return token;
   }
 
-  private nextIs(category: typeof AndOperator): boolean {
+  private nextIs(category: TokenType): boolean {
     const token = this.tokens[this.at];
     return token !== undefined && tokenMatcher(token, category);
   }
