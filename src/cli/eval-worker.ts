@@ -1,6 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { Cond } from "../check/index.js";
-import { compileLineFilter } from "../eval/index.js";
+import { compileBlockFilter, compileLineFilter } from "../eval/index.js";
 import { emptyCounts, evalLines } from "./eval-lines.js";
 import { type Part, rangeInput } from "./eval-parts.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./eval-protocol.js";
@@ -13,7 +13,9 @@ import { fileInput } from "./log-input.js";
  */
 
 const setup = workerData as WorkerSetup;
-const filter = compileLineFilter(setup.condition as Cond | null, { prefilter: setup.prefilter });
+const condition = setup.condition as Cond | null;
+const filter = compileLineFilter(condition, { prefilter: setup.prefilter });
+const blockFilter = compileBlockFilter(condition, filter);
 const port = parentPort!;
 
 let unwritten = 0;
@@ -38,6 +40,7 @@ async function runPart(index: number, part: Part): Promise<void> {
   const input = part.whole ? await fileInput(part.input) : rangeInput(part);
   const end = await evalLines(input, {
     filter,
+    blockFilter,
     invert: setup.invert,
     strict: setup.strict,
     maxLineBytes: setup.maxLineBytes,

@@ -1,5 +1,5 @@
-import { ExactNumber, jsonNumber } from "./numbers.js";
-import { parseExactJson, parseRecord } from "./records.js";
+import { ExactNumber } from "./numbers.js";
+import { otherValue, parseRecord } from "./records.js";
 
 /**
  * Reads the top-level fields a filter names from one log line into `values` (`values[i]` for
@@ -90,22 +90,6 @@ export function compileFieldReader(fields: readonly string[]): FieldReader {
     return exact ?? layout;
   };
 
-  const toValue = (text: string): unknown => {
-    switch (text.charCodeAt(0)) {
-      case 0x74: // t
-        return true;
-      case 0x66: // f
-        return false;
-      case 0x6e: // n
-        return null;
-      case 0x5b: // [
-      case 0x7b: // {
-        return parseExactJson(text, 1);
-      default:
-        return jsonNumber(text);
-    }
-  };
-
   /** Reads the line with one layout's expression; false when it does not take the line. */
   const readWith = (layout: Layout, line: string, values: unknown[]): boolean => {
     let match: RegExpExecArray | null = null;
@@ -120,7 +104,7 @@ export function compileFieldReader(fields: readonly string[]): FieldReader {
       const text = match[2 * i + 1];
       values[slots[i]!] =
         text === undefined
-          ? toValue(match[2 * i + 2]!)
+          ? otherValue(match[2 * i + 2]!)
           : text.indexOf("\\") === -1
             ? text
             : JSON.parse(`"${text}"`);

@@ -3,6 +3,7 @@ import { compileFieldReader } from "./field-reader.js";
 import { compilePredicate, compileSlotPredicate } from "./predicate.js";
 import { compileLineRejecter } from "./prefilter.js";
 import { parseRecord } from "./records.js";
+import { SlotValues } from "./slot-values.js";
 
 /** What one log line is to a filter. */
 export const LineVerdict = { miss: 0, match: 1, malformed: 2 } as const;
@@ -41,10 +42,12 @@ export function compileLineFilter(condition: Cond | null, options: LineFilterOpt
     };
   } else {
     const { fields, test } = condition ? compileSlotPredicate(condition) : { fields: [], test: () => true };
-    const read = compileFieldReader(fields);
-    const values: unknown[] = new Array(fields.length);
+    const readFields = compileFieldReader(fields);
+    const read: unknown[] = new Array(fields.length);
+    const values = new SlotValues(fields.length, (slot) => read[slot]);
     full = (line) => {
-      if (!read(line, values)) return LineVerdict.malformed;
+      if (!readFields(line, read)) return LineVerdict.malformed;
+      values.next();
       return test(values) ? LineVerdict.match : LineVerdict.miss;
     };
   }

@@ -11,6 +11,7 @@ import {
   recordDecimal,
   recordNumber,
 } from "./numbers.js";
+import { SlotValues } from "./slot-values.js";
 
 /** A compiled filter: whether one parsed log record passes. */
 export type Predicate = (record: Record<string, unknown>) => boolean;
@@ -33,15 +34,17 @@ export function compilePredicate(condition: Cond): Predicate {
   // Each field the filter names is read from the record once, into a slot; the comparisons read
   // the slots. A filter that tests one field many times then costs one property lookup, not many.
   const { fields, test } = compileSlotPredicate(condition);
-  const values: unknown[] = new Array(fields.length);
+  let current: Record<string, unknown> = {};
+  const values = new SlotValues(fields.length, (slot) => current[fields[slot]!]);
   return (record) => {
-    for (let i = 0; i < fields.length; i++) values[i] = record[fields[i]!];
+    current = record;
+    values.next();
     return test(values);
   };
 }
 
-/** A test over the slot values of one record: `values[i]` is the record's field `fields[i]` (undefined when absent). */
-export type SlotTest = (values: unknown[]) => boolean;
+/** A test over the slot values of one record: `values.value(i)` is the record's field `fields[i]` (undefined when absent). */
+export type SlotTest = (values: SlotValues) => boolean;
 
 /**
  * The predicate over slots: the top-level fields the condition names, each once, in order of first
@@ -119,7 +122,8 @@ function compileDispatchedOr(operands: Cond[], slots: Map<string, number>): Slot
   // Numbers are looked up as doubles (numeric strings too, as `eq` compares them); a value of
   // another type, or one a double would round, finds nothing (NaN is no key): the keys are short.
   return (values) => {
-    const tests = table.get(numeric ? recordNumber(values[i]) : (values[i] as string));
+    const actual = values.value(i);
+    const tests = table.get(numeric ? recordNumber(actual) : (actual as string));
     if (tests !== undefined) for (let k = 0; k < tests.length; k++) if (tests[k]!(values)) return true;
     return other(values);
   };
@@ -207,12 +211,12 @@ function slotTest(leaf: Leaf, operator: PositiveOperator, i: number): SlotTest {
       return numberTest(operator, leaf.value, i);
     case "bool": {
       const expected = (leaf.value as ScalarValue & { kind: "bool" }).value;
-      return (values) => values[i] === expected;
+      return (values) => values.value(i) === expected;
     }
     case "array": {
       const element = arrayElementTest(leaf.field.elementType === "int", leaf.value);
       return (values) => {
-        const actual = values[i];
+        const actual = values.value(i);
         if (!Array.isArray(actual)) return false;
         for (let k = 0; k < actual.length; k++) if (element(actual[k])) return true;
         return false;
@@ -230,27 +234,27 @@ function stringTest(operator: PositiveOperator, value: ScalarValue | ScalarValue
   if (operator === "in") {
     const set = new Set(listOf(value).map(scalarText));
     return (values) => {
-      const actual = values[i];
+      const actual = values.value(i);
       return typeof actual === "string" && set.has(actual);
     };
   }
   const expected = scalarText(value as ScalarValue);
   switch (operator) {
     case "eq":
-      return (values) => values[i] === expected;
+      return (values) => values.value(i) === expected;
     case "startsWith":
       return (values) => {
-        const actual = values[i];
+        const actual = values.value(i);
         return typeof actual === "string" && actual.startsWith(expected);
       };
     case "endsWith":
       return (values) => {
-        const actual = values[i];
+        const actual = values.value(i);
         return typeof actual === "string" && actual.endsWith(expected);
       };
     case "contains":
       return (values) => {
-        const actual = values[i];
+        const actual = values.value(i);
         return typeof actual === "string" && actual.includes(expected);
       };
     default:
@@ -262,7 +266,7 @@ function numberTest(operator: PositiveOperator, value: ScalarValue | ScalarValue
   const texts = listOf(value).map(scalarText);
   if (operator === "in" || operator === "eq") {
     const test = numberMembership(texts);
-    return (values) => test(values[i]);
+    return (values) => test(values.value(i));
   }
   const constant = parseDecimal(texts[0]!)!;
   const order = orderAgainst(constant);
@@ -272,28 +276,36 @@ function numberTest(operator: PositiveOperator, value: ScalarValue | ScalarValue
     const bound = Number(texts[0]);
     switch (operator) {
       case "lt":
-        return (values) =>
-          typeof values[i] === "number" ? (values[i] as number) < bound : order(values[i]) < 0;
+        return (values) => {
+          const actual = values.value(i);
+          return typeof actual === "number" ? actual < bound : order(actual) < 0;
+        };
       case "leq":
-        return (values) =>
-          typeof values[i] === "number" ? (values[i] as number) <= bound : order(values[i]) <= 0;
+        return (values) => {
+          const actual = values.value(i);
+          return typeof actual === "number" ? actual <= bound : order(actual) <= 0;
+        };
       case "gt":
-        return (values) =>
-          typeof values[i] === "number" ? (values[i] as number) > bound : order(values[i]) > 0;
+        return (values) => {
+          const actual = values.value(i);
+          return typeof actual === "number" ? actual > bound : order(actual) > 0;
+        };
       case "geq":
-        return (values) =>
-          typeof values[i] === "number" ? (values[i] as number) >= bound : order(values[i]) >= 0;
+        return (values) => {
+          const actual = values.value(i);
+          return typeof actual === "number" ? actual >= bound : order(actual) >= 0;
+        };
     }
   }
   switch (operator) {
     case "lt":
-      return (values) => order(values[i]) < 0;
+      return (values) => order(values.value(i)) < 0;
     case "leq":
-      return (values) => order(values[i]) <= 0;
+      return (values) => order(values.value(i)) <= 0;
     case "gt":
-      return (values) => order(values[i]) > 0;
+      return (values) => order(values.value(i)) > 0;
     case "geq":
-      return (values) => order(values[i]) >= 0;
+      return (values) => order(values.value(i)) >= 0;
     default:
       throw new Error(`cannot evaluate ${operator} on a number field`);
   }

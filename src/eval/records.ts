@@ -24,6 +24,26 @@ export function parseRecord(line: string): Record<string, unknown> | undefined {
  */
 const MAY_HOLD_LONG_NUMBER = /\d(?:\.?\d){15}|\d[eE]/;
 
+/**
+ * The value of a record field's JSON text that is no string: true, false, null, a number (kept
+ * exact, see numbers.ts), an array or an object (their numbers kept exact as in parseRecord).
+ */
+export function otherValue(text: string): unknown {
+  switch (text.charCodeAt(0)) {
+    case 0x74: // t
+      return true;
+    case 0x66: // f
+      return false;
+    case 0x6e: // n
+      return null;
+    case 0x5b: // [
+    case 0x7b: // {
+      return parseExactJson(text, 1);
+    default:
+      return jsonNumber(text);
+  }
+}
+
 /** Below this depth (a record's field values, and the elements of array values), numbers are kept exact. */
 const EXACT_DEPTH = 2;
 
@@ -32,7 +52,7 @@ const EXACT_DEPTH = 2;
  * round kept as ExactNumber at depths below EXACT_DEPTH (`depth` is that of the text's value);
  * deeper values, which no filter compares, are left to JSON.parse.
  */
-export function parseExactJson(text: string, depth: number): unknown {
+function parseExactJson(text: string, depth: number): unknown {
   let i = 0;
   const skipBlanks = () => {
     for (let c = text.charCodeAt(i); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++i));

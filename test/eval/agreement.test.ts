@@ -3,7 +3,12 @@ import { describe, expect, it } from "vitest";
 import { check, isListOperator, operatorsFor } from "../../src/check/index.js";
 import { decompile } from "../../src/decompile/index.js";
 import { emit } from "../../src/emit/index.js";
-import { compileLineFilter, compilePredicate, LineVerdict } from "../../src/eval/index.js";
+import {
+  compileBlockFilter,
+  compileLineFilter,
+  compilePredicate,
+  LineVerdict,
+} from "../../src/eval/index.js";
 import { type JsonNode, mutate, mutation, shallowNode, whitespace, writeJson } from "./json-lines.js";
 
 /** A few fields of http_requests per type, and value pools small enough that records often match. */
@@ -197,7 +202,7 @@ const filterWithLines = expr.chain((source) => {
   );
 });
 
-describe("the field reader and JSON.parse of every line", () => {
+describe("the field reader, the block filter and JSON.parse of every line", () => {
   it("give the same verdicts on log lines, with and without the prefilter", () => {
     fc.assert(
       fc.property(filterWithLines, ([source, wellFormed, mutations]) => {
@@ -209,6 +214,19 @@ describe("the field reader and JSON.parse of every line", () => {
           const parsed = compileLineFilter(condition, { prefilter, fieldReader: false });
           expect(lines.map(scanned)).toEqual(lines.map(parsed));
         }
+        // The block filter, on the lines it is given (ASCII, no LF), in one block.
+        const ascii = lines.filter((line) => /^[\x00-\x09\x0b-\x7f]*$/.test(line));
+        const parsed = compileLineFilter(condition, { fieldReader: false });
+        const block = compileBlockFilter(condition, compileLineFilter(condition))!;
+        const text = ascii.map((line) => `${line}\n`).join("");
+        expect(block.load(Buffer.from(text, "latin1"), text)).toBe(true);
+        let start = 0;
+        const verdicts = ascii.map((line) => {
+          const verdict = block.test(start, start + line.length);
+          start += line.length + 1;
+          return verdict;
+        });
+        expect(verdicts).toEqual(ascii.map(parsed));
       }),
       { numRuns: 2000 },
     );

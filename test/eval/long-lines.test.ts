@@ -8,7 +8,7 @@ import {
   warningText,
 } from "../../src/cli/eval-lines.js";
 import { streamInput } from "../../src/cli/log-input.js";
-import { compileLineFilter } from "../../src/eval/index.js";
+import { compileBlockFilter, compileLineFilter } from "../../src/eval/index.js";
 import { runCli } from "../helpers/cli.js";
 
 /** Runs evalLines over `chunks` as they come, returning what it wrote, its counts and its messages. */
@@ -17,6 +17,8 @@ async function evalChunks(
   source: string,
   maxLineBytes = DEFAULT_MAX_LINE_BYTES,
 ) {
+  const { condition } = check(source);
+  const filter = compileLineFilter(condition);
   const counts = emptyCounts();
   const written: Buffer[] = [];
   const messages: string[] = [];
@@ -25,7 +27,8 @@ async function evalChunks(
       yield* chunks();
     }),
     {
-      filter: compileLineFilter(check(source).condition),
+      filter,
+      blockFilter: compileBlockFilter(condition, filter),
       invert: false,
       strict: false,
       maxLineBytes,

@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { compileLineFilter } from "../../eval/index.js";
+import { compileBlockFilter, compileLineFilter } from "../../eval/index.js";
 import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
 import { loadEvalFilter } from "../eval-filter.js";
 import {
@@ -119,9 +119,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     });
   } else {
     const filter = compileLineFilter(condition, { prefilter: !values["no-prefilter"] });
+    const blockFilter = compileBlockFilter(condition, filter);
     for (const input of inputs) {
       ({ completed } = await evalLines(input, {
         filter,
+        blockFilter,
         invert: values.invert === true,
         strict: values.strict === true,
         maxLineBytes,

@@ -1,0 +1,80 @@
+import { LINE_SCANNER_WASM } from "./line-scanner-module.js";
+import { otherValue } from "./records.js";
+
+/** The scanner's module, compiled once per thread (2.4 KB: small enough to compile synchronously in a browser too). */
+let module: WebAssembly.Module | undefined;
+
+interface ScannerExports {
+  memory: WebAssembly.Memory;
+  input: WebAssembly.Global;
+  inputCapacity: WebAssembly.Global;
+  results: WebAssembly.Global;
+  addName(length: number): number;
+  scan(start: number, end: number): number;
+}
+
+/**
+ * The line scanner (wasm/line-scanner.ts): checks lines of ASCII bytes against the JSON grammar and
+ * finds where the values of the named top-level fields are, 16 bytes at a time, building nothing.
+ * Lines are scanned from a block loaded into its memory; `scan` answers true for a JSON object
+ * (then `value` builds a slot's value) and false when not sure: a malformed line, a key written
+ * with escapes, nesting past 512 levels, which the caller reads as text.
+ */
+export class LineScanner {
+  /** The longest block `load` takes, in bytes. */
+  readonly capacity: number;
+  private readonly memory: Uint8Array;
+  private readonly input: number;
+  /** Per slot: the value's start and end in the block (start -1: absent), and whether it is a string with escapes. */
+  private readonly results: Int32Array;
+  private readonly scanLine: (start: number, end: number) => number;
+
+  /** A scanner of the named fields (distinct, none empty); undefined when they do not fit its tables. */
+  static of(fields: readonly string[]): LineScanner | undefined {
+    module ??= new WebAssembly.Module(Uint8Array.from(atob(LINE_SCANNER_WASM), (c) => c.charCodeAt(0)));
+    const exports = new WebAssembly.Instance(module).exports as unknown as ScannerExports;
+    const memory = new Uint8Array(exports.memory.buffer);
+    const encoder = new TextEncoder();
+    for (const field of fields) {
+      const name = encoder.encode(field);
+      if (name.length > exports.inputCapacity.value) return undefined;
+      memory.set(name, exports.input.value);
+      if (!exports.addName(name.length)) return undefined;
+    }
+    return new LineScanner(exports, memory, fields.length);
+  }
+
+  private constructor(exports: ScannerExports, memory: Uint8Array, slots: number) {
+    this.capacity = exports.inputCapacity.value;
+    this.memory = memory;
+    this.input = exports.input.value;
+    this.results = new Int32Array(exports.memory.buffer, exports.results.value, slots * 3);
+    this.scanLine = exports.scan;
+  }
+
+  /** Makes `block` (whole lines of ASCII bytes, the last ending with an LF) the one scanned; false when it is longer than `capacity`. */
+  load(block: Uint8Array): boolean {
+    if (block.length > this.capacity) return false;
+    this.memory.set(block, this.input);
+    return true;
+  }
+
+  /** Scans the line at block offsets start…end (end at its LF). */
+  scan(start: number, end: number): boolean {
+    return this.scanLine(start, end) === 1;
+  }
+
+  /**
+   * The value of a slot's field in the line scanned last, as parseRecord reads it (undefined when
+   * the line lacks the field); `text` is the block decoded, so that its offsets are the block's.
+   */
+  value(slot: number, text: string): unknown {
+    const start = this.results[slot * 3]!;
+    if (start < 0) return undefined;
+    const end = this.results[slot * 3 + 1]!;
+    if (text.charCodeAt(start) !== 0x22) return otherValue(text.slice(start, end));
+    return this.results[slot * 3 + 2] === 0
+      ? text.slice(start + 1, end - 1)
+      : JSON.parse(text.slice(start, end));
+  }
+}

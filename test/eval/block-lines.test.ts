@@ -1,0 +1,93 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { check } from "../../src/check/index.js";
+import { emptyCounts, evalLines, warningText } from "../../src/cli/eval-lines.js";
+import { streamInput } from "../../src/cli/log-input.js";
+import { compileBlockFilter, compileLineFilter } from "../../src/eval/index.js";
+
+const source = 'EdgeResponseStatus geq 500 and ClientRequestPath !startsWith "/health"';
+
+/** Lines of every kind eval meets: most of them well-formed ASCII, the others what the block filter hands on. */
+const line = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({
+        EdgeResponseStatus: fc.constantFrom(200, 404, 500, 503, "502"),
+        ClientRequestPath: fc.constantFrom("/", "/health", "/a"),
+      })
+      .map((record) => JSON.stringify(record)),
+  },
+  fc.constantFrom(
+    "",
+    "   ",
+    "\t\r",
+    '{"EdgeResponseStatus":503,"ClientRequestPath":"/é"}',
+    '{"EdgeResponse\\u0053tatus":503}',
+    '{"EdgeResponseStatus":503}\r',
+    '{"EdgeResponseStatus":503,"ClientRequestPath":"/health"',
+    "not json",
+    '{"EdgeResponseStatus":5030000000000000000000}',
+    `{"EdgeResponseStatus":503,"pad":"${"x".repeat(300)}"}`,
+  ),
+);
+
+async function run(
+  text: string,
+  cuts: number[],
+  options: { block: boolean; invert: boolean; strict: boolean; maxLineBytes: number },
+) {
+  const bytes = Buffer.from(text);
+  const { condition } = check(source);
+  const filter = compileLineFilter(condition);
+  const counts = emptyCounts();
+  const written: Buffer[] = [];
+  const warnings: string[] = [];
+  const end = await evalLines(
+    streamInput("<stdin>", async function* () {
+      let at = 0;
+      for (const cut of [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b)) {
+        yield bytes.subarray(at, cut);
+        at = cut;
+      }
+      yield bytes.subarray(at);
+    }),
+    {
+      filter,
+      blockFilter: options.block ? compileBlockFilter(condition, filter) : undefined,
+      invert: options.invert,
+      strict: options.strict,
+      maxLineBytes: options.maxLineBytes,
+      write: async (out) => {
+        written.push(Buffer.from(out));
+      },
+      counts,
+      onRead: () => {},
+      warn: (warning) => warnings.push(warningText(warning)),
+    },
+  );
+  return { end, out: Buffer.concat(written).toString(), counts, warnings };
+}
+
+describe("eval's lines through the block filter", () => {
+  it("give the output, counts, line numbers and warnings of the line filter", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { maxLength: 40 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        fc.record({
+          invert: fc.boolean(),
+          strict: fc.boolean(),
+          maxLineBytes: fc.constantFrom(100, 1 << 20),
+        }),
+        async (lines, lastNewline, cuts, flags) => {
+          const text = lines.join("\n") + (lastNewline ? "\n" : "");
+          const block = await run(text, cuts, { ...flags, block: true });
+          expect(block).toEqual(await run(text, cuts, { ...flags, block: false }));
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+});
