@@ -185,20 +185,24 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
     if (verdict === LineVerdict.malformed) return text.trim() === "" || malformed();
     return count(buf, start, next, verdict);
   };
-  /** As take, for a line of the block loaded in blockFilter, which starts at byte blockStart of buf. */
+  /**
+   * As take, for a line of the block loaded in blockFilter, which starts at byte blockStart of buf
+   * and is decoded as `text`; the line is characters charStart…charEnd of it.
+   */
   const takeScanned = (
     buf: Buffer,
     blockStart: number,
     start: number,
     end: number,
     text: string,
+    charStart: number,
+    charEnd: number,
   ): boolean => {
     if (end - start > maxLineBytes) return tooLong();
     run.lineCount++;
     if (start === end) return true;
-    const verdict = blockFilter!.test(start - blockStart, end - blockStart);
-    if (verdict === LineVerdict.malformed)
-      return text.slice(start - blockStart, end - blockStart).trim() === "" || malformed();
+    const verdict = blockFilter!.test(start - blockStart, end - blockStart, charStart, charEnd);
+    if (verdict === LineVerdict.malformed) return text.slice(charStart, charEnd).trim() === "" || malformed();
     return count(buf, start, end + 1, verdict);
   };
   /** Counts a line that is not malformed, bytes start…next of buf with its line end, and selects it when the verdict says so. */
@@ -238,20 +242,17 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
       }
       const ascii = isAscii(chunk.subarray(start, blockEnd));
       const text = chunk.toString(ascii ? "latin1" : "utf8", start, blockEnd + 1);
-      if (ascii && blockFilter?.load(chunk.subarray(start, blockEnd + 1), text)) {
-        for (let lineStart = start; lineStart <= blockEnd; ) {
-          const lineEnd = start + text.indexOf("\n", lineStart - start);
-          if (!takeScanned(chunk, start, lineStart, lineEnd, text)) return false;
-          lineStart = lineEnd + 1;
-        }
-        start = blockEnd + 1;
-        continue;
-      }
+      const scanned = blockFilter?.load(chunk.subarray(start, blockEnd + 1), text) === true;
       let charStart = 0;
       for (let byteStart = start; byteStart <= blockEnd; ) {
         const charEnd = text.indexOf("\n", charStart);
         const byteEnd = ascii ? byteStart + (charEnd - charStart) : chunk.indexOf(10, byteStart);
-        if (!take(chunk, byteStart, byteEnd, byteEnd + 1, text.slice(charStart, charEnd))) return false;
+        if (
+          !(scanned
+            ? takeScanned(chunk, start, byteStart, byteEnd, text, charStart, charEnd)
+            : take(chunk, byteStart, byteEnd, byteEnd + 1, text.slice(charStart, charEnd)))
+        )
+          return false;
         charStart = charEnd + 1;
         byteStart = byteEnd + 1;
       }

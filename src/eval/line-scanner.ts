@@ -14,7 +14,7 @@ interface ScannerExports {
 }
 
 /**
- * The line scanner (wasm/line-scanner.ts): checks lines of ASCII bytes against the JSON grammar and
+ * The line scanner (wasm/line-scanner.ts): checks lines of bytes against the JSON grammar and
  * finds where the values of the named top-level fields are, 16 bytes at a time, building nothing.
  * Lines are scanned from a block loaded into its memory; `scan` answers true for a JSON object
  * (then `value` builds a slot's value) and false when not sure: a malformed line, a key written
@@ -52,7 +52,7 @@ export class LineScanner {
     this.scanLine = exports.scan;
   }
 
-  /** Makes `block` (whole lines of ASCII bytes, the last ending with an LF) the one scanned; false when it is longer than `capacity`. */
+  /** Makes `block` (whole lines, the last ending with an LF) the one scanned; false when it is longer than `capacity`. */
   load(block: Uint8Array): boolean {
     if (block.length > this.capacity) return false;
     this.memory.set(block, this.input);
@@ -66,12 +66,13 @@ export class LineScanner {
 
   /**
    * The value of a slot's field in the line scanned last, as parseRecord reads it (undefined when
-   * the line lacks the field); `text` is the block decoded, so that its offsets are the block's.
+   * the line lacks the field), sliced from `text`: the block decoded, where each of the line's bytes
+   * stands `shift` characters before its offset in the block.
    */
-  value(slot: number, text: string): unknown {
-    const start = this.results[slot * 3]!;
-    if (start < 0) return undefined;
-    const end = this.results[slot * 3 + 1]!;
+  value(slot: number, text: string, shift: number): unknown {
+    const start = this.results[slot * 3]! - shift;
+    if (start < -shift) return undefined;
+    const end = this.results[slot * 3 + 1]! - shift;
     if (text.charCodeAt(start) !== 0x22) return otherValue(text.slice(start, end));
     return this.results[slot * 3 + 2] === 0
       ? text.slice(start + 1, end - 1)

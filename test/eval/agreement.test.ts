@@ -214,19 +214,23 @@ describe("the field reader, the block filter and JSON.parse of every line", () =
           const parsed = compileLineFilter(condition, { prefilter, fieldReader: false });
           expect(lines.map(scanned)).toEqual(lines.map(parsed));
         }
-        // The block filter, on the lines it is given (ASCII, no LF), in one block.
-        const ascii = lines.filter((line) => /^[\x00-\x09\x0b-\x7f]*$/.test(line));
+        // The block filter, on the lines as eval reads them: one block of UTF-8, decoded.
+        const bytes = Buffer.from(lines.map((line) => `${line}\n`).join(""));
+        const text = bytes.toString();
         const parsed = compileLineFilter(condition, { fieldReader: false });
         const block = compileBlockFilter(condition, compileLineFilter(condition))!;
-        const text = ascii.map((line) => `${line}\n`).join("");
-        expect(block.load(Buffer.from(text, "latin1"), text)).toBe(true);
-        let start = 0;
-        const verdicts = ascii.map((line) => {
-          const verdict = block.test(start, start + line.length);
-          start += line.length + 1;
-          return verdict;
-        });
-        expect(verdicts).toEqual(ascii.map(parsed));
+        expect(block.load(bytes, text)).toBe(true);
+        const verdicts: LineVerdict[] = [];
+        const expected: LineVerdict[] = [];
+        for (let start = 0, charStart = 0; start < bytes.length; ) {
+          const end = bytes.indexOf(10, start);
+          const charEnd = text.indexOf("\n", charStart);
+          verdicts.push(block.test(start, end, charStart, charEnd));
+          expected.push(parsed(text.slice(charStart, charEnd)));
+          start = end + 1;
+          charStart = charEnd + 1;
+        }
+        expect(verdicts).toEqual(expected);
       }),
       { numRuns: 2000 },
     );

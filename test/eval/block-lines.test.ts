@@ -8,7 +8,7 @@ import { compileBlockFilter, compileLineFilter } from "../../src/eval/index.js";
 const source = 'EdgeResponseStatus geq 500 and ClientRequestPath !startsWith "/health"';
 
 /** Lines of every kind eval meets: most of them well-formed ASCII, the others what the block filter hands on. */
-const line = fc.oneof(
+const text = fc.oneof(
   {
     weight: 6,
     arbitrary: fc
@@ -31,13 +31,24 @@ const line = fc.oneof(
     `{"EdgeResponseStatus":503,"pad":"${"x".repeat(300)}"}`,
   ),
 );
+/** A line's bytes: its text as UTF-8, or bytes that are no UTF-8 (one U+FFFD each, in a string and outside one). */
+const line = fc.oneof(
+  { weight: 9, arbitrary: text.map((line) => Buffer.from(line)) },
+  fc
+    .constantFrom(
+      '{"EdgeResponseStatus":503,"ClientRequestPath":"/\xff"}',
+      '{"EdgeResponseStatus":503,"ClientRequestPath":"/health\xff\xfe"}',
+      '{"EdgeResponseStatus":503}\xff',
+      '{"EdgeResponseStatus":503,"ClientRequestPath":"/\xe9\xff"}',
+    )
+    .map((line) => Buffer.from(line, "latin1")),
+);
 
 async function run(
-  text: string,
+  bytes: Buffer,
   cuts: number[],
   options: { block: boolean; invert: boolean; strict: boolean; maxLineBytes: number },
 ) {
-  const bytes = Buffer.from(text);
   const { condition } = check(source);
   const filter = compileLineFilter(condition);
   const counts = emptyCounts();
@@ -82,9 +93,13 @@ describe("eval's lines through the block filter", () => {
           maxLineBytes: fc.constantFrom(100, 1 << 20),
         }),
         async (lines, lastNewline, cuts, flags) => {
-          const text = lines.join("\n") + (lastNewline ? "\n" : "");
-          const block = await run(text, cuts, { ...flags, block: true });
-          expect(block).toEqual(await run(text, cuts, { ...flags, block: false }));
+          const newline = Buffer.from("\n");
+          const bytes = Buffer.concat([
+            ...lines.flatMap((line, i) => (i > 0 ? [newline, line] : [line])),
+            ...(lastNewline ? [newline] : []),
+          ]);
+          const block = await run(bytes, cuts, { ...flags, block: true });
+          expect(block).toEqual(await run(bytes, cuts, { ...flags, block: false }));
         },
       ),
       { numRuns: 600 },

@@ -28,7 +28,7 @@ function scanAll(fields: readonly string[], lines: readonly string[]): (unknown[
   return lines.map((line) => {
     const taken = scanner.scan(start, start + line.length);
     start += line.length + 1;
-    return taken ? fields.map((_, slot) => scanner.value(slot, text)) : "declined";
+    return taken ? fields.map((_, slot) => scanner.value(slot, text, 0)) : "declined";
   });
 }
 
