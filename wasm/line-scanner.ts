@@ -140,7 +140,7 @@ function expect(member: usize, at: usize, length: usize, slot: isize): void {
 }
 
 /** Past the string whose opening quote is at `at`; 0 when it is not one. */
-function string(at: usize): usize {
+@inline function string(at: usize): usize {
   at++;
   while (true) {
     const bytes = v128.load(at);
