@@ -1,9 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { check } from "../../src/check/index.js";
-import { emptyCounts, evalLines, warningText } from "../../src/cli/eval-lines.js";
-import { streamInput } from "../../src/cli/log-input.js";
-import { compileBlockFilter, compileLineFilter } from "../../src/eval/index.js";
+import { runLines } from "./run-lines.js";
 
 const source = 'EdgeResponseStatus geq 500 and ClientRequestPath !startsWith "/health"';
 
@@ -44,42 +41,6 @@ const line = fc.oneof(
     .map((line) => Buffer.from(line, "latin1")),
 );
 
-async function run(
-  bytes: Buffer,
-  cuts: number[],
-  options: { block: boolean; invert: boolean; strict: boolean; maxLineBytes: number },
-) {
-  const { condition } = check(source);
-  const filter = compileLineFilter(condition);
-  const counts = emptyCounts();
-  const written: Buffer[] = [];
-  const warnings: string[] = [];
-  const end = await evalLines(
-    streamInput("<stdin>", async function* () {
-      let at = 0;
-      for (const cut of [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b)) {
-        yield bytes.subarray(at, cut);
-        at = cut;
-      }
-      yield bytes.subarray(at);
-    }),
-    {
-      filter,
-      blockFilter: options.block ? compileBlockFilter(condition, filter) : undefined,
-      invert: options.invert,
-      strict: options.strict,
-      maxLineBytes: options.maxLineBytes,
-      write: async (out) => {
-        written.push(Buffer.from(out));
-      },
-      counts,
-      onRead: () => {},
-      warn: (warning) => warnings.push(warningText(warning)),
-    },
-  );
-  return { end, out: Buffer.concat(written).toString(), counts, warnings };
-}
-
 describe("eval's lines through the block filter", () => {
   it("give the output, counts, line numbers and warnings of the line filter", async () => {
     await fc.assert(
@@ -98,8 +59,12 @@ describe("eval's lines through the block filter", () => {
             ...lines.flatMap((line, i) => (i > 0 ? [newline, line] : [line])),
             ...(lastNewline ? [newline] : []),
           ]);
-          const block = await run(bytes, cuts, { ...flags, block: true });
-          expect(block).toEqual(await run(bytes, cuts, { ...flags, block: false }));
+          const chunks = () => {
+            const at = [0, ...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+            return at.map((start, i) => bytes.subarray(start, at[i + 1] ?? bytes.length));
+          };
+          const block = await runLines(chunks, source, { ...flags, block: true });
+          expect(block).toEqual(await runLines(chunks, source, { ...flags, block: false }));
         },
       ),
       { numRuns: 600 },

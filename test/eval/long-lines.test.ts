@@ -1,47 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { check } from "../../src/check/index.js";
-import {
-  DEFAULT_MAX_LINE_BYTES,
-  emptyCounts,
-  evalLines,
-  MAX_LINE_BYTES,
-  warningText,
-} from "../../src/cli/eval-lines.js";
-import { streamInput } from "../../src/cli/log-input.js";
-import { compileBlockFilter, compileLineFilter } from "../../src/eval/index.js";
+import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES } from "../../src/cli/eval-lines.js";
 import { runCli } from "../helpers/cli.js";
-
-/** Runs evalLines over `chunks` as they come, returning what it wrote, its counts and its messages. */
-async function evalChunks(
-  chunks: () => Iterable<Buffer>,
-  source: string,
-  maxLineBytes = DEFAULT_MAX_LINE_BYTES,
-) {
-  const { condition } = check(source);
-  const filter = compileLineFilter(condition);
-  const counts = emptyCounts();
-  const written: Buffer[] = [];
-  const messages: string[] = [];
-  const { completed } = await evalLines(
-    streamInput("<stdin>", async function* () {
-      yield* chunks();
-    }),
-    {
-      filter,
-      blockFilter: compileBlockFilter(condition, filter),
-      invert: false,
-      strict: false,
-      maxLineBytes,
-      write: async (bytes) => {
-        written.push(Buffer.from(bytes));
-      },
-      counts,
-      onRead: () => {},
-      warn: (warning) => messages.push(warningText(warning)),
-    },
-  );
-  return { completed, out: Buffer.concat(written).toString(), counts, messages };
-}
+import { runLines } from "./run-lines.js";
 
 describe("filterc eval on long lines", () => {
   it("reads a 16 MB line arriving in 4 kB chunks in linear time (regression: each chunk re-copied the line)", async () => {
@@ -51,7 +11,7 @@ describe("filterc eval on long lines", () => {
       for (let i = 0; i < 4096; i++) yield piece;
       yield Buffer.from('"}\n{"ClientCountry":"us"}\n');
     };
-    const run = await evalChunks(chunks, 'ClientCountry eq "us"');
+    const run = await runLines(chunks, 'ClientCountry eq "us"');
     expect(run.counts).toEqual({
       lines: 2,
       matched: 2,
@@ -70,11 +30,11 @@ describe("filterc eval on long lines", () => {
     const short = '{"ClientCountry":"us"}';
     const input = `${short}\n${long}\n${short}\n${long}`;
     // Within one chunk, across chunks, and as the last line without LF.
-    const whole = await evalChunks(() => [Buffer.from(input)], 'ClientCountry eq "us"', 100);
-    const split = await evalChunks(
+    const whole = await runLines(() => [Buffer.from(input)], 'ClientCountry eq "us"', { maxLineBytes: 100 });
+    const split = await runLines(
       () => input.match(/.{1,7}/gs)!.map((piece) => Buffer.from(piece)),
       'ClientCountry eq "us"',
-      100,
+      { maxLineBytes: 100 },
     );
     for (const run of [whole, split]) {
       expect(run.out).toBe(`${short}\n${short}\n`);
@@ -91,12 +51,12 @@ describe("filterc eval on long lines", () => {
           { input: "<stdin>", line: 4 },
         ],
       });
-      expect(run.messages).toEqual([
+      expect(run.warnings).toEqual([
         "line 2 of <stdin> is longer than 100 bytes (--max-line-bytes): not read, counted as malformed",
         "line 4 of <stdin> is longer than 100 bytes (--max-line-bytes): not read, counted as malformed",
       ]);
     }
-    const exact = await evalChunks(() => [Buffer.from(`${long}\n`)], "", long.length);
+    const exact = await runLines(() => [Buffer.from(`${long}\n`)], "", { maxLineBytes: long.length });
     expect(exact.counts.malformed).toBe(0);
   });
 
@@ -122,7 +82,7 @@ describe("filterc eval on long lines", () => {
   it("has a default limit of 64 MiB, past which a line is not read", async () => {
     expect(DEFAULT_MAX_LINE_BYTES).toBe(64 * 1024 * 1024);
     const body = Buffer.alloc(DEFAULT_MAX_LINE_BYTES, 0x61);
-    const run = await evalChunks(function* () {
+    const run = await runLines(function* () {
       yield Buffer.from('{"ClientRequestPath":"');
       for (let i = 0; i < body.length; i += 1 << 20) yield body.subarray(i, i + (1 << 20));
       yield Buffer.from('"}\n{"ClientRequestPath":"/"}\n');
