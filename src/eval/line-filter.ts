@@ -42,11 +42,11 @@ export function compileLineFilter(condition: Cond | null, options: LineFilterOpt
     };
   } else {
     const { fields, test } = condition ? compileSlotPredicate(condition) : { fields: [], test: () => true };
-    const readFields = compileFieldReader(fields);
-    const read: unknown[] = new Array(fields.length);
-    const values = new SlotValues(fields.length, (slot) => read[slot]);
+    const read = compileFieldReader(fields);
+    const fieldValues: unknown[] = new Array(fields.length);
+    const values = new SlotValues(fields.length, (slot) => fieldValues[slot]);
     full = (line) => {
-      if (!readFields(line, read)) return LineVerdict.malformed;
+      if (!read(line, fieldValues)) return LineVerdict.malformed;
       values.next();
       return test(values) ? LineVerdict.match : LineVerdict.miss;
     };

@@ -1,7 +1,7 @@
 import { LINE_SCANNER_WASM } from "./line-scanner-module.js";
 import { otherValue } from "./records.js";
 
-/** The scanner's module, compiled once per thread (2.4 KB: small enough to compile synchronously in a browser too). */
+/** The scanner's module, compiled once per thread (3.5 KB: small enough to compile synchronously, in browsers too). */
 let module: WebAssembly.Module | undefined;
 
 interface ScannerExports {

@@ -31,8 +31,9 @@ type ValueTest = (value: unknown) => boolean;
  * bool fields accept JSON booleans only. `not` is evaluated as written.
  */
 export function compilePredicate(condition: Cond): Predicate {
-  // Each field the filter names is read from the record once, into a slot; the comparisons read
-  // the slots. A filter that tests one field many times then costs one property lookup, not many.
+  // Each field the filter names has a slot, read from the record when a comparison first asks for
+  // it: a filter that tests one field many times costs one property lookup, not many, and one
+  // whose first comparison fails reads no other field.
   const { fields, test } = compileSlotPredicate(condition);
   let current: Record<string, unknown> = {};
   const values = new SlotValues(fields.length, (slot) => current[fields[slot]!]);
