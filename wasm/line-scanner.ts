@@ -72,10 +72,11 @@ export function addName(length: usize): bool {
   return true;
 }
 
+/** Whether the `length` bytes at a and at b are the same, 16 at a time (both may be read 16 bytes past their end). */
 @inline function sameBytes(a: usize, b: usize, length: usize): bool {
-  for (; length >= 8; length -= 8, a += 8, b += 8) if (load<u64>(a) != load<u64>(b)) return false;
-  for (; length > 0; length--, a++, b++) if (load<u8>(a) != load<u8>(b)) return false;
-  return true;
+  for (; length >= 16; length -= 16, a += 16, b += 16)
+    if (i8x16.bitmask(i8x16.eq(v128.load(a), v128.load(b))) != 0xffff) return false;
+  return ((i8x16.bitmask(i8x16.eq(v128.load(a), v128.load(b))) | (0xffff << <i32>length)) & 0xffff) == 0xffff;
 }
 
 /** The slot of the key at `at` (its bytes, without quotes), or -1. */
@@ -118,12 +119,8 @@ export function addName(length: usize): bool {
 @inline function isExpected(member: usize, at: usize): bool {
   if (member >= expected) return false;
   const entry = EXPECTED + member * 12;
-  let key = <usize>load<i32>(entry);
-  let length = <usize>load<i32>(entry + 4);
-  if (load<u8>(at + length) != 0x22) return false;
-  for (; length >= 16; length -= 16, key += 16, at += 16)
-    if (i8x16.bitmask(i8x16.eq(v128.load(key), v128.load(at))) != 0xffff) return false;
-  return ((i8x16.bitmask(i8x16.eq(v128.load(key), v128.load(at))) | (0xffff << <i32>length)) & 0xffff) == 0xffff;
+  const length = <usize>load<i32>(entry + 4);
+  return load<u8>(at + length) == 0x22 && sameBytes(<usize>load<i32>(entry), at, length);
 }
 
 /** Keeps the key of member `member` (at `at`, written without escapes) as the one the next line is expected to have there. */

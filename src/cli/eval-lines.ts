@@ -37,7 +37,7 @@ export function emptyCounts(): EvalCounts {
 
 export interface EvalLinesOptions {
   filter: LineFilter;
-  /** The same filter over blocks of ASCII lines, which it tests faster (see compileBlockFilter). */
+  /** The same filter over blocks of lines, which tests lines of ASCII faster (see compileBlockFilter). */
   blockFilter: BlockFilter | undefined;
   /** Select the lines that do not match (malformed lines are never selected). */
   invert: boolean;
@@ -174,36 +174,29 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
     return malformed();
   };
   /**
-   * Tests one line, bytes start…end of buf without the LF, decoded as `text`; `next` is where the
-   * following line starts.
+   * Tests one line, bytes start…end of buf without the LF and characters charStart…charEnd of
+   * `text`; `next` is where the following line starts. A line of the block loaded in blockFilter,
+   * which starts at byte `scannedBlock` of buf, is tested by it (-1: no such block).
    */
-  const take = (buf: Buffer, start: number, end: number, next: number, text: string): boolean => {
-    if (end - start > maxLineBytes) return tooLong();
-    run.lineCount++;
-    if (start === end) return true;
-    const verdict = filter(text);
-    if (verdict === LineVerdict.malformed) return text.trim() === "" || malformed();
-    return count(buf, start, next, verdict);
-  };
-  /**
-   * As take, for a line of the block loaded in blockFilter, which starts at byte blockStart of buf
-   * and is decoded as `text`; the line is characters charStart…charEnd of it.
-   */
-  const takeScanned = (
+  const take = (
     buf: Buffer,
-    blockStart: number,
     start: number,
     end: number,
+    next: number,
     text: string,
     charStart: number,
     charEnd: number,
+    scannedBlock = -1,
   ): boolean => {
     if (end - start > maxLineBytes) return tooLong();
     run.lineCount++;
     if (start === end) return true;
-    const verdict = blockFilter!.test(start - blockStart, end - blockStart, charStart, charEnd);
+    const verdict =
+      scannedBlock >= 0
+        ? blockFilter!.test(start - scannedBlock, end - scannedBlock, charStart, charEnd)
+        : filter(text.slice(charStart, charEnd));
     if (verdict === LineVerdict.malformed) return text.slice(charStart, charEnd).trim() === "" || malformed();
-    return count(buf, start, end + 1, verdict);
+    return count(buf, start, next, verdict);
   };
   /** Counts a line that is not malformed, bytes start…next of buf with its line end, and selects it when the verdict says so. */
   const count = (buf: Buffer, start: number, next: number, verdict: LineVerdict): boolean => {
@@ -242,16 +235,12 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
       }
       const ascii = isAscii(chunk.subarray(start, blockEnd));
       const text = chunk.toString(ascii ? "latin1" : "utf8", start, blockEnd + 1);
-      const scanned = blockFilter?.load(chunk.subarray(start, blockEnd + 1), text) === true;
+      const scannedBlock = blockFilter?.load(chunk.subarray(start, blockEnd + 1), text) ? start : -1;
       let charStart = 0;
       for (let byteStart = start; byteStart <= blockEnd; ) {
         const charEnd = text.indexOf("\n", charStart);
         const byteEnd = ascii ? byteStart + (charEnd - charStart) : chunk.indexOf(10, byteStart);
-        if (
-          !(scanned
-            ? takeScanned(chunk, start, byteStart, byteEnd, text, charStart, charEnd)
-            : take(chunk, byteStart, byteEnd, byteEnd + 1, text.slice(charStart, charEnd)))
-        )
+        if (!take(chunk, byteStart, byteEnd, byteEnd + 1, text, charStart, charEnd, scannedBlock))
           return false;
         charStart = charEnd + 1;
         byteStart = byteEnd + 1;
@@ -289,7 +278,8 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
         else {
           const head = Buffer.concat([...carry, chunk.subarray(0, newline + 1)], carryBytes + newline + 1);
           const end = head.length - 1;
-          stopped = !take(head, 0, end, head.length, head.toString("utf8", 0, end));
+          const text = head.toString("utf8", 0, end);
+          stopped = !take(head, 0, end, head.length, text, 0, text.length);
         }
         carry = [];
         carryBytes = 0;
@@ -321,7 +311,8 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
   }
   if (carryBytes > 0) {
     const last = carry.length === 1 ? carry[0]! : Buffer.concat(carry, carryBytes);
-    if (!take(last, 0, last.length, last.length, last.toString("utf8"))) stopped = true;
+    const text = last.toString("utf8");
+    if (!take(last, 0, last.length, last.length, text, 0, text.length)) stopped = true;
     const wroteLast = runBuffer === last;
     await flush();
     if (wroteLast && write) await write(ownedCopy([NEWLINE]));

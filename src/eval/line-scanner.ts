@@ -70,8 +70,9 @@ export class LineScanner {
    * stands `shift` characters before its offset in the block.
    */
   value(slot: number, text: string, shift: number): unknown {
-    const start = this.results[slot * 3]! - shift;
-    if (start < -shift) return undefined;
+    const at = this.results[slot * 3]!;
+    if (at < 0) return undefined;
+    const start = at - shift;
     const end = this.results[slot * 3 + 1]! - shift;
     if (text.charCodeAt(start) !== 0x22) return otherValue(text.slice(start, end));
     return this.results[slot * 3 + 2] === 0
