@@ -70,4 +70,19 @@ describe("eval's lines through the block filter", () => {
       { numRuns: 600 },
     );
   });
+
+  it("skips blank lines, blanks alone included, and counts a malformed line with its number", async () => {
+    const input = `\n  \n\t\r\n{"EdgeResponseStatus":503}\n{"EdgeResponseStatus":\n`;
+    for (const block of [true, false]) {
+      const run = await runLines(() => [Buffer.from(input)], source, { block });
+      expect(run.out).toBe('{"EdgeResponseStatus":503}\n');
+      expect(run.lineCount).toBe(5);
+      expect(run.counts).toMatchObject({
+        lines: 2,
+        matched: 1,
+        malformed: 1,
+        firstMalformed: [{ input: "<stdin>", line: 5 }],
+      });
+    }
+  });
 });
