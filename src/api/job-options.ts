@@ -32,6 +32,8 @@ export const DEFAULT_TIMESTAMPS = "rfc3339";
 export const JOB_KINDS = ["", "edge"] as const;
 export const FREQUENCIES = ["high", "low"] as const;
 export const MAX_DESTINATION_LENGTH = 4096;
+/** The OpenAPI schema's `maxLength` of `logpull_options`. */
+export const MAX_LOGPULL_OPTIONS_LENGTH = 4096;
 
 export type OutputType = (typeof OUTPUT_TYPES)[number];
 export type TimestampFormat = (typeof TIMESTAMP_FORMATS)[number];
@@ -167,6 +169,14 @@ export function checkJobBody(body: Readonly<Record<string, unknown>>, context: J
   const notices: string[] = [];
   const invalid = (option: string, value: unknown, accepted: string) =>
     problems.push(problem("InvalidJobOption", option, { option, value: describe(value), accepted }));
+  const tooLong = (option: string, length: number, limit: number) =>
+    problems.push(
+      problem("InvalidJobOption", option, {
+        option,
+        value: `${length} characters`,
+        accepted: `at most ${limit} characters`,
+      }),
+    );
   const onlyFor = (option: keyof typeof DATASETS_OF_OPTION) => {
     const datasets: readonly string[] = DATASETS_OF_OPTION[option];
     if (!datasets.includes(context.dataset))
@@ -194,6 +204,8 @@ export function checkJobBody(body: Readonly<Record<string, unknown>>, context: J
         break;
       case "logpull_options":
         if (value !== null && typeof value !== "string") invalid(key, value, "a string or null");
+        else if (typeof value === "string" && value.length > MAX_LOGPULL_OPTIONS_LENGTH)
+          tooLong(key, value.length, MAX_LOGPULL_OPTIONS_LENGTH);
         else if (typeof value === "string") problems.push(...checkLogpullOptions(value, context.catalog));
         if (typeof value === "string" && isObject(body["output_options"]))
           notices.push("the service ignores logpull_options when output_options is present");
@@ -216,8 +228,7 @@ export function checkJobBody(body: Readonly<Record<string, unknown>>, context: J
       case "destination_conf":
         if (typeof value !== "string" || value === "")
           invalid(key, value, "a destination URL such as s3://bucket/logs?region=us-west-2");
-        else if (value.length > MAX_DESTINATION_LENGTH)
-          invalid(key, `${value.length} characters`, `at most ${MAX_DESTINATION_LENGTH} characters`);
+        else if (value.length > MAX_DESTINATION_LENGTH) tooLong(key, value.length, MAX_DESTINATION_LENGTH);
         else {
           const checked = checkDestination(value, key);
           problems.push(...checked.problems);

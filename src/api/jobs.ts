@@ -10,6 +10,7 @@ import {
   checkJobBody,
   DEFAULT_TIMESTAMPS,
   logpullAsOutputOptions,
+  MAX_DESTINATION_LENGTH,
   type OutputOptions,
   withLogpullOptions,
 } from "./job-options.js";
@@ -221,8 +222,7 @@ function updatedForm(
   if (settings.logpullOptions !== undefined) {
     if (settings.toOutputOptions) return [bothForms("convert the job, or give its new logpull_options")];
     if (namesOutput(settings)) return [bothForms("give the fields and timestamps in one form")];
-    if (current !== null)
-      return [bothForms("the job uses output_options; change its output options instead")];
+    if (current !== null) return [bothForms("the job has output_options, so change those instead")];
     body["logpull_options"] = settings.logpullOptions;
     return [];
   }
@@ -274,7 +274,10 @@ function ownershipProblems(
   where: JobPlace | undefined,
 ): Problem[] {
   if (destination === undefined || (challenge !== undefined && challenge !== "")) return [];
-  if (checkDestination(destination).problems.length > 0 || !needsOwnershipChallenge(destination)) return [];
+  // A destination refused on its own (E0610, E0618) gets no second problem.
+  if (destination.length > MAX_DESTINATION_LENGTH || checkDestination(destination).problems.length > 0)
+    return [];
+  if (!needsOwnershipChallenge(destination)) return [];
   const shown = maskDestination(destination);
   const scope = where === undefined ? "--zone ID" : `--${where.scope} ${where.id}`;
   return [

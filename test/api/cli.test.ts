@@ -290,6 +290,19 @@ describe("filterc fields", () => {
       });
       expect((await cli(["fields", "clear", "--zone", ZONE, "--cookie", "a"])).code).toBe(2);
     });
+
+    it("shows a ruleset id from the service with its control characters as code points", async () => {
+      const hostile = { ...withCookie, id: "rs\u001b[2J" };
+      api.on(`GET /zones/${ZONE}/rulesets`, success([hostile]));
+      api.on(`GET /zones/${ZONE}/rulesets/rs%1B%5B2J`, success(hostile));
+      api.on(`PUT /zones/${ZONE}/rulesets/rs%1B%5B2J`, success({ ...hostile, rules: [] }));
+      expect((await cli(["fields", "clear", "--zone", ZONE])).stdout).toBe(
+        "custom fields cleared: ruleset rs<U+001B>[2J has no rules\n",
+      );
+      expect((await cli(["fields", "get", "--zone", ZONE])).stdout).toBe(
+        "ruleset rs<U+001B>[2J\ncookies: SessionID\n",
+      );
+    });
   });
 
   it("is a usage error without --zone or with an unknown subcommand", async () => {

@@ -171,6 +171,26 @@ describe("createJob", () => {
     );
   });
 
+  it("refuses a logpull_options string or a destination over the schema's 4096 characters", async () => {
+    const logpullOptions = `fields=${"ClientIP,".repeat(455)}RayID`;
+    const destination = `s3://my-bucket/${"a".repeat(4080)}?region=us-west-2`;
+    const error = await validationErrorOf(
+      client().createJob({ zoneId: ZONE }, { destination, logpullOptions }),
+    );
+    expect(error.problems).toEqual([
+      {
+        code: "E0618",
+        path: "destination_conf",
+        message: "`destination_conf` takes at most 4096 characters, not 4112 characters",
+      },
+      {
+        code: "E0618",
+        path: "logpull_options",
+        message: "`logpull_options` takes at most 4096 characters, not 4107 characters",
+      },
+    ]);
+  });
+
   it("refuses a destination that needs an ownership challenge without its token, naming the command", async () => {
     const settings = { destination: "gs://my-bucket/logs", fields: ["ClientIP"] };
     const error = await validationErrorOf(client().createJob({ zoneId: ZONE }, settings));
@@ -525,7 +545,7 @@ describe("updates change only what is named", () => {
         code: "E0624",
         path: "logpull_options",
         message:
-          "`logpull_options` cannot be combined with `output_options`: the service ignores logpull_options when output_options is present; the job uses output_options; change its output options instead",
+          "`logpull_options` cannot be combined with `output_options`: the service ignores logpull_options when output_options is present; the job has output_options, so change those instead",
       },
     ]);
   });

@@ -144,18 +144,22 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         : cleared
           ? "cleared"
           : "set";
-    io.stdout(`custom fields ${what}: ruleset ${result.rulesetId}\n${describeConfig(result.config)}`);
+    io.stdout(
+      `custom fields ${what}: ruleset ${terminalText(result.rulesetId)}\n${describeConfig(result.config)}`,
+    );
     return 0;
   });
 }
 
 function describeClear(result: ClearCustomFieldsResult): string {
   if (result.rulesetId === null) return "nothing to clear: the zone has no http_log_custom_fields ruleset\n";
-  if (!result.changed) return `nothing to clear: ruleset ${result.rulesetId} has no rules\n`;
-  return `custom fields cleared: ruleset ${result.rulesetId} has no rules\n`;
+  // The id comes from the service: shown with its control characters as code points.
+  const ruleset = terminalText(result.rulesetId);
+  if (!result.changed) return `nothing to clear: ruleset ${ruleset} has no rules\n`;
+  return `custom fields cleared: ruleset ${ruleset} has no rules\n`;
 }
 
 function describeState(state: CustomFieldsState | null): string {
   if (state === null) return "no custom fields (the zone has no http_log_custom_fields ruleset)\n";
-  return `ruleset ${state.rulesetId}\n${describeConfig(state.config)}`;
+  return `ruleset ${terminalText(state.rulesetId)}\n${describeConfig(state.config)}`;
 }
