@@ -86,6 +86,18 @@ export function destinationSecrets(destination: string): string[] {
   return [...new Set(secrets.flatMap((secret) => [secret, encodeURIComponent(secret)]))];
 }
 
+/**
+ * Whether a job may push to the destination only with the token of its ownership challenge: S3
+ * without keys in the URL, Cloud Storage, Azure and Sumo Logic. The others carry their own
+ * credentials (S3-compatible and R2 keys, HTTP headers, API keys).
+ */
+export function needsOwnershipChallenge(destination: string): boolean {
+  const parts = parse(destination);
+  if (!parts) return false;
+  if (parts.scheme === "s3") return !parts.query.has("access-key-id");
+  return parts.scheme === "gs" || parts.scheme === "azure" || parts.scheme === "sumo";
+}
+
 export interface DestinationCheck {
   problems: Problem[];
   notices: string[];

@@ -1,4 +1,5 @@
 export {
+  type ClearCustomFieldsResult,
   type CustomFieldsState,
   createClient,
   type DestinationAnswer,
@@ -9,16 +10,19 @@ export {
   type SetCustomFieldsResult,
 } from "./client.js";
 export {
+  CUSTOM_FIELD_COLUMNS,
   CUSTOM_FIELD_LISTS,
+  type CustomFieldColumn,
   type CustomFieldList,
   type CustomFieldsCheck,
   type CustomFieldsConfig,
+  checkCustomFieldRules,
   checkCustomFields,
   configFromRules,
   customFieldsRule,
   MAX_CUSTOM_FIELDS,
 } from "./custom-fields.js";
-export { checkDestination, maskDestination } from "./destination.js";
+export { checkDestination, maskDestination, needsOwnershipChallenge } from "./destination.js";
 export {
   ApiError,
   type ApiFailure,
@@ -38,6 +42,7 @@ export {
   type JobBodyCheck,
   type JobBodyContext,
   LOGPULL_TIMESTAMP_FORMATS,
+  logpullAsOutputOptions,
   OUTPUT_OPTION_DEFAULTS,
   OUTPUT_OPTION_NAMES,
   OUTPUT_TYPES,
@@ -48,7 +53,6 @@ export {
 export {
   buildCreateBody,
   buildUpdate,
-  CUSTOM_FIELD_COLUMNS,
   diffJob,
   type JobChange,
   type JobFilter,

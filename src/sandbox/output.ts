@@ -1,11 +1,12 @@
-import { OUTPUT_OPTION_DEFAULTS, type OutputOptions } from "../api/index.js";
+import { logpullAsOutputOptions, OUTPUT_OPTION_DEFAULTS, type OutputOptions } from "../api/index.js";
 import { ExactNumber, jsonNumber } from "../eval/index.js";
 import type { Job } from "./model.js";
 
 /**
  * How a job writes its records, from its `output_options` (the older `logpull_options` only when
- * there are none, as the service does): the fields and their order, the timestamp format, the
- * sample rate, the record's text (NDJSON, CSV or a template) and the batch's prefix and suffix.
+ * there are none, as the service does, read as the output options it stands for): the fields and
+ * their order, the timestamp format, the sample rate, the record's text (NDJSON, CSV or a template)
+ * and the batch's prefix and suffix.
  */
 export interface OutputFormat {
   /** The fields written, in this order; null: every field of the record. */
@@ -24,8 +25,9 @@ type Timestamps = OutputOptions["timestamp_format"] & string;
 const TIMESTAMP_FIELD = /(^|[a-z])(Timestamp|Datetime)$/;
 
 export function outputFormatOf(job: Job): OutputFormat {
-  const given = job.output_options as OutputOptions | null;
-  if (!given) return legacyFormat(job.logpull_options);
+  const given =
+    (job.output_options as OutputOptions | null) ??
+    (job.logpull_options ? logpullAsOutputOptions(job.logpull_options) : {});
   const csv = given.output_type === "csv";
   const option = <K extends keyof typeof OUTPUT_OPTION_DEFAULTS>(name: K) =>
     given[name] ?? OUTPUT_OPTION_DEFAULTS[name];
@@ -49,21 +51,6 @@ export function outputFormatOf(job: Job): OutputFormat {
     batchSuffix: option("batch_suffix") ?? "",
     recordDelimiter: option("record_delimiter") ?? "",
     render: (record) => `${prefix}${body(record)}${suffix}`,
-  };
-}
-
-/** `logpull_options` ("fields=A,B&timestamps=unix"): NDJSON of those fields. */
-function legacyFormat(logpull: string | null): OutputFormat {
-  const query = new URLSearchParams(logpull ?? "");
-  const names = query.get("fields")?.split(",") ?? null;
-  const timestamps = (query.get("timestamps") ?? "rfc3339") as Timestamps;
-  return {
-    names,
-    sampleRate: 1,
-    batchPrefix: "",
-    batchSuffix: "",
-    recordDelimiter: "",
-    render: (record) => `{${jsonMembers(outputValues(record, names, timestamps, false), ",")}}\n`,
   };
 }
 

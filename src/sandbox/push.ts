@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { dirname, join, relative } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGzip, type Gzip } from "node:zlib";
+import { CUSTOM_FIELD_COLUMNS } from "../api/index.js";
 import { compilePredicate, type Predicate, parseRecord } from "../eval/index.js";
 import { makeFolders } from "../files/index.js";
 import { type AtomicFile, createAtomicFile } from "./atomic-file.js";
@@ -19,13 +20,6 @@ import { utcDate } from "./ownership.js";
 
 /** Custom field values are cut to this many UTF-8 bytes, as Logpush does. */
 export const MAX_CUSTOM_FIELD_BYTES = 8192;
-
-/** The custom fields land in these record fields of http_requests. */
-const customFieldRecords = [
-  ["RequestHeaders", "requestHeaders"],
-  ["ResponseHeaders", "responseHeaders"],
-  ["Cookies", "cookies"],
-] as const;
 
 /** Compiled filters by dataset and filter text; emptied when it grows past this many (filters of deleted jobs). */
 const MAX_CACHED_PREDICATES = 1000;
@@ -78,8 +72,8 @@ function pickFields(source: unknown, names: readonly string[], ignoreCase: boole
 
 function withCustomFields(record: Record<string, unknown>, fields: CustomFields): Record<string, unknown> {
   const result = { ...record };
-  for (const [recordField, configured] of customFieldRecords)
-    result[recordField] = pickFields(record[recordField], fields[configured], recordField !== "Cookies");
+  for (const column of CUSTOM_FIELD_COLUMNS)
+    result[column] = pickFields(record[column], fields[column], column !== "Cookies");
   return result;
 }
 

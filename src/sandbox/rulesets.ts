@@ -1,5 +1,5 @@
 import type { Reply, RequestContext } from "./context.js";
-import { CUSTOM_FIELDS_PHASE, checkCustomFieldRules } from "./custom-fields.js";
+import { CUSTOM_FIELDS_PHASE, checkCustomFieldsPhase } from "./custom-fields.js";
 import { ApiError, ErrorCode, invalidRulesetValue } from "./errors.js";
 import { newId, type Rule, type Ruleset, timestamp, type ZoneState } from "./model.js";
 
@@ -67,6 +67,8 @@ function checkPhase(phase: unknown, pointer: string): string {
 function buildRules(input: unknown, phase: string, previous: readonly Rule[], now: string): Rule[] {
   if (input === undefined || input === null) return [];
   if (!Array.isArray(input)) throw invalidRulesetValue("/rules", "rules must be an array");
+  // The custom-field rules first, so that the answer is the one the client gives before it sends.
+  if (phase === CUSTOM_FIELDS_PHASE) checkCustomFieldsPhase(input);
   const rules = input.map((raw, index): Rule => {
     const at = `/rules/${index}`;
     if (typeof raw !== "object" || raw === null || Array.isArray(raw))
@@ -120,7 +122,6 @@ function buildRules(input: unknown, phase: string, previous: readonly Rule[], no
       );
     ids.add(rule.id);
   });
-  if (phase === CUSTOM_FIELDS_PHASE) checkCustomFieldRules(rules);
   return rules;
 }
 

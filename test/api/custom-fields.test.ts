@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
   type CustomFieldsConfig,
+  checkCustomFieldRules,
   checkCustomFields,
   createClient,
   type Problem,
   ValidationError,
 } from "../../src/api/index.js";
+import rulesCases from "../fixtures/custom-field-rules.json" with { type: "json" };
 import cases from "./custom-fields-cases.json" with { type: "json" };
 import { useTestApi } from "./harness.js";
 import { failure, success } from "./server.js";
@@ -65,8 +67,39 @@ describe("checkCustomFields", () => {
       {
         code: "E0607",
         path: "config",
-        message: "41 custom fields given; a zone takes at most 40 across all lists",
+        message: "41 custom fields given; a zone takes at most 40 across all lists (custom-field rule 4)",
       },
+    ]);
+  });
+});
+
+describe("checkCustomFieldRules (the sandbox answers with the same check)", () => {
+  for (const c of rulesCases)
+    it(`rule ${c.rule}: ${c.name}`, () => {
+      expect(checkCustomFieldRules(c.rules)[0]).toEqual({
+        code: c.code,
+        path: c.pointer,
+        message: c.message,
+      });
+    });
+
+  it("lists every problem of every rule, the 40 counted across rules", () => {
+    const rule = (parameters: unknown) => ({
+      action: "log_custom_field",
+      expression: "true",
+      action_parameters: parameters,
+    });
+    const problems = checkCustomFieldRules([
+      rule({ request_fields: [{ name: "X-A" }, { name: "x-b" }, { name: "x-b" }] }),
+      { action: "log", expression: "false", action_parameters: { cookie_fields: [{ name: "s" }] } },
+      rule({ response_fields: Array.from({ length: 37 }, (_, i) => ({ name: `r${i}` })) }),
+    ]);
+    expect(problems.map((p) => `${p.code} ${p.path}`)).toEqual([
+      "E0630 /rules/0/action_parameters/request_fields/0/name",
+      "E0605 /rules/0/action_parameters/request_fields/2/name",
+      "E0629 /rules/1/action",
+      "E0629 /rules/1/expression",
+      "E0607 /rules/2/action_parameters",
     ]);
   });
 });
@@ -186,6 +219,132 @@ describe("getCustomFields", () => {
         cookies: ["accountNumber"],
       },
     });
+    expect(api.calls()).toEqual([LIST, GET]);
+  });
+});
+
+describe("removing and clearing custom fields", () => {
+  const configured = withRules([
+    rule({
+      request_fields: [{ name: "x-a" }],
+      response_fields: [{ name: "server" }],
+      cookie_fields: [{ name: "SessionID" }],
+    }),
+  ]);
+
+  it("refuses to remove names that are not configured, naming where the zone has them", async () => {
+    api.on(LIST, success([emptyRuleset]));
+    api.on(GET, success(configured));
+    const error = await client()
+      .setCustomFields(
+        { zoneId: ZONE },
+        { requestHeaders: ["server", "X-A"], rawResponseHeaders: ["allow"], cookies: ["sessionid"] },
+        { merge: "remove" },
+      )
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).problems).toEqual([
+      {
+        code: "E0628",
+        path: "requestHeaders[0]",
+        message:
+          '"server" is not a configured request header, so it cannot be removed; the zone has it as a response header',
+      },
+      {
+        code: "E0628",
+        path: "rawResponseHeaders[0]",
+        message: '"allow" is not a configured raw response header, so it cannot be removed',
+      },
+      {
+        code: "E0628",
+        path: "cookies[0]",
+        message:
+          '"sessionid" is not a configured cookie, so it cannot be removed; the zone has "SessionID" (cookie names are case-sensitive)',
+      },
+    ]);
+    expect(api.calls()).toEqual([LIST, GET]);
+  });
+
+  it("clears the ruleset's rules when the last fields are removed, with a note", async () => {
+    api.on(LIST, success([emptyRuleset]));
+    api.on(GET, success(withRules([rule({ cookie_fields: [{ name: "SessionID" }] })])));
+    api.on(PUT, success(withRules([])));
+    const result = await client().setCustomFields(
+      { zoneId: ZONE },
+      { cookies: ["SessionID"] },
+      { merge: "remove" },
+    );
+    expect(api.calls()).toEqual([LIST, GET, PUT]);
+    expect(api.received[2]!.body).toBe('{"rules":[]}');
+    expect(result).toEqual({
+      rulesetId: RULESET,
+      config: {},
+      created: false,
+      changed: true,
+      notices: [
+        "no custom fields are left: the ruleset's rules are cleared",
+        "replaced the ruleset's 1 rule (a PUT replaces all rules)",
+      ],
+    });
+  });
+
+  it("adds a cookie beside one of another letter case, with a note", async () => {
+    api.on(LIST, success([emptyRuleset]));
+    api.on(GET, success(configured));
+    api.on(PUT, success(configured));
+    const result = await client().setCustomFields(
+      { zoneId: ZONE },
+      { cookies: ["sessionid"] },
+      { merge: "add" },
+    );
+    expect(JSON.parse(api.received[2]!.body).rules[0].action_parameters.cookie_fields).toEqual([
+      { name: "SessionID" },
+      { name: "sessionid" },
+    ]);
+    expect(result.notices[0]).toBe(
+      'cookies[0]: "sessionid" is added beside the configured "SessionID" (cookie names are case-sensitive)',
+    );
+  });
+
+  it("clears by PUTting the ruleset with no rules, and writes nothing when there is nothing to clear", async () => {
+    api.on(LIST, success([otherRuleset]));
+    expect(await client().clearCustomFields({ zoneId: ZONE })).toEqual({
+      rulesetId: null,
+      changed: false,
+      notices: [],
+    });
+    expect(api.calls()).toEqual([LIST]);
+    api.reset();
+    api.on(LIST, success([emptyRuleset]));
+    api.on(GET, success(withRules([])));
+    expect(await client().clearCustomFields({ zoneId: ZONE })).toEqual({
+      rulesetId: RULESET,
+      changed: false,
+      notices: [],
+    });
+    expect(api.calls()).toEqual([LIST, GET]);
+    api.reset();
+    api.on(LIST, success([emptyRuleset]));
+    api.on(GET, success(configured));
+    api.on(PUT, success(withRules([])));
+    expect(await client().clearCustomFields({ zoneId: ZONE })).toEqual({
+      rulesetId: RULESET,
+      changed: true,
+      notices: ["replaced the ruleset's 1 rule (a PUT replaces all rules)"],
+    });
+    expect(api.calls()).toEqual([LIST, GET, PUT]);
+    expect(api.received[2]!.body).toBe('{"rules":[]}');
+  });
+
+  it("dry-runs a clear: the reads are sent, the PUT is shown", async () => {
+    api.on(LIST, success([emptyRuleset]));
+    api.on(GET, success(configured));
+    const plan = await client().dryRun((c) => c.clearCustomFields({ zoneId: ZONE }));
+    expect(plan.requests.map((r) => [r.method, r.sent, r.body, r.note])).toEqual([
+      ["GET", true, null, undefined],
+      ["GET", true, null, undefined],
+      ["PUT", false, '{"rules":[]}', "replaces all rules of the ruleset"],
+    ]);
     expect(api.calls()).toEqual([LIST, GET]);
   });
 });

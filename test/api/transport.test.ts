@@ -321,8 +321,10 @@ describe("retries", () => {
         { zoneId: ZONE },
         {
           destination: "s3://bucket/logs?region=us-west-2",
+          ownershipChallenge: "00000000000000000000",
           fields: ["ClientIP", "Cookies"],
         },
+        { checkCustomFields: false },
       ),
     );
     expect(error.message).toBe("create job: HTTP 500: [1000] Internal error");

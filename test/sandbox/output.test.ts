@@ -117,6 +117,26 @@ describe("the push applies output_options", () => {
     expect(texts).toEqual(['{"RayID":"a","EdgeStartTimestamp":"2024-11-24T10:15:00Z"}\n']);
   });
 
+  it("writes a logpull_options job's fields in its order, unixnano without timestamps=, and its redaction and sample", async () => {
+    const current = await start();
+    await createJob(current, { logpull_options: "fields=EdgeStartTimestamp,ClientRequestUserAgent,RayID" });
+    await createJob(current, {
+      logpull_options: "fields=ClientRequestUserAgent,EdgeStartTimestamp&timestamps=unix&CVE-2021-44228=true",
+    });
+    await createJob(current, { logpull_options: "fields=RayID&sample=0.5" });
+    const lines = Array.from({ length: 40 }, (_, i) => line(`r${i}`, 200));
+    const { deliveries, texts } = await push(current, lines);
+    expect(texts[0]!.split("\n")[0]).toBe(
+      `{"EdgeStartTimestamp":1732443300123456789,"ClientRequestUserAgent":"\${jndi:ldap://x}","RayID":"r0"}`,
+    );
+    expect(texts[1]!.split("\n")[0]).toBe(
+      '{"ClientRequestUserAgent":"x{jndi:ldap://x}","EdgeStartTimestamp":1732443300}',
+    );
+    expect(deliveries.map((d) => d.records)).toEqual([40, 40, deliveries[2]!.records]);
+    expect(deliveries[2]!.records).toBeGreaterThan(5);
+    expect(deliveries[2]!.records).toBeLessThan(35);
+  });
+
   it("samples after the filter, the same records for the same seed", async () => {
     const lines = Array.from({ length: 400 }, (_, i) => line(`r${i}`, i % 2 ? 500 : 200));
     const kept: string[][] = [];

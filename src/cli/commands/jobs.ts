@@ -28,7 +28,7 @@ import { describeJob, describeJobs } from "../job-listing.js";
 
 export const usage = `filterc jobs list [--zone ID | --account ID] [options]
 filterc jobs get|delete|enable|disable --id N [--zone ID | --account ID] [options]
-filterc jobs create --destination D --fields A,B,C [--zone ID | --account ID] [job options]
+filterc jobs create --destination D --fields A,B,C|--logpull-options S [--zone ID | --account ID] [job options]
 filterc jobs update --id N [--zone ID | --account ID] [job options]
 filterc jobs ownership --destination D [--zone ID | --account ID]
 filterc jobs validate --destination D [--ownership-challenge-file F] [--zone ID | --account ID]
@@ -39,11 +39,17 @@ Manages Logpush jobs of a zone or an account. create and update check every sett
 is sent: the dataset against the scope, the destination, the fields against the dataset's catalog,
 every output option and upload limit, and the filter, compiled with the dataset's catalog.
 
+A new job takes output_options, or with --logpull-options the older form's string, checked and
+sent exactly as given. A destination that needs an ownership challenge (S3 without keys, Cloud
+Storage, Azure, Sumo Logic) is refused without its token. A job that selects RequestHeaders,
+ResponseHeaders or Cookies while the zone logs no custom fields into it gets a note.
+
 update reads the job, applies only the named changes and sends the complete output_options (the
 service's PUT replaces it whole, so anything left out would reset); it prints what changes, field by
-field, and sends nothing when nothing changes. A job of the older logpull_options form keeps it while
-the change fits it (--fields, --timestamps rfc3339|unix|unixnano); an output option moves it to
-output_options. enable and disable are updates of "enabled".
+field, and sends nothing when nothing changes. An update keeps the job's form: a logpull_options job
+gets its string back with --fields, --timestamps (rfc3339, unix, unixnano) and --sample-rate
+written at their keys, and an option only output_options has is refused until --to-output-options
+converts the job. enable and disable are updates of "enabled".
 
 ownership asks the service to write a challenge file into the destination and prints the file's
 name; read the token from it and give it with --ownership-challenge-file. validate asks the service
@@ -65,6 +71,11 @@ Job options:
   --sample-rate R              the share of records pushed, in (0, 1]
   --record-template T          a Go template of each record: {{ .Field }} and {{ "text" }}
   --output-options FILE|JSON   the output_options object (update: merged over the job's own)
+  --logpull-options S          the older form instead of output_options, sent as given:
+                               fields=A,B&timestamps=rfc3339 (keys fields, timestamps, sample,
+                               CVE-2021-44228)
+  --to-output-options          update: move a logpull_options job to output_options, with its
+                               fields, timestamps, sample and redaction
   --max-upload-bytes N         0 or 5000000-1000000000
   --max-upload-records N       0 or 1000-1000000
   --max-upload-interval S      0 or 30-300 seconds
@@ -95,6 +106,8 @@ const jobFlags = {
   "sample-rate": { type: "string" },
   "record-template": { type: "string" },
   "output-options": { type: "string" },
+  "logpull-options": { type: "string" },
+  "to-output-options": { type: "boolean" },
   "max-upload-bytes": { type: "string" },
   "max-upload-records": { type: "string" },
   "max-upload-interval": { type: "string" },
@@ -386,8 +399,29 @@ async function jobSettingsFrom(
     throw new UsageError("give --filter-attack-traffic or --no-filter-attack-traffic, not both");
   if (sub === "create" && text("destination") === undefined)
     throw new UsageError("jobs create needs --destination");
-  if (sub === "create" && text("fields") === undefined && text("output-options") === undefined)
-    throw new UsageError("jobs create needs --fields (or field_names in --output-options)");
+  const outputFlags = [
+    "fields",
+    "timestamps",
+    "output-type",
+    "sample-rate",
+    "record-template",
+    "output-options",
+  ];
+  if (text("logpull-options") !== undefined && outputFlags.some((flag) => text(flag) !== undefined))
+    throw new UsageError(
+      "give --logpull-options, or the output flags (--fields, --timestamps, --output-options…), not both: the service ignores logpull_options beside output_options",
+    );
+  if (
+    sub === "create" &&
+    text("fields") === undefined &&
+    text("output-options") === undefined &&
+    text("logpull-options") === undefined
+  )
+    throw new UsageError(
+      "jobs create needs --fields (or field_names in --output-options, or --logpull-options)",
+    );
+  if (sub === "create" && values["to-output-options"])
+    throw new UsageError("--to-output-options converts a job of the older form: give it to jobs update");
   if (sub === "update" && text("dataset") !== undefined)
     throw new UsageError(
       "--dataset is set when a job is created; update checks against the job's own dataset",
@@ -405,6 +439,8 @@ async function jobSettingsFrom(
             .split(",")
             .map((f) => f.trim());
   if (text("timestamps") !== undefined) settings.timestamps = text("timestamps")!;
+  if (text("logpull-options") !== undefined) settings.logpullOptions = text("logpull-options")!;
+  if (values["to-output-options"]) settings.toOutputOptions = true;
   const output: Record<string, unknown> =
     text("output-options") !== undefined ? { ...(await outputOptionsFrom(text("output-options")!, io)) } : {};
   const hadOutput = text("output-options") !== undefined;
