@@ -83,6 +83,12 @@ const RULESET_FOR_CUSTOM_FIELDS = {
   phase: CUSTOM_FIELDS_PHASE,
 };
 
+/**
+ * The longest cursor of a list followed: it goes into the next request's URL (which servers refuse
+ * past about 8 KB), and every cursor is kept to tell a loop. The service's are about a hundred.
+ */
+const MAX_CURSOR_LENGTH = 2048;
+
 const isCustomFieldsRuleset = (r: unknown) =>
   r !== null &&
   typeof r === "object" &&
@@ -224,8 +230,10 @@ export class LogpushClient {
     scope: ResolvedScope,
     operation: string,
   ): Promise<Ruleset | undefined> {
+    // Every cursor handed out, by the page it led to: one given again means the list loops.
+    const seen = new Map<string, number>();
     let cursor: string | undefined;
-    do {
+    for (let page = 1; ; page++) {
       const request: ApiRequest = {
         operation,
         method: "GET",
@@ -233,13 +241,41 @@ export class LogpushClient {
         expects: "array",
       };
       if (cursor !== undefined) request.query = { cursor };
-      const page = await this.runner.read<unknown[]>(request);
-      const found = page.result.find(isCustomFieldsRuleset) as Ruleset | undefined;
+      const answer = await this.runner.read<unknown[]>(request);
+      const found = answer.result.find(isCustomFieldsRuleset) as Ruleset | undefined;
       if (found) return found;
-      const next = page.resultInfo?.["cursor"];
-      cursor = typeof next === "string" && next !== "" && next !== cursor ? next : undefined;
-    } while (cursor !== undefined);
-    return undefined;
+      const next = answer.resultInfo?.["cursor"];
+      // The list ends without a cursor, or with an empty page (as the official SDK reads it).
+      if (typeof next !== "string" || next === "" || answer.result.length === 0) return undefined;
+      if (next.length > MAX_CURSOR_LENGTH)
+        throw new ApiError(
+          operation,
+          "response",
+          200,
+          [],
+          `the list of rulesets gives a cursor of ${next.length} characters on page ${page}, more than the ${MAX_CURSOR_LENGTH} a cursor may have; stopped`,
+        );
+      const again = seen.get(next);
+      if (again !== undefined)
+        throw new ApiError(
+          operation,
+          "response",
+          200,
+          [],
+          `the list of rulesets loops: page ${page} gives the cursor of page ${again} again; stopped`,
+        );
+      if (page === this.transport.maxPages)
+        throw new ApiError(
+          operation,
+          "response",
+          200,
+          [],
+          `the list of rulesets goes on past ${page} pages (maxPages); stopped`,
+          "maxPages",
+        );
+      seen.set(next, page + 1);
+      cursor = next;
+    }
   }
 
   // Jobs.

@@ -15,6 +15,24 @@ export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 /** Same-origin redirects followed, at most; a redirect to another origin is never followed. */
 const MAX_REDIRECTS = 3;
+/**
+ * The most bytes read of one response, after any Content-Encoding is undone (option
+ * maxResponseBytes): an endless body once grew to 7.1 GB within the timeout, and a 200 KB gzip
+ * answer inflated to 674 MB. A list of a thousand jobs is about 2 MB.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/**
+ * The largest maxResponseBytes: a body becomes one string (V8 holds at most 2^29 - 24 UTF-16
+ * units) and JSON.parse builds a value of about its size again.
+ */
+export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+/**
+ * The most pages of a list read by one call (option maxPages): a service that hands out a new
+ * cursor each time was once read 901 times in 20 s, without end.
+ */
+export const DEFAULT_MAX_PAGES = 100;
+/** The Content-Encodings fetch undoes (in Node and in browsers), one at a time; any other is refused. */
+const DECODED_ENCODINGS: ReadonlySet<string> = new Set(["gzip", "x-gzip", "deflate", "br"]);
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -67,6 +85,10 @@ export interface ClientOptions {
   maxRetries?: number;
   /** The longest `Retry-After` waited out, in milliseconds (default 60,000). */
   maxRetryDelayMs?: number;
+  /** The most bytes read of one response, after decompression (default 16 MiB, at most 256 MiB). */
+  maxResponseBytes?: number;
+  /** The most pages of a paginated list read by one call (default 100). */
+  maxPages?: number;
   fetch?: typeof fetch;
   /** Waits between retries; tests make them instant. */
   sleep?: (ms: number) => Promise<void>;
@@ -96,14 +118,19 @@ const nonEmpty = (value: string | undefined) => (value === undefined || value ==
 
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "PUT", "DELETE"]);
 
-/** Sends requests: auth headers, the envelope unwrapped, a timeout on every attempt, retries with backoff. */
+/**
+ * Sends requests: auth headers, the envelope unwrapped, a timeout on every attempt, retries with
+ * backoff, every body read to a bound. It holds the bounds of a call, the pages of a list included.
+ */
 export class Transport {
   readonly baseUrl: string;
+  readonly maxPages: number;
   private readonly credentials: Credentials;
   private readonly secrets: string[];
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly maxRetryDelayMs: number;
+  private readonly maxResponseBytes: number;
   private readonly fetchImpl: typeof fetch;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
@@ -134,6 +161,18 @@ export class Transport {
       options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
       0,
       MAX_TIMEOUT_MS,
+    );
+    this.maxResponseBytes = wholeOption(
+      "maxResponseBytes",
+      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      1,
+      MAX_RESPONSE_BYTES,
+    );
+    this.maxPages = wholeOption(
+      "maxPages",
+      options.maxPages ?? DEFAULT_MAX_PAGES,
+      1,
+      Number.MAX_SAFE_INTEGER,
     );
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -185,6 +224,16 @@ export class Transport {
     const secrets = [...this.secrets, ...requestSecrets(request)];
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.attempt(request, secrets);
+      // A body refused (too large, an encoding fetch does not undo) would be refused again.
+      if (outcome.kind === "refused")
+        throw new ApiError(
+          request.operation,
+          "response",
+          outcome.status,
+          [],
+          `HTTP ${outcome.status}: ${outcome.detail}`,
+          outcome.limit,
+        );
       const retryable = outcome.kind !== "response" || outcome.status === 429 || outcome.status >= 500;
       if (attempt < retries && retryable) {
         const asked = outcome.kind === "response" ? this.parseRetryAfter(outcome.retryAfter) : null;
@@ -214,6 +263,7 @@ export class Transport {
     secrets: readonly string[],
   ): Promise<
     | { kind: "response"; status: number; text: string; retryAfter: string | null }
+    | { kind: "refused"; status: number; detail: string; limit?: "maxResponseBytes" }
     | { kind: "network"; detail: string }
     | { kind: "timeout" }
   > {
@@ -245,11 +295,15 @@ export class Transport {
         url = next.href;
         response = await this.fetchImpl(url, init);
       }
-      const text = await response.text();
+      const body = await readBody(response, this.maxResponseBytes);
+      if ("refused" in body)
+        return body.tooLarge
+          ? { kind: "refused", status: response.status, detail: body.refused, limit: "maxResponseBytes" }
+          : { kind: "refused", status: response.status, detail: body.refused };
       return {
         kind: "response",
         status: response.status,
-        text,
+        text: body.text,
         retryAfter: response.headers.get("retry-after"),
       };
     } catch (error) {
@@ -333,6 +387,50 @@ export class Transport {
       result: result as T,
       resultInfo: info !== null && typeof info === "object" ? (info as Record<string, unknown>) : undefined,
     };
+  }
+}
+
+/**
+ * The body as text, read through its reader to at most `limit` bytes after fetch has undone its
+ * Content-Encoding, so that an endless body and a gzip bomb alike stop at the bound; or why it was
+ * not read: larger than the bound, or encoded in a way fetch does not undo (an unknown coding, or
+ * several stacked, which no API answer needs).
+ */
+async function readBody(
+  response: Response,
+  limit: number,
+): Promise<{ text: string } | { refused: string; tooLarge: boolean }> {
+  const header = response.headers.get("content-encoding") ?? "";
+  const encodings = header
+    .split(",")
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== "" && coding !== "identity");
+  const refuse = async (refused: string, tooLarge: boolean) => {
+    await response.body?.cancel().catch(() => undefined);
+    return { refused, tooLarge };
+  };
+  if (encodings.length > 1 || (encodings.length === 1 && !DECODED_ENCODINGS.has(encodings[0]!)))
+    return refuse(
+      `the response is encoded as ${JSON.stringify(header.length > 60 ? `${header.slice(0, 60)}…` : header)} (Content-Encoding); filterc reads one of ${[...DECODED_ENCODINGS].join(", ")}, or none`,
+      false,
+    );
+  const tooLarge = `the response is larger than ${limit} bytes (maxResponseBytes); not read further`;
+  // An honest Content-Length past the bound spares reading up to it.
+  if (encodings.length === 0 && Number(response.headers.get("content-length")) > limit)
+    return refuse(tooLarge, true);
+  if (!response.body) return { text: "" };
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (let length = 0; ; ) {
+    const { done, value } = await reader.read();
+    if (done) return { text: text + decoder.decode() };
+    length += value.byteLength;
+    if (length > limit) {
+      await reader.cancel().catch(() => undefined);
+      return { refused: tooLarge, tooLarge: true };
+    }
+    text += decoder.decode(value, { stream: true });
   }
 }
 

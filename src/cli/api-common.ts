@@ -3,9 +3,14 @@ import {
   ClientConfigError,
   type ClientOptions,
   createClient,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
   type JobChange,
   type JobScope,
   type LogpushClient,
+  MAX_RESPONSE_BYTES,
   MAX_TIMEOUT_MS,
   type Plan,
   ValidationError,
@@ -27,6 +32,8 @@ export const apiFlags = {
   "base-url": { type: "string" },
   "timeout-ms": { type: "string" },
   "max-retries": { type: "string" },
+  "max-response-bytes": { type: "string" },
+  "max-pages": { type: "string" },
 } as const;
 
 export interface ApiFlagValues {
@@ -40,7 +47,12 @@ export interface ApiFlagValues {
   "base-url"?: string | undefined;
   "timeout-ms"?: string | undefined;
   "max-retries"?: string | undefined;
+  "max-response-bytes"?: string | undefined;
+  "max-pages"?: string | undefined;
 }
+
+/** The flag of each client option a call's failure may name as the bound it reached. */
+const limitFlags = { maxResponseBytes: "--max-response-bytes", maxPages: "--max-pages" } as const;
 
 export const apiFlagsUsage = `API options (every subcommand):
   --zone ID             the zone's ID (32 hex digits; default CLOUDFLARE_ZONE_ID)
@@ -48,9 +60,13 @@ export const apiFlagsUsage = `API options (every subcommand):
   --dry-run             send only the reads a call needs; print the writes it would send
                         (credentials masked as ****)
   --json                machine-readable output on stdout
-  --timeout-ms N        per-request timeout in ms (default 30000; at most 2147483647)
+  --timeout-ms N        per-request timeout in ms (default ${DEFAULT_TIMEOUT_MS}; at most ${MAX_TIMEOUT_MS})
   --max-retries N       retries of a GET, PUT or DELETE on 429, 5xx, timeouts and network
-                        failures (default 2)
+                        failures (default ${DEFAULT_MAX_RETRIES})
+  --max-response-bytes N
+                        the most bytes read of one response, after decompression
+                        (default ${DEFAULT_MAX_RESPONSE_BYTES}; at most ${MAX_RESPONSE_BYTES})
+  --max-pages N         the most pages of a list read by one call (default ${DEFAULT_MAX_PAGES})
   --base-url URL        default CLOUDFLARE_BASE_URL, else https://api.cloudflare.com/client/v4
   --api-token T, --email E, --api-key K
                         override CLOUDFLARE_API_TOKEN / CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY
@@ -98,6 +114,10 @@ export function clientFrom(values: ApiFlagValues, io: CliIO): LogpushClient {
   if (timeout !== undefined) options.timeoutMs = timeout;
   const retries = parseCount(values["max-retries"], "--max-retries");
   if (retries !== undefined) options.maxRetries = retries;
+  const bytes = parseCount(values["max-response-bytes"], "--max-response-bytes", 1, MAX_RESPONSE_BYTES);
+  if (bytes !== undefined) options.maxResponseBytes = bytes;
+  const pages = parseCount(values["max-pages"], "--max-pages", 1);
+  if (pages !== undefined) options.maxPages = pages;
   if (values["api-token"] !== undefined || values["api-key"] !== undefined)
     io.stderr("note: credentials given as flags are visible in process lists; prefer the environment\n");
   return createClient(options);
@@ -180,6 +200,7 @@ export async function runApiAction(
         );
       } else {
         io.stderr(`filterc ${command}: ${terminalText(error.message)}\n`);
+        if (error.limit) io.stderr(`note: ${limitFlags[error.limit]} N raises the bound\n`);
       }
       return 1;
     }

@@ -493,3 +493,47 @@ describe("filterc jobs", () => {
     });
   }
 });
+
+describe("bounds on what the service sends", () => {
+  it("names the flag that raises a bound the call reached, in a dry run too", async () => {
+    const list = `GET /zones/${ZONE}/rulesets`;
+    const other = { id: "a", kind: "zone", phase: "http_request_firewall_custom" };
+    api.on(list, success([other], { result_info: { cursor: "c1" } }));
+    api.on(`${list}?cursor=c1`, success([other], { result_info: { cursor: "c2" } }));
+    api.on(`${list}?cursor=c2`, success([other], { result_info: { cursor: "c3" } }));
+    const run = await cli([
+      "fields",
+      "set",
+      "--zone",
+      ZONE,
+      "--cookie",
+      "sid",
+      "--dry-run",
+      "--max-pages",
+      "2",
+    ]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "filterc fields set: set custom fields: the list of rulesets goes on past 2 pages (maxPages); stopped\nnote: --max-pages N raises the bound\n",
+    });
+    api.reset();
+    api.on(`GET ${JOBS}`, success([job, job, job]));
+    const large = await cli(["jobs", "list", "--zone", ZONE, "--max-response-bytes", "100"]);
+    expect(large).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "filterc jobs list: list jobs: HTTP 200: the response is larger than 100 bytes (maxResponseBytes); not read further\nnote: --max-response-bytes N raises the bound\n",
+    });
+  });
+
+  it.each([
+    [["--max-response-bytes", "0"], '--max-response-bytes takes a whole number from 1 to 268435456, not "0"'],
+    [["--max-pages", "0"], '--max-pages takes a whole number of at least 1, not "0"'],
+  ])("refuses %j with exit 2", async (flags, message) => {
+    const run = await cli(["jobs", "list", "--zone", ZONE, ...flags]);
+    expect([run.code, run.stderr.split("\n")[0]]).toEqual([2, `filterc jobs: ${message}`]);
+  });
+});

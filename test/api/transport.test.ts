@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, ClientConfigError, createClient, MAX_TIMEOUT_MS } from "../../src/api/index.js";
+import {
+  ApiError,
+  ClientConfigError,
+  createClient,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  MAX_RESPONSE_BYTES,
+  MAX_TIMEOUT_MS,
+} from "../../src/api/index.js";
 import { rejectionOf, useTestApi } from "./harness.js";
 import { failure, success, TestApi } from "./server.js";
 
@@ -334,5 +341,67 @@ describe("retries", () => {
     api.on(JOBS, failure(400, 1001, "bad"));
     await failureOf(client().listJobs({ zoneId: ZONE }));
     expect(api.received.length).toBe(1);
+  });
+});
+
+describe("response bounds", () => {
+  const tooLarge = (status: number, limit: number) =>
+    `list jobs: HTTP ${status}: the response is larger than ${limit} bytes (maxResponseBytes); not read further`;
+
+  it("stops reading an endless body at the bound, by default 16 MiB", async () => {
+    api.on(JOBS, { raw: '{"success":true,"errors":[],"messages":[],"result":[', endless: true });
+    const error = await failureOf(client().listJobs({ zoneId: ZONE }));
+    expect([error.failure, error.status, error.limit, error.message]).toEqual([
+      "response",
+      200,
+      "maxResponseBytes",
+      tooLarge(200, DEFAULT_MAX_RESPONSE_BYTES),
+    ]);
+    // Refused, not retried: the same body would be refused again.
+    expect([api.received.length, sleeps]).toEqual([1, []]);
+  });
+
+  it("bounds what a gzip answer inflates to, and reads one within the bound", async () => {
+    api.on(JOBS, { raw: `${JSON.stringify(success([]).json)}${" ".repeat(2_000_000)}`, gzip: true });
+    const error = await failureOf(client({ maxResponseBytes: 1_000_000 }).listJobs({ zoneId: ZONE }));
+    expect(error.message).toBe(tooLarge(200, 1_000_000));
+    api.reset();
+    api.on(JOBS, { ...success([{ id: 1 }]), gzip: true });
+    expect(await client({ maxResponseBytes: 1_000_000 }).listJobs({ zoneId: ZONE })).toEqual([{ id: 1 }]);
+  });
+
+  it("bounds an error's body too, and believes a Content-Length past the bound", async () => {
+    api.on(JOBS, { status: 503, raw: "x", endless: true });
+    const error = await failureOf(client({ maxResponseBytes: 100_000 }).listJobs({ zoneId: ZONE }));
+    expect([error.message, api.received.length]).toEqual([tooLarge(503, 100_000), 1]);
+    api.reset();
+    api.on(JOBS, { raw: " ".repeat(2000), headers: { "content-length": "2000" } });
+    const declared = await failureOf(client({ maxResponseBytes: 1000 }).listJobs({ zoneId: ZONE }));
+    expect(declared.message).toBe(tooLarge(200, 1000));
+  });
+
+  it.each([
+    ["stacked", "gzip, gzip"],
+    ["unknown", "zstd"],
+  ])("refuses an encoding fetch does not undo (%s)", async (_name, encoding) => {
+    api.on(JOBS, { ...success([]), gzip: true, headers: { "content-encoding": encoding } });
+    const error = await failureOf(client().listJobs({ zoneId: ZONE }));
+    expect([error.failure, error.limit, error.message]).toEqual([
+      "response",
+      undefined,
+      `list jobs: HTTP 200: the response is encoded as ${JSON.stringify(encoding)} (Content-Encoding); filterc reads one of gzip, x-gzip, deflate, br, or none`,
+    ]);
+  });
+
+  it("refuses bounds outside what a response can be read to", () => {
+    expect(() => createClient({ env: {}, maxResponseBytes: 0 })).toThrow(
+      "maxResponseBytes must be a whole number from 1 to 268435456, not 0",
+    );
+    expect(() => createClient({ env: {}, maxResponseBytes: MAX_RESPONSE_BYTES + 1 })).toThrow(
+      "maxResponseBytes must be a whole number from 1 to 268435456, not 268435457",
+    );
+    expect(() => createClient({ env: {}, maxPages: 0 })).toThrow(
+      "maxPages must be a whole number from 1 to 9007199254740991, not 0",
+    );
   });
 });
