@@ -132,6 +132,16 @@ export class LogpushClient {
     return { requests: runner.requests, result };
   }
 
+  /**
+   * `answer`, what a call of this client returned, fit to show: the credentials masked wherever the
+   * service echoes them, and, unless `showDestinations`, every destination's credentials (a job's
+   * `destination_conf`, a change of it, and those of `destinations`, the ones the call sent) in
+   * every form the client sent them. The answers themselves stay as the service gave them.
+   */
+  masked<T>(answer: T, options: { destinations?: readonly string[]; showDestinations?: boolean } = {}): T {
+    return this.transport.masked(answer, options.destinations ?? [], options.showDestinations === true);
+  }
+
   // Custom fields.
 
   /** The zone's custom fields, or null when it has no `http_log_custom_fields` ruleset. */
@@ -360,6 +370,7 @@ export class LogpushClient {
         ...(await this.customFieldsNotices(scope, dataset, jobFields({ ...current, ...update.body }))),
       );
     const request: ApiRequest = { operation, method: "PUT", path, body: update.body, expects: "object" };
+    if (typeof current.destination_conf === "string") request.destinations = [current.destination_conf];
     const job = await this.runner.write<LogpushJob>(request, () => ({ ...current, ...update.body }));
     return { ...result, job, notices };
   }

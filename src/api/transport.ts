@@ -1,5 +1,6 @@
 import { destinationSecrets, maskDestination } from "./destination.js";
 import { ApiError, ClientConfigError, type EnvelopeMessage } from "./errors.js";
+import { maskAnswer } from "./masked-answer.js";
 import { hasControlCharacter, MASK, maskSecrets } from "./secrets.js";
 
 export const DEFAULT_BASE_URL = "https://api.cloudflare.com/client/v4";
@@ -47,6 +48,8 @@ export interface ApiRequest {
   body?: unknown;
   /** The shape `result` must have; anything else is an error naming the operation. */
   expects: ResultShape;
+  /** Destinations besides the body's whose credentials an error may echo (an updated job's own). */
+  destinations?: readonly string[];
 }
 
 /** What an operation's `result` is: checked before anyone reads it. */
@@ -141,7 +144,12 @@ export class Transport {
     const baseUrl = nonEmpty(options.baseUrl) ?? nonEmpty(env["CLOUDFLARE_BASE_URL"]) ?? DEFAULT_BASE_URL;
     if (!/^https?:\/\/[^/\s]+/.test(baseUrl))
       throw new ClientConfigError(
-        `the base URL must start with https:// or http://, not ${JSON.stringify(baseUrl)}`,
+        `the base URL must start with https:// or http://, not ${JSON.stringify(maskDestination(baseUrl))}`,
+      );
+    // fetch refuses such a URL, and every error and dry run would show the password.
+    if (/^[a-z]+:\/\/[^/?#]*@/i.test(baseUrl))
+      throw new ClientConfigError(
+        `the base URL holds a user name or password (${maskDestination(baseUrl)}): give credentials with CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY`,
       );
     this.baseUrl = baseUrl.replace(/\/+$/, "");
     const token = credential(options.apiToken, env, "CLOUDFLARE_API_TOKEN", "the API token");
@@ -211,6 +219,17 @@ export class Transport {
       headers: this.headers(request, true),
       body: request.body === undefined ? null : JSON.stringify(request.body, maskDestinationMember),
     };
+  }
+
+  /**
+   * `answer` fit to show (see maskAnswer): the credentials masked wherever the service echoes them,
+   * and, unless `showDestinations`, every destination's credentials, those of `destinations` too.
+   */
+  masked<T>(answer: T, destinations: readonly string[], showDestinations: boolean): T {
+    const secrets = showDestinations
+      ? this.secrets
+      : [...this.secrets, ...destinations.flatMap(destinationSecrets)];
+    return maskAnswer(answer, secrets, showDestinations) as T;
   }
 
   /** Sends the request and returns the envelope's `result` (and `result_info`). Throws ApiError. */
@@ -443,10 +462,14 @@ function envelopeErrors(value: unknown, secrets: readonly string[]): EnvelopeMes
   });
 }
 
-/** The credentials a request's body carries in its destination, masked in whatever the server echoes. */
+/** The credentials of the request's destinations (its body's, and those it names), masked in whatever the server echoes. */
 function requestSecrets(request: ApiRequest): string[] {
   const destination = (request.body as { destination_conf?: unknown } | undefined)?.destination_conf;
-  return typeof destination === "string" ? destinationSecrets(destination) : [];
+  const destinations = [
+    ...(request.destinations ?? []),
+    ...(typeof destination === "string" ? [destination] : []),
+  ];
+  return destinations.flatMap(destinationSecrets);
 }
 
 /** A JSON.stringify replacer that shows a body's `destination_conf` with its credentials masked. */

@@ -15,7 +15,7 @@ import {
   type Plan,
   ValidationError,
 } from "../api/index.js";
-import { type Diagnostic, terminalText } from "../diagnostics/index.js";
+import { type Diagnostic, terminalJson, terminalText } from "../diagnostics/index.js";
 import { parseCount } from "./args.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, UsageError } from "./io.js";
@@ -130,7 +130,7 @@ export function printNotices(io: CliIO, notices: readonly string[]): void {
 /** A dry run: the requests on stdout (or as JSON), notices on stderr. */
 export function printPlan(io: CliIO, plan: Plan<unknown>, notices: readonly string[], json: boolean): void {
   if (json) {
-    io.stdout(`${JSON.stringify({ dryRun: true, requests: plan.requests, notices })}\n`);
+    io.stdout(`${terminalJson({ dryRun: true, requests: plan.requests, notices })}\n`);
     return;
   }
   const blocks = plan.requests.map((request) => {
@@ -150,7 +150,7 @@ export function printPlan(io: CliIO, plan: Plan<unknown>, notices: readonly stri
 /** What an update changes, one line per value: `output_options.sample_rate: 1 → 0.5`. */
 export function describeChanges(changes: readonly JobChange[]): string {
   if (changes.length === 0) return "no changes\n";
-  const shown = (value: unknown) => (value === undefined ? "(unset)" : JSON.stringify(value));
+  const shown = (value: unknown) => (value === undefined ? "(unset)" : terminalJson(value));
   return changes
     .map((change) => `  ${change.path}: ${shown(change.before)} → ${shown(change.after)}\n`)
     .join("");
@@ -183,7 +183,7 @@ export async function runApiAction(
     if (error instanceof ValidationError) {
       if (json) {
         io.stdout(
-          `${JSON.stringify({ ok: false, operation: error.operation, problems: error.problems, diagnostics: error.diagnostics })}\n`,
+          `${terminalJson({ ok: false, operation: error.operation, problems: error.problems, diagnostics: error.diagnostics })}\n`,
         );
       } else {
         printFilterDiagnostics(io, error.diagnostics, error.filterSource, filterName);
@@ -196,7 +196,7 @@ export async function runApiAction(
     if (error instanceof ApiError) {
       if (json) {
         io.stdout(
-          `${JSON.stringify({ ok: false, operation: error.operation, failure: error.failure, status: error.status, errors: error.errors, message: error.message })}\n`,
+          `${terminalJson({ ok: false, operation: error.operation, failure: error.failure, status: error.status, errors: error.errors, message: error.message })}\n`,
         );
       } else {
         io.stderr(`filterc ${command}: ${terminalText(error.message)}\n`);

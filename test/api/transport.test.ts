@@ -149,6 +149,51 @@ describe("errors", () => {
     expect(error.message).toBe("validate destination: HTTP 400: [1002] cannot write with key **** (****)");
   });
 
+  it("masks a destination's secret in the form the client sent it, not only decoded", async () => {
+    // A + in a query is a space once decoded: the service may echo either, or encode either again.
+    const destination =
+      "s3://bucket/logs?region=us-east-1&endpoint=s3.example.com&access-key-id=AKID123456&secret-access-key=abc+def";
+    api.on(
+      `POST /zones/${ZONE}/logpush/validate/destination`,
+      failure(
+        400,
+        1002,
+        "sent abc+def; decoded abc def; again abc%2Bdef, abc%2bdef, abc%20def; id AKID123456",
+      ),
+    );
+    const error = await failureOf(client().validateDestination({ zoneId: ZONE }, destination));
+    expect(error.message).toBe(
+      "validate destination: HTTP 400: [1002] sent ****; decoded ****; again ****, ****, ****; id ****",
+    );
+  });
+
+  it("masks a password before a destination's host, also as Basic credentials", async () => {
+    const destination = "https://pusher:p4ss%2Fw0rd@logs.example.com/ingest";
+    api.on(
+      `POST /zones/${ZONE}/logpush/validate/destination`,
+      failure(
+        400,
+        1002,
+        `401 from logs.example.com for "Basic ${btoa("pusher:p4ss/w0rd")}" (pusher:p4ss/w0rd)`,
+      ),
+    );
+    const error = await failureOf(client().validateDestination({ zoneId: ZONE }, destination));
+    expect(error.message).toBe(
+      'validate destination: HTTP 400: [1002] 401 from logs.example.com for "Basic ****" (****)',
+    );
+  });
+
+  it("masks the secrets of the destination an updated job already has, in the update's error", async () => {
+    const destination = "datadog://intake.example.com/api/v2/logs?header_DD-API-KEY=ddKey0123456789";
+    api.on(
+      `GET /zones/${ZONE}/logpush/jobs/7`,
+      success({ id: 7, dataset: "http_requests", destination_conf: destination, enabled: true }),
+    );
+    api.on(`PUT /zones/${ZONE}/logpush/jobs/7`, failure(400, 1002, "cannot push with ddKey0123456789"));
+    const error = await failureOf(client().updateJob({ zoneId: ZONE }, 7, { enabled: false }));
+    expect(error.message).toBe("update job: HTTP 400: [1002] cannot push with ****");
+  });
+
   it("refuses a credential holding a line break before sending", () => {
     expect(() => createClient({ baseUrl: api.baseUrl, env: { CLOUDFLARE_API_TOKEN: `${TOKEN}\n` } })).toThrow(
       "the API token (CLOUDFLARE_API_TOKEN) holds a control character (a line break or a tab?); remove it",
@@ -402,6 +447,17 @@ describe("response bounds", () => {
     );
     expect(() => createClient({ env: {}, maxPages: 0 })).toThrow(
       "maxPages must be a whole number from 1 to 9007199254740991, not 0",
+    );
+  });
+
+  it("refuses a base URL holding a password, without showing it", () => {
+    expect(() => createClient({ env: {}, baseUrl: "https://me:hunter22@api.example.com/client/v4" })).toThrow(
+      new ClientConfigError(
+        "the base URL holds a user name or password (https://****@api.example.com/client/v4): give credentials with CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY",
+      ),
+    );
+    expect(() => createClient({ env: {}, baseUrl: "ftp://me:hunter22@example.com" })).toThrow(
+      'the base URL must start with https:// or http://, not "ftp://****@example.com"',
     );
   });
 });

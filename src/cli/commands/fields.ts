@@ -5,7 +5,7 @@ import {
   type LogpushClient,
   type ZoneScope,
 } from "../../api/index.js";
-import { terminalText } from "../../diagnostics/index.js";
+import { terminalJson, terminalText } from "../../diagnostics/index.js";
 import {
   apiFlags,
   apiFlagsUsage,
@@ -17,6 +17,7 @@ import {
 } from "../api-common.js";
 import { parseCommandArgs } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
+import { oneLine } from "../served-text.js";
 
 export const usage = `filterc fields get --zone ID [options]
 filterc fields set|add|remove --zone ID [--request-header H]… [--response-header H]… [--cookie C]… [options]
@@ -96,8 +97,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         printPlan(io, await client.dryRun((c) => c.getCustomFields(zone)), [], json);
         return 0;
       }
-      const state = await client.getCustomFields(zone);
-      io.stdout(json ? `${JSON.stringify(state)}\n` : describeState(state));
+      const state = client.masked(await client.getCustomFields(zone));
+      io.stdout(json ? `${terminalJson(state)}\n` : describeState(state));
       return 0;
     }
     const config: CustomFieldsConfig = {};
@@ -117,19 +118,21 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       printPlan(io, plan, plan.result.notices, json);
       return 0;
     }
-    const result = await call(client);
+    const result = client.masked(await call(client));
     if (json) {
-      io.stdout(`${JSON.stringify(result)}\n`);
+      io.stdout(`${terminalJson(result)}\n`);
       return 0;
     }
     printNotices(io, result.notices);
     const what = !result.changed ? "unchanged" : result.created ? "set (ruleset created)" : "set";
-    io.stdout(`custom fields ${what}: ruleset ${result.rulesetId}\n${describeConfig(result.config)}`);
+    io.stdout(
+      `custom fields ${what}: ruleset ${oneLine(String(result.rulesetId))}\n${describeConfig(result.config)}`,
+    );
     return 0;
   });
 }
 
 function describeState(state: CustomFieldsState | null): string {
   if (state === null) return "no custom fields (the zone has no http_log_custom_fields ruleset)\n";
-  return `ruleset ${state.rulesetId}\n${describeConfig(state.config)}`;
+  return `ruleset ${oneLine(String(state.rulesetId))}\n${describeConfig(state.config)}`;
 }
