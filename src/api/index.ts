@@ -27,7 +27,7 @@ export {
   type Problem,
   ValidationError,
 } from "./errors.js";
-export type { JobScope, ZoneScope } from "./ids.js";
+export { isJobId, type JobScope, type ZoneScope } from "./ids.js";
 export {
   checkJobBody,
   DATASETS_OF_OPTION,

@@ -53,8 +53,15 @@ to check the destination (and the challenge, when given) and whether a job alrea
 pull writes each job's filter into D (default .) as a formatted job-ID-NAME.lpf file whose first
 line names the job; diff compares those files with the live jobs by meaning (as filterc diff does)
 and lists the jobs whose filter really changed, with a record only one side keeps, live jobs
-without a file and files whose job is gone. diff exits like terraform plan -detailed-exitcode:
-0 nothing changed, 2 changes, 1 errors.
+without a file and files whose job is gone. A job no file can hold (its id not a job ID or listed
+twice, its filter not a string, its dataset not a dataset's name) and a file that cannot be read
+are reported, and the others still written and compared. diff exits like terraform plan
+-detailed-exitcode: 0 nothing changed, 2 changes, 1 errors.
+
+What the service answers is printed with every credential masked as ****: the API's, and those
+of destinations (the job's, and the one a call sends), in whatever form the service echoes them.
+--show-secrets prints the destinations' as they are (never the API's); a pulled file holds no
+destination.
 
 Job options:
   --name NAME                  the job's name
