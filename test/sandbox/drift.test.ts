@@ -154,7 +154,9 @@ describe("jobs pull and jobs diff against the sandbox", () => {
     await mkdir(join(dir, "x.lpf"), { recursive: true });
     expect(await jobs("diff")).toMatchObject({
       code: 1,
-      stderr: expect.stringContaining(`filterc jobs: cannot read ${join(dir, "x.lpf")}: is a directory\n`),
+      stderr: expect.stringContaining(
+        `filterc jobs diff: x.lpf: not compared: cannot read ${join(dir, "x.lpf")}: is a directory\n`,
+      ),
     });
     // A file where the folder should be: once a stack trace (regression).
     await writeFile(join(dir, "file"), "");

@@ -25,6 +25,7 @@ import { compilerFlags, compilerOptionsFrom } from "../compiler-options.js";
 import { type CliIO, readSource, UsageError, UserError } from "../io.js";
 import { diffJobs, pullJobs } from "../job-drift.js";
 import { describeJob, describeJobs } from "../job-listing.js";
+import { oneLine } from "../served-text.js";
 
 export const usage = `filterc jobs list [--zone ID | --account ID] [options]
 filterc jobs get|delete|enable|disable --id N [--zone ID | --account ID] [options]
@@ -58,8 +59,15 @@ to check the destination (and the challenge, when given) and whether a job alrea
 pull writes each job's filter into D (default .) as a formatted job-ID-NAME.lpf file whose first
 line names the job; diff compares those files with the live jobs by meaning (as filterc diff does)
 and lists the jobs whose filter really changed, with a record only one side keeps, live jobs
-without a file and files whose job is gone. diff exits like terraform plan -detailed-exitcode:
-0 nothing changed, 2 changes, 1 errors.
+without a file and files whose job is gone. A job no file can hold (its id not a job ID or listed
+twice, its filter not a string, its dataset not a dataset's name) and a file that cannot be read
+are reported, and the others still written and compared. diff exits like terraform plan
+-detailed-exitcode: 0 nothing changed, 2 changes, 1 errors.
+
+What the service answers is printed with every credential masked as ****: the API's, and those
+of destinations (the job's, and the one a call sends), in whatever form the service echoes them.
+--show-secrets prints the destinations' as they are (never the API's); a pulled file holds no
+destination.
 
 Job options:
   --name NAME                  the job's name
@@ -92,6 +100,7 @@ Job options:
   --expr SRC                   the filter source given inline
   --no-filter                  no filter (update: removes the job's filter)
   --catalog FILE, --no-optimize, --max-operators N, --max-bytes N   as for compile
+  --show-secrets               the destinations' credentials in what is printed (all but pull, diff)
 
 ${apiFlagsUsage}
 Exit status: 0 success, 1 API or validation error, 2 usage (jobs diff: 2 changes).`;
@@ -125,6 +134,9 @@ const jobFlags = {
 } as const;
 
 const idFlag = { id: { type: "string" } } as const;
+
+/** Every subcommand that prints what the service answers (all but pull and diff, which print no destination). */
+const showSecretsFlag = { "show-secrets": { type: "boolean" } } as const;
 
 const driftFlags = { dir: { type: "string" }, "max-steps": { type: "string" } } as const;
 
@@ -164,12 +176,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const destinationCall = sub === "ownership" || sub === "validate";
   const drift = sub === "pull" || sub === "diff";
   const flags = writes
-    ? { ...apiFlags, ...jobFlags, ...idFlag }
+    ? { ...apiFlags, ...showSecretsFlag, ...jobFlags, ...idFlag }
     : destinationCall
-      ? { ...apiFlags, ...destinationFlags }
+      ? { ...apiFlags, ...showSecretsFlag, ...destinationFlags }
       : drift
         ? { ...apiFlags, ...driftFlags }
-        : { ...apiFlags, ...idFlag };
+        : { ...apiFlags, ...showSecretsFlag, ...idFlag };
   const { values } = parseCommandArgs(rest, flags, false);
   const given = values as Record<string, string | boolean | undefined>;
   const scope = scopeFrom(values, io);
@@ -191,26 +203,29 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     json,
     async () => {
       const client = clientFrom(values, io);
+      // What the service answers is shown with every credential masked, unless --show-secrets:
+      // the job's destination, and the one this call sends, in whatever form the service echoes.
+      const sent = destination?.destination ?? job?.settings.destination;
+      const shown = <T>(answer: T): T =>
+        client.masked(answer, {
+          destinations: sent === undefined ? [] : [sent],
+          showDestinations: given["show-secrets"] === true,
+        });
+      const output = { io, client, dryRun, json, shown };
       switch (sub) {
         case "list":
-          return read(io, client, dryRun, json, (c) => c.listJobs(scope), describeJobs);
+          return read(output, (c) => c.listJobs(scope), describeJobs);
         case "get":
           return read(
-            io,
-            client,
-            dryRun,
-            json,
+            output,
             (c) => c.getJob(scope, id!),
             (got) => `${terminalJson(got, 2)}\n`,
           );
         case "delete":
           return read(
-            io,
-            client,
-            dryRun,
-            json,
+            output,
             (c) => c.deleteJob(scope, id!),
-            (result) => `deleted job ${result.id}\n`,
+            (result) => `deleted job ${oneLine(String(result.id))}\n`,
           );
         case "pull":
           return pullJobs(io, client, scope, dir, json);
@@ -218,7 +233,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           return diffJobs(io, client, scope, dir, json, maxSearchSteps);
         case "ownership":
         case "validate":
-          return destinationCommand(io, client, scope, sub, destination!, dryRun, json);
+          return destinationCommand(output, scope, sub, destination!);
         case "create":
         case "update":
         case "enable":
@@ -232,15 +247,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
             if (!json)
               printFilterDiagnostics(io, plan.result.diagnostics, plan.result.filterSource, filterName);
             printPlan(io, plan, plan.result.notices, json);
-            if (!json && sub !== "create") io.stdout(`\n# changes\n${describeChanges(plan.result.changes)}`);
+            if (!json && sub !== "create")
+              io.stdout(`\n# changes\n${describeChanges(shown(plan.result.changes))}`);
             return 0;
           }
-          const result = await call(client);
+          const answer = await call(client);
+          const result = shown(answer);
           if (json) {
-            io.stdout(`${JSON.stringify(result)}\n`);
+            io.stdout(`${terminalJson(result)}\n`);
             return 0;
           }
-          printFilterDiagnostics(io, result.diagnostics, result.filterSource, filterName);
+          // The filter is the caller's own, and its diagnostics' ranges are in it as given.
+          printFilterDiagnostics(io, answer.diagnostics, answer.filterSource, filterName);
           printNotices(io, result.notices);
           io.stdout(written(sub, result));
           return 0;
@@ -257,12 +275,18 @@ function written(sub: "create" | "update" | "enable" | "disable", result: JobRes
   return `updated job ${describeJob(result.job)}\n${describeChanges(result.changes)}`;
 }
 
+/** Where a subcommand prints, and how: `shown` masks what the service answered. */
+interface Output {
+  io: CliIO;
+  client: LogpushClient;
+  dryRun: boolean;
+  json: boolean;
+  shown: <T>(answer: T) => T;
+}
+
 /** A call without settings: its result printed (or, in a dry run, the requests it would send). */
 async function read<R>(
-  io: CliIO,
-  client: LogpushClient,
-  dryRun: boolean,
-  json: boolean,
+  { io, client, dryRun, json, shown }: Output,
   call: (client: LogpushClient) => Promise<R>,
   describe: (result: R) => string,
 ): Promise<number> {
@@ -270,8 +294,8 @@ async function read<R>(
     printPlan(io, await client.dryRun(call), [], json);
     return 0;
   }
-  const result = await call(client);
-  io.stdout(json ? `${JSON.stringify(result)}\n` : describe(result));
+  const result = shown(await call(client));
+  io.stdout(json ? `${terminalJson(result)}\n` : describe(result));
   return 0;
 }
 
@@ -294,13 +318,10 @@ async function destinationFrom(
 }
 
 async function destinationCommand(
-  io: CliIO,
-  client: LogpushClient,
+  { io, client, dryRun, json, shown }: Output,
   scope: JobScope,
   sub: "ownership" | "validate",
   { destination, challenge }: DestinationRequest,
-  dryRun: boolean,
-  json: boolean,
 ): Promise<number> {
   const call = async (c: LogpushClient) => {
     if (sub === "ownership") return { ownership: await c.requestOwnership(scope, destination) };
@@ -316,9 +337,9 @@ async function destinationCommand(
     printPlan(io, await client.dryRun(call), [], json);
     return 0;
   }
-  const answers = await call(client);
+  const answers = shown(await call(client));
   if (json) {
-    io.stdout(`${JSON.stringify(answers)}\n`);
+    io.stdout(`${terminalJson(answers)}\n`);
     return 0;
   }
   const {
@@ -328,17 +349,20 @@ async function destinationCommand(
     challenge: token,
   } = answers as Record<string, DestinationAnswer>;
   const lines: string[] = [];
+  // The service's words, one line each: a message or file name may hold any character.
+  const said = (text: unknown, none: string) =>
+    typeof text === "string" && text !== "" ? oneLine(text) : none;
   if (ownership) {
     if (ownership.valid === false)
-      throw new UserError(`the service refused the challenge: ${ownership.message || "no reason given"}`);
+      throw new UserError(`the service refused the challenge: ${said(ownership.message, "no reason given")}`);
     lines.push(
-      `the service wrote the challenge file ${ownership.filename ?? "(no file name given)"} into the destination`,
+      `the service wrote the challenge file ${said(ownership.filename, "(no file name given)")} into the destination`,
       "read the token from that file and give it to jobs create with --ownership-challenge-file FILE",
     );
   }
   if (checked)
     lines.push(
-      `destination: ${checked.valid === false ? `not valid (${checked.message || "no reason given"})` : "valid"}`,
+      `destination: ${checked.valid === false ? `not valid (${said(checked.message, "no reason given")})` : "valid"}`,
     );
   if (exists) lines.push(`a job already pushes there: ${exists.exists ? "yes" : "no"}`);
   if (token) lines.push(`ownership challenge: ${token.valid ? "valid" : "not valid"}`);
