@@ -22,6 +22,8 @@ export interface RequestContext {
   maxJsonDepth: number;
   /** The streamed body of the ingest (empty on the other routes). */
   upload: Upload;
+  /** Where faults of the sandbox itself are reported. */
+  log: (line: string) => void;
 }
 
 /** A body read as it arrives: its chunks (refused past the size limit), and how to read them. */

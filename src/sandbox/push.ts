@@ -10,6 +10,7 @@ import type { Reply, RequestContext } from "./context.js";
 import { type CustomFields, customFieldsOf } from "./custom-fields.js";
 import { datasetCatalog } from "./datasets.js";
 import { destinationFolder, parseDestination } from "./destination.js";
+import { ApiError } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
 import { nestsDeeperThan } from "./http.js";
 import { type BodyLine, decoded, linesOf } from "./ingest-body.js";
@@ -193,16 +194,40 @@ class JobDelivery {
   }
 
   async abort(): Promise<void> {
-    this.batch?.gzip.destroy();
-    await this.batch?.file.abort();
+    const batch = this.batch;
+    this.batch = undefined;
+    batch?.gzip.destroy();
+    await batch?.file.abort();
   }
+}
+
+/** A job of the push that failed alone: saved as its `error_message`, answered in `failures`. */
+interface JobFailure {
+  job_id: number;
+  message: string;
+}
+
+/**
+ * Why a job's share of the push failed, in words for its `error_message`: the sandbox's own refusal
+ * of a stored value (a filter, a destination, a template), or the file system's code. Anything else
+ * is a fault of the sandbox, logged whole and named as internal.
+ */
+function failureMessage(error: unknown, log: (line: string) => void): string {
+  if (error instanceof ApiError) return error.message;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (typeof code === "string" && /^E[A-Z]+$/.test(code))
+    return `the push could not write to the destination folder (${code})`;
+  log(`filterc sandbox: a push failed: ${(error as Error).stack ?? String(error)}`);
+  return "the push failed with an internal error of the sandbox";
 }
 
 /**
  * Plays the push for one batch of log records of a zone, read as the body streams in (NDJSON,
  * gzip or not): for every enabled job of the dataset, the custom fields (http_requests), the
  * filter and the field selection, written as gzip NDJSON to the job's destination folder. A job
- * that keeps no record gets no file; a body that fails midway delivers nothing.
+ * that keeps no record gets no file; a body that fails midway delivers nothing. A job whose stored
+ * settings cannot be applied, or whose files cannot be written, fails alone: the others deliver,
+ * and its `error_message` and `last_error` say what happened (each push tries it again).
  */
 export async function ingest(context: RequestContext): Promise<Reply> {
   const dataset = context.query.get("dataset") ?? "http_requests";
@@ -210,20 +235,31 @@ export async function ingest(context: RequestContext): Promise<Reply> {
   const zone = context.store.zone(context.stateKey);
   const customFields = dataset === "http_requests" ? customFieldsOf(zone.rulesets) : null;
   const start = new Date();
-  const folderOf = (job: Job) =>
-    destinationFolder(context.dataDir, parseDestination(job.destination_conf), utcDate(start));
   const name = () => `${compactTime(start)}_${compactTime(start)}_${randomBytes(4).toString("hex")}.log.gz`;
-  const jobs = zone.jobs
-    .filter((job) => job.enabled && job.dataset === dataset)
-    .map(
-      (job) =>
-        new JobDelivery(
-          job,
-          () => join(folderOf(job), name()),
-          context.store.temporaryFolder,
-          context.sampleSeed,
-        ),
-    );
+  const failures: JobFailure[] = [];
+  let active: JobDelivery[] = [];
+  const failed = async (job: Job, error: unknown, delivery?: JobDelivery) => {
+    failures.push({ job_id: job.id, message: failureMessage(error, context.log) });
+    if (delivery) {
+      active = active.filter((other) => other !== delivery);
+      await delivery.abort().catch(() => undefined);
+    }
+  };
+  for (const job of zone.jobs.filter((job) => job.enabled && job.dataset === dataset)) {
+    try {
+      const folder = destinationFolder(
+        context.dataDir,
+        parseDestination(job.destination_conf),
+        utcDate(start),
+      );
+      active.push(
+        new JobDelivery(job, () => join(folder, name()), context.store.temporaryFolder, context.sampleSeed),
+      );
+    } catch (error) {
+      await failed(job, error);
+    }
+  }
+  const jobs = [...active];
   let records = 0;
   let malformed = 0;
   const malformedLines: number[] = [];
@@ -241,34 +277,44 @@ export async function ingest(context: RequestContext): Promise<Reply> {
       }
       records++;
       const logged = customFields ? withCustomFields(record, customFields) : record;
-      for (const job of jobs) await job.offer(logged);
+      for (const delivery of active)
+        await delivery.offer(logged).catch((error: unknown) => failed(delivery.job, error, delivery));
     }
-    for (const job of jobs) await job.commit();
+    for (const delivery of active)
+      await delivery.commit().catch((error: unknown) => failed(delivery.job, error, delivery));
   } catch (error) {
     await Promise.all(jobs.map((job) => job.abort()));
     throw error;
   }
-  const delivered = jobs.filter((job) => job.records > 0);
-  if (delivered.length > 0) {
-    const completed = new Date().toISOString();
+  const delivered = active.filter((job) => job.records > 0);
+  if (delivered.length > 0 || failures.length > 0) {
+    const now = new Date().toISOString();
     await context.store.update(context.stateKey, (draft) => {
-      for (const {
-        job: { id },
-      } of delivered) {
-        const job = draft.jobs.find((j) => j.id === id);
-        if (job) {
-          job.last_complete = completed;
-          job.error_message = null;
+      for (const { job } of delivered) {
+        const saved = draft.jobs.find((j) => j.id === job.id);
+        if (saved) {
+          saved.last_complete = now;
+          saved.error_message = null;
+        }
+      }
+      for (const failure of failures) {
+        const saved = draft.jobs.find((j) => j.id === failure.job_id);
+        if (saved) {
+          saved.last_error = now;
+          saved.error_message = failure.message;
         }
       }
     });
   }
-  const deliveries = delivered.flatMap((job) =>
+  const deliveries = jobs.flatMap((job) =>
     job.files.map((file) => ({
       job_id: job.job.id,
       records: file.records,
       file: relative(context.dataDir, file.path).split("\\").join("/"),
     })),
   );
-  return { status: 200, result: { records, malformed, malformed_lines: malformedLines, deliveries } };
+  return {
+    status: 200,
+    result: { records, malformed, malformed_lines: malformedLines, deliveries, failures },
+  };
 }

@@ -165,9 +165,9 @@ function clientErrorAnswer(error: NodeJS.ErrnoException): {
   return { status: 400, reason: "Bad Request", message: "malformed HTTP request" };
 }
 
-/** A request its client gave up on: nothing to answer, and not the sandbox's fault. */
+/** A request its client gave up on (its socket gone, or already let go): nothing to answer, and not the sandbox's fault. */
 const isDisconnect = (request: IncomingMessage, error: unknown) =>
-  request.socket.destroyed || (error as NodeJS.ErrnoException).code === "ECONNRESET";
+  !request.socket || request.socket.destroyed || (error as NodeJS.ErrnoException).code === "ECONNRESET";
 
 /** Serves the sandbox on 127.0.0.1 until `close()`. */
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
@@ -179,7 +179,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     );
   const dataDir = resolve(options.dataDir);
   const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-  const store = await Store.open(dataDir, maxJsonDepth + STATE_DEPTH);
+  const store = await Store.open(dataDir, maxJsonDepth + STATE_DEPTH, options.log ?? (() => undefined));
   const { credentials, generatedToken } = resolveCredentials(options);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxIngestBytes = options.maxIngestBytes ?? DEFAULT_MAX_INGEST_BYTES;
@@ -187,6 +187,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const maxIngestsInFlight = options.maxIngestsInFlight ?? DEFAULT_MAX_INGESTS_IN_FLIGHT;
   const maxRequestsInFlight = options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT;
   const sampleSeed = options.sampleSeed ?? randomInt(2 ** 32);
+  const log = options.log ?? (() => undefined);
   let requestsInFlight = 0;
   let ingestsInFlight = 0;
 
@@ -219,6 +220,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       params: found.params,
       query: url.searchParams,
       maxJsonDepth,
+      log,
     };
     if (!found.route.ingest) {
       const body = parseJsonObject(await readBody(request, maxBodyBytes), maxJsonDepth);
@@ -243,18 +245,29 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     }
   }
 
+  /**
+   * Answers a request that failed. Never throws: whatever goes wrong while answering is logged and
+   * the response dropped, so no error of a request escapes to end the process.
+   */
   function fail(request: IncomingMessage, response: ServerResponse, error: unknown): void {
-    if (response.headersSent) return;
-    if (error instanceof ApiError) {
-      // A body refused before or part-way through is not read to its end: close the connection after answering.
-      if (!request.complete) response.setHeader("connection", "close");
-      if (error.status === 429 || error.status === 503) response.setHeader("retry-after", "1");
-      sendErrors(response, error.status, [error.entry()]);
-      return;
+    try {
+      if (response.headersSent) return;
+      if (error instanceof ApiError) {
+        // A body refused before or part-way through is not read to its end: close the connection after answering.
+        if (!request.complete) response.setHeader("connection", "close");
+        if (error.status === 429 || error.status === 503) response.setHeader("retry-after", "1");
+        sendErrors(response, error.status, [error.entry()]);
+        return;
+      }
+      if (isDisconnect(request, error)) return;
+      log(`filterc sandbox: ${(error as Error).stack ?? String(error)}`);
+      sendErrors(response, 500, [{ code: ErrorCode.internal, message: "Internal error" }]);
+    } catch (answering) {
+      log(
+        `filterc sandbox: could not answer a failed request: ${(answering as Error).stack ?? String(answering)}`,
+      );
+      response.destroy();
     }
-    if (isDisconnect(request, error)) return;
-    options.log?.(`filterc sandbox: ${(error as Error).stack ?? String(error)}`);
-    sendErrors(response, 500, [{ code: ErrorCode.internal, message: "Internal error" }]);
   }
 
   const server = createServer((request, response) => {

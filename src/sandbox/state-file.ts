@@ -1,3 +1,4 @@
+import { checkJobBody } from "../api/index.js";
 import { datasetCatalog } from "./datasets.js";
 import { parseDestination } from "./destination.js";
 import { ApiError } from "./errors.js";
@@ -70,23 +71,30 @@ function checkMembers(value: unknown, at: string, checks: readonly Check[]): str
   return undefined;
 }
 
-/** What the sandbox says when it checks a saved job again (its own ApiError wording). */
-function jobProblem(job: Record<string, unknown>, at: string): string | undefined {
+/**
+ * What the push would refuse in a saved job's settings (its dataset, destination, filter, output
+ * options and logpull options, checked as a write checks them), in the sandbox's own wording; undefined
+ * when it can be pushed. Such a job is served as it is and fails alone at each push (its
+ * error_message says why) until it is changed.
+ */
+export function jobSettingsProblem(job: ZoneState["jobs"][number]): string | undefined {
   try {
-    datasetCatalog(job["dataset"]);
-    parseDestination(job["destination_conf"] as string);
-    checkJobFilter(job["filter"], job["dataset"] as string);
+    const catalog = datasetCatalog(job.dataset);
+    parseDestination(job.destination_conf);
+    checkJobFilter(job.filter, job.dataset);
+    const settings = { output_options: job.output_options, logpull_options: job.logpull_options };
+    const problem = checkJobBody(settings, { mode: "update", dataset: job.dataset, catalog }).problems[0];
+    return problem && `${problem.path}: ${problem.message}`;
   } catch (error) {
-    if (error instanceof ApiError) return `${at}: ${error.message}`;
+    if (error instanceof ApiError) return error.message;
     throw error;
   }
-  return undefined;
 }
 
 /**
  * The problem with a zone file's parsed content, or undefined when it is a zone state the sandbox
- * can serve: every member a handler or the push relies on, with its type, and every job's dataset,
- * destination and filter accepted as they would be on a write.
+ * can serve: every member a handler or the push relies on, with its type. (What a job's settings
+ * mean is `jobSettingsProblem`'s: one job the push cannot apply does not stop the sandbox.)
  */
 export function zoneStateProblem(value: unknown): string | undefined {
   const top = checkMembers(value, "", [
@@ -111,9 +119,7 @@ export function zoneStateProblem(value: unknown): string | undefined {
   }
   const ids = new Set<number>();
   for (const [index, job] of zone.jobs.entries()) {
-    const problem =
-      checkMembers(job, `jobs[${index}]`, jobChecks) ??
-      jobProblem(job as unknown as Record<string, unknown>, `jobs[${index}]`);
+    const problem = checkMembers(job, `jobs[${index}]`, jobChecks);
     if (problem !== undefined) return problem;
     if (ids.has(job.id)) return `jobs[${index}].id ${job.id} is used twice`;
     if (job.id > zone.lastJobId) return `jobs[${index}].id ${job.id} is above lastJobId ${zone.lastJobId}`;

@@ -4,7 +4,7 @@ import { makeFolders } from "../files/index.js";
 import { writeFileAtomically } from "./atomic-file.js";
 import { nestsDeeperThan } from "./http.js";
 import { emptyZone, type ZoneState } from "./model.js";
-import { StateFileError, zoneStateProblem } from "./state-file.js";
+import { jobSettingsProblem, StateFileError, zoneStateProblem } from "./state-file.js";
 
 interface PendingChange {
   change: (zone: ZoneState) => unknown;
@@ -48,7 +48,7 @@ export class Store {
    * the first file that fails stops the start with its name and its problem. Only the sandbox's
    * own leftovers (temporary files of writes never acknowledged) are removed.
    */
-  static async open(dataDir: string, maxDepth: number): Promise<Store> {
+  static async open(dataDir: string, maxDepth: number, warn: (line: string) => void): Promise<Store> {
     const folder = join(dataDir, STATE_FOLDER, "zones");
     const temporaryFolder = join(dataDir, STATE_FOLDER, "tmp");
     await makeFolder(folder);
@@ -60,13 +60,18 @@ export class Store {
       const path = join(folder, name);
       if (zoneFileName.test(name.replace(temporaryFileName, ""))) {
         if (name !== name.replace(temporaryFileName, "")) await rm(path, { force: true });
-        else await store.load(path, name.slice(0, -".json".length), maxDepth);
+        else await store.load(path, name.slice(0, -".json".length), maxDepth, warn);
       }
     }
     return store;
   }
 
-  private async load(path: string, zoneId: string, maxDepth: number): Promise<void> {
+  private async load(
+    path: string,
+    zoneId: string,
+    maxDepth: number,
+    warn: (line: string) => void,
+  ): Promise<void> {
     const entry = await stat(path);
     if (!entry.isFile()) throw new StateFileError(path, "it is not a regular file");
     const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
@@ -83,6 +88,13 @@ export class Store {
     const problem = zoneStateProblem(value);
     if (problem !== undefined) throw new StateFileError(path, problem);
     const zone = value as ZoneState;
+    for (const job of zone.jobs) {
+      const problem = jobSettingsProblem(job);
+      if (problem !== undefined)
+        warn(
+          `filterc sandbox: warning: job ${job.id} in ${path} cannot be pushed: ${problem}; it fails alone at each push until it is changed`,
+        );
+    }
     this.zones.set(zoneId, zone);
     this.lastJobId = Math.max(this.lastJobId, zone.lastJobId);
   }

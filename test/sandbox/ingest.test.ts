@@ -50,7 +50,13 @@ async function delivered(): Promise<string> {
 }
 
 const ok = (records: number, malformedLines: number[], malformed = malformedLines.length) => ({
-  result: { records, malformed, malformed_lines: malformedLines, deliveries: expect.any(Array) },
+  result: {
+    records,
+    malformed,
+    malformed_lines: malformedLines,
+    deliveries: expect.any(Array),
+    failures: [],
+  },
   success: true,
   errors: [],
   messages: [],

@@ -50,7 +50,7 @@ describe("the nesting of JSON bodies", () => {
     expect(await call(running, "POST", `/zones/${ZONE}/sandbox/ingest`, lines.join("\n"))).toEqual({
       status: 200,
       json: {
-        result: { records: 1, malformed: 1, malformed_lines: [2], deliveries: [] },
+        result: { records: 1, malformed: 1, malformed_lines: [2], deliveries: [], failures: [] },
         success: true,
         errors: [],
         messages: [],
@@ -63,7 +63,7 @@ describe("the store", () => {
   it("rejects the changes of a zone whose copy fails, with no unhandled rejection, and serves the other zones", async () => {
     const dataDir = await tempDir();
     try {
-      const store = await Store.open(dataDir, 68);
+      const store = await Store.open(dataDir, 68, () => undefined);
       await store.update(ZONE, (zone) => {
         // Written as JSON without it, but it cannot be copied: every later change must fail cleanly.
         (zone.challenges as Record<string, unknown>)["uncloneable"] = () => "";

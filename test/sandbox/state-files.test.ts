@@ -74,15 +74,6 @@ describe("state files at start-up", () => {
       "jobs[0].id 3 is above lastJobId 2",
     ],
     [
-      "a job whose filter the sandbox would refuse",
-      {
-        ...emptyZone,
-        lastJobId: 3,
-        jobs: [{ ...job, filter: '{"where":{"key":"Nope","operator":"eq","value":1}}' }],
-      },
-      expect.stringMatching(/^jobs\[0\]: bad predicate: .*Nope/),
-    ],
-    [
       "a rule without its enabled flag",
       {
         ...emptyZone,

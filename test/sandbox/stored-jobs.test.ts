@@ -1,0 +1,203 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Job } from "../../src/sandbox/model.js";
+import { builtCli, ensureBundles } from "../helpers/bundles.js";
+import { call, runSandbox, TOKEN, tempDir, ZONE } from "./helpers.js";
+
+// Built while the file is collected, outside any test's time limit.
+ensureBundles();
+
+/**
+ * Jobs saved with settings the push cannot apply (written by hand, or by an older sandbox whose
+ * checks let them through): each fails alone, never the process, never the other jobs.
+ */
+
+const job = (id: number, extra: Partial<Job> = {}): Job => ({
+  id,
+  dataset: "http_requests",
+  enabled: true,
+  name: null,
+  kind: "",
+  destination_conf: `s3://stored-bucket/job-${id}?region=us-east-1`,
+  filter: "",
+  logpull_options: null,
+  output_options: { field_names: ["RayID"] },
+  frequency: "high",
+  max_upload_bytes: null,
+  max_upload_interval_seconds: null,
+  max_upload_records: null,
+  error_message: null,
+  last_complete: null,
+  last_error: null,
+  ...extra,
+});
+
+/** Templates an older check let through, which the push's JSON.parse threw on. */
+const badTemplate = job(1, { output_options: { field_names: ["RayID"], record_template: '{{ "\\q" }}' } });
+const badFilter = job(2, { filter: '{"where":{"key":"Nope","operator":"eq","value":1}}' });
+const good = job(3);
+const badDestination = job(4, { destination_conf: "ftp://stored-bucket/x" });
+
+let dataDir: string;
+beforeEach(async () => {
+  dataDir = await tempDir();
+  await mkdir(join(dataDir, "_sandbox", "zones"), { recursive: true });
+  await writeFile(
+    join(dataDir, "_sandbox", "zones", `${ZONE}.json`),
+    JSON.stringify({
+      rulesets: [],
+      jobs: [badTemplate, badFilter, good, badDestination],
+      lastJobId: 4,
+      challenges: {},
+    }),
+  );
+});
+afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+const records = '{"RayID":"a"}\n{"RayID":"b"}\n';
+const filterProblem = "bad predicate: /where/key: unknown field `Nope` in dataset http_requests";
+
+describe("a saved job the push cannot apply", () => {
+  it("starts with a warning for each, and fails each alone while the others deliver", async () => {
+    const logged: string[] = [];
+    const running = await runSandbox({ dataDir, log: (line) => logged.push(line) });
+    try {
+      const file = join(dataDir, "_sandbox", "zones", `${ZONE}.json`);
+      const warning = (id: number, problem: string) =>
+        `filterc sandbox: warning: job ${id} in ${file} cannot be pushed: ${problem}; it fails alone at each push until it is changed`;
+      const templateProblem =
+        'invalid record_template: "{{ \\"\\\\q\\" }}" at offset 0 holds a string Go cannot write: \\q is not an escape of a Go string';
+      expect(logged).toEqual([
+        warning(
+          1,
+          `output_options.record_template: ${templateProblem}; a template holds text and actions {{ .Field }} or {{ "text" }} only`,
+        ),
+        warning(2, filterProblem),
+        warning(
+          4,
+          'destination_conf "ftp://stored-bucket/x" is not supported by the sandbox: it delivers to s3://bucket/path?region=REGION',
+        ),
+      ]);
+      for (let round = 0; round < 2; round++) {
+        const answer = await call(running, "POST", `/zones/${ZONE}/sandbox/ingest`, records);
+        expect(answer).toEqual({
+          status: 200,
+          json: {
+            result: {
+              records: 2,
+              malformed: 0,
+              malformed_lines: [],
+              deliveries: [{ job_id: 3, records: 2, file: expect.stringMatching(/^stored-bucket\/job-3\//) }],
+              failures: [
+                { job_id: 1, message: templateProblem },
+                { job_id: 2, message: filterProblem },
+                {
+                  job_id: 4,
+                  message:
+                    'destination_conf "ftp://stored-bucket/x" is not supported by the sandbox: it delivers to s3://bucket/path?region=REGION',
+                },
+              ],
+            },
+            success: true,
+            errors: [],
+            messages: [],
+          },
+        });
+        const file = (answer.json as { result: { deliveries: { file: string }[] } }).result.deliveries[0]!
+          .file;
+        expect(gunzipSync(await readFile(join(dataDir, file))).toString()).toBe(records);
+      }
+      const saved = await call(running, "GET", `/zones/${ZONE}/logpush/jobs/1`);
+      expect((saved.json as { result: Job }).result).toMatchObject({
+        error_message: templateProblem,
+        last_error: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        last_complete: null,
+      });
+      expect((await call(running, "GET", `/zones/${ZONE}/logpush/jobs/3`)).json).toMatchObject({
+        result: { error_message: null, last_complete: expect.stringMatching(/^\d{4}-/), last_error: null },
+      });
+      // The destination check of the scope passes over the job whose destination no longer reads.
+      expect(
+        await call(running, "POST", `/zones/${ZONE}/logpush/validate/destination/exists`, {
+          destination_conf: "s3://stored-bucket/job-3?region=us-east-1",
+        }),
+      ).toMatchObject({ status: 200, json: { result: { exists: true } } });
+      // A job fixed with a PUT delivers again.
+      const fixed = await call(running, "PUT", `/zones/${ZONE}/logpush/jobs/1`, {
+        output_options: { field_names: ["RayID"], record_template: '{{ "\\x41" }}{{ .RayID }}' },
+      });
+      expect(fixed.status).toBe(200);
+      const again = await call(running, "POST", `/zones/${ZONE}/sandbox/ingest`, records);
+      expect(
+        (again.json as { result: { deliveries: { job_id: number }[] } }).result.deliveries.map(
+          (delivery) => delivery.job_id,
+        ),
+      ).toEqual([1, 3]);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("fails alone when its destination folder cannot be written", async () => {
+    const running = await runSandbox({ dataDir });
+    try {
+      await writeFile(join(dataDir, "stored-bucket"), "a file where the bucket's folder goes");
+      const answer = await call(running, "POST", `/zones/${ZONE}/sandbox/ingest`, records);
+      expect(answer.json).toMatchObject({
+        result: {
+          deliveries: [],
+          failures: expect.arrayContaining([
+            { job_id: 3, message: "the push could not write to the destination folder (ENOTDIR)" },
+          ]),
+        },
+      });
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("never ends the filterc sandbox process (its push once threw, and the error path with it, at every ingest)", async () => {
+    let child: ChildProcess | undefined;
+    try {
+      child = spawn(process.execPath, [
+        builtCli(),
+        "sandbox",
+        "--port",
+        "0",
+        "--data-dir",
+        dataDir,
+        "--api-token",
+        TOKEN,
+      ]);
+      let stderr = "";
+      child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+        stderr += chunk;
+      });
+      const api = await new Promise<string>((resolve, reject) => {
+        let output = "";
+        child!.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+          output += chunk;
+          const match = /listening on (\S+)/.exec(output);
+          if (match) resolve(match[1]!);
+        });
+        child!.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
+      });
+      for (let round = 0; round < 3; round++) {
+        const response = await fetch(`${api}/zones/${ZONE}/sandbox/ingest`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${TOKEN}` },
+          body: records,
+        });
+        expect(response.status).toBe(200);
+        await response.arrayBuffer();
+      }
+      expect(child.exitCode).toBe(null);
+      expect(stderr).not.toContain("TypeError");
+    } finally {
+      child?.kill("SIGKILL");
+    }
+  });
+});
