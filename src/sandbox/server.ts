@@ -245,6 +245,23 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const log = options.log ?? (() => undefined);
   const store = await Store.open(dataDir, maxJsonDepth + STATE_DEPTH, log);
+  try {
+    return await serve(options, dataDir, store, shutdownGraceMs);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** Serves `store`'s data directory, and lets go of it once closed. */
+async function serve(
+  options: SandboxOptions,
+  dataDir: string,
+  store: Store,
+  shutdownGraceMs: number,
+): Promise<Sandbox> {
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  const log = options.log ?? (() => undefined);
   const { credentials, generatedToken } = resolveCredentials(options);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxIngestBytes = options.maxIngestBytes ?? DEFAULT_MAX_INGEST_BYTES;
@@ -437,6 +454,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       await closeServer(server, shutdownGraceMs);
       // The connections are closed: what is left of a request stops at its next step.
       await Promise.allSettled([...handling]);
+      await store.close();
     },
   };
   if (generatedToken !== undefined) sandbox.token = generatedToken;

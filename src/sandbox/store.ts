@@ -2,6 +2,7 @@ import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { makeFolders } from "../files/index.js";
 import { writeFileAtomically } from "./atomic-file.js";
+import { lockDataDirectory } from "./data-dir-lock.js";
 import { nestsDeeperThan } from "./http.js";
 import { emptyZone, type ZoneState } from "./model.js";
 import { jobSettingsProblem, StateFileError, zoneStateProblem } from "./state-file.js";
@@ -41,29 +42,38 @@ export class Store {
     private readonly folder: string,
     /** Where files are written before they are renamed into place, so a write killed midway leaves its debris only here. */
     readonly temporaryFolder: string,
+    /** Lets go of the data directory (see `lockDataDirectory`). */
+    readonly close: () => Promise<void>,
   ) {}
 
   /**
-   * Loads every zone file, checked for its shape and for a nesting of at most `maxDepth` levels;
-   * the first file that fails stops the start with its name and its problem. Only the sandbox's
-   * own leftovers (temporary files of writes never acknowledged) are removed.
+   * Takes the data directory's lock (one sandbox a directory), then loads every zone file, checked
+   * for its shape and for a nesting of at most `maxDepth` levels; the first file that fails stops
+   * the start with its name and its problem. Only the sandbox's own leftovers (temporary files of
+   * writes never acknowledged) are removed. `close()` lets go of the directory.
    */
   static async open(dataDir: string, maxDepth: number, warn: (line: string) => void): Promise<Store> {
     const folder = join(dataDir, STATE_FOLDER, "zones");
     const temporaryFolder = join(dataDir, STATE_FOLDER, "tmp");
     await makeFolder(folder);
     await makeFolder(temporaryFolder);
-    const store = new Store(folder, temporaryFolder);
-    for (const name of await readdir(temporaryFolder))
-      if (temporaryFileName.test(name)) await rm(join(temporaryFolder, name), { force: true });
-    for (const name of await readdir(folder)) {
-      const path = join(folder, name);
-      if (zoneFileName.test(name.replace(temporaryFileName, ""))) {
-        if (name !== name.replace(temporaryFileName, "")) await rm(path, { force: true });
-        else await store.load(path, name.slice(0, -".json".length), maxDepth, warn);
+    const release = await lockDataDirectory(join(dataDir, STATE_FOLDER), temporaryFolder, dataDir, warn);
+    try {
+      const store = new Store(folder, temporaryFolder, release);
+      for (const name of await readdir(temporaryFolder))
+        if (temporaryFileName.test(name)) await rm(join(temporaryFolder, name), { force: true });
+      for (const name of await readdir(folder)) {
+        const path = join(folder, name);
+        if (zoneFileName.test(name.replace(temporaryFileName, ""))) {
+          if (name !== name.replace(temporaryFileName, "")) await rm(path, { force: true });
+          else await store.load(path, name.slice(0, -".json".length), maxDepth, warn);
+        }
       }
+      return store;
+    } catch (error) {
+      await release();
+      throw error;
     }
-    return store;
   }
 
   private async load(
