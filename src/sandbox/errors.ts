@@ -38,6 +38,7 @@ export const ErrorCode = {
   busy: 6011,
   malformedRequest: 6012,
   requestTimeout: 6013,
+  zoneFull: 6014,
   authentication: 10000,
   invalidJob: 1002,
   ownershipChallenge: 1003,

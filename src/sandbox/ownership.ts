@@ -29,6 +29,8 @@ export async function createChallenge(context: RequestContext): Promise<Reply> {
   await makeFolders(folder);
   await writeFileAtomically(file, token, context.store.temporaryFolder);
   await context.store.update(context.stateKey, (zone) => {
+    // The newest last: the oldest are dropped first past the zone's limit.
+    delete zone.challenges[destination.key];
     zone.challenges[destination.key] = token;
   });
   return {

@@ -14,7 +14,7 @@ import { ApiError } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
 import { nestsDeeperThan } from "./http.js";
 import { type BodyLine, decoded, linesOf } from "./ingest-body.js";
-import type { Job } from "./model.js";
+import { editable, type Job } from "./model.js";
 import { type OutputFormat, outputFormatOf } from "./output.js";
 import { utcDate } from "./ownership.js";
 
@@ -320,18 +320,22 @@ export async function ingest(context: RequestContext): Promise<Reply> {
   if (delivered.length > 0 || failures.length > 0) {
     const now = new Date().toISOString();
     await context.store.update(context.stateKey, (draft) => {
+      const saved = (id: number) => {
+        const job = draft.jobs.find((j) => j.id === id);
+        return job && editable(draft.jobs, job);
+      };
       for (const { job } of delivered) {
-        const saved = draft.jobs.find((j) => j.id === job.id);
-        if (saved) {
-          saved.last_complete = now;
-          saved.error_message = null;
+        const edited = saved(job.id);
+        if (edited) {
+          edited.last_complete = now;
+          edited.error_message = null;
         }
       }
       for (const failure of failures) {
-        const saved = draft.jobs.find((j) => j.id === failure.job_id);
-        if (saved) {
-          saved.last_error = now;
-          saved.error_message = failure.message;
+        const edited = saved(failure.job_id);
+        if (edited) {
+          edited.last_error = now;
+          edited.error_message = failure.message;
         }
       }
     });

@@ -50,6 +50,8 @@ export interface SandboxOptions extends Credentials {
   bodyTimeoutMs?: number;
   /** The rate a body must keep up once `bodyTimeoutMs` is spent (default 64 KiB/s). */
   minBodyBytesPerSecond?: number;
+  /** Most bytes of rulesets, jobs and challenges one zone (or account) holds; a write past it is refused (default 32 MiB). */
+  maxZoneBytes?: number;
   /** On close, how long requests under way may take to finish before their connections are closed (default 10 s). */
   shutdownGraceMs?: number;
   /** The seed of `output_options.sample_rate`'s sample: the same records every run (default: a random one). */
@@ -95,6 +97,11 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 export const DEFAULT_MIN_BODY_BYTES_PER_SECOND = 64 * 1024;
 const DEFAULT_MAX_CONNECTIONS = 256;
+/**
+ * What a zone may hold: 32 MiB is 32 rulesets of the largest body, or some 45,000 jobs. Everything
+ * is kept in memory, and loaded at start-up; a write costs only what it changes (zone-files.ts).
+ */
+const DEFAULT_MAX_ZONE_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 /** Far deeper than any body of the API needs (a ruleset rule is 4 levels), far from the stack's limits. */
 const DEFAULT_MAX_JSON_DEPTH = 64;
@@ -244,7 +251,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const dataDir = resolve(options.dataDir);
   const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   const log = options.log ?? (() => undefined);
-  const store = await Store.open(dataDir, maxJsonDepth + STATE_DEPTH, log);
+  const store = await Store.open(
+    dataDir,
+    maxJsonDepth + STATE_DEPTH,
+    options.maxZoneBytes ?? DEFAULT_MAX_ZONE_BYTES,
+    log,
+  );
   try {
     return await serve(options, dataDir, store, shutdownGraceMs);
   } catch (error) {

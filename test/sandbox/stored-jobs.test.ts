@@ -65,9 +65,8 @@ describe("a saved job the push cannot apply", () => {
     const logged: string[] = [];
     const running = await runSandbox({ dataDir, log: (line) => logged.push(line) });
     try {
-      const file = join(dataDir, "_sandbox", "zones", `${ZONE}.json`);
       const warning = (id: number, problem: string) =>
-        `filterc sandbox: warning: job ${id} in ${file} cannot be pushed: ${problem}; it fails alone at each push until it is changed`;
+        `filterc sandbox: warning: job ${id} in ${join(dataDir, "_sandbox", "zones", ZONE, "jobs", `${id}.json`)} cannot be pushed: ${problem}; it fails alone at each push until it is changed`;
       const templateProblem =
         'invalid record_template: "{{ \\"\\\\q\\" }}" at offset 0 holds a string Go cannot write: \\q is not an escape of a Go string';
       expect(logged).toEqual([
