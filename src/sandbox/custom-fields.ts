@@ -141,8 +141,15 @@ export function customFieldsOf(rulesets: readonly Ruleset[]): CustomFields {
   const entrypoint = rulesets.find((r) => r.kind === "zone" && r.phase === CUSTOM_FIELDS_PHASE);
   for (const rule of entrypoint?.rules ?? []) {
     if (!rule.enabled) continue;
-    const parameters = (rule.action_parameters ?? {}) as Partial<Record<ListName, { name: string }[]>>;
-    const names = (list: ListName) => (parameters[list] ?? []).map((entry) => entry.name);
+    const parameters = (rule.action_parameters ?? {}) as Partial<Record<ListName, unknown>>;
+    // A saved ruleset is checked for its types only: a list that is no list of names adds none.
+    const names = (list: ListName) => {
+      const entries = parameters[list];
+      if (!Array.isArray(entries)) return [];
+      return entries.flatMap((entry: { name?: unknown } | null) =>
+        typeof entry?.name === "string" ? [entry.name] : [],
+      );
+    };
     for (const list of requestLists) for (const name of names(list)) fields.requestHeaders.push(name);
     for (const list of responseLists) for (const name of names(list)) fields.responseHeaders.push(name);
     for (const name of names("cookie_fields")) fields.cookies.push(name);

@@ -10,13 +10,14 @@ import type { Reply, RequestContext } from "./context.js";
 import { type CustomFields, customFieldsOf } from "./custom-fields.js";
 import { datasetCatalog } from "./datasets.js";
 import { destinationFolder, parseDestination } from "./destination.js";
-import { ApiError } from "./errors.js";
+import { ApiError, invalidJob } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
 import { nestsDeeperThan } from "./http.js";
 import { type BodyLine, decoded, linesOf } from "./ingest-body.js";
 import { editable, type Job } from "./model.js";
 import { type OutputFormat, outputFormatOf } from "./output.js";
 import { utcDate } from "./ownership.js";
+import { jobSettingsProblem } from "./state-file.js";
 
 /** Custom field values are cut to this many UTF-8 bytes, as Logpush does. */
 export const MAX_CUSTOM_FIELD_BYTES = 8192;
@@ -159,11 +160,16 @@ class JobDelivery {
   private readonly predicate: Predicate;
   private readonly format: OutputFormat;
 
+  /** Bytes written for this job in this push, before compression. */
+  private written = 0;
+
   constructor(
     readonly job: Job,
     private readonly nextPath: () => string,
     private readonly temporaryFolder: string,
     private readonly sampleSeed: number,
+    /** Most bytes one push writes for the job: prefixes and templates can make more of a record than came in. */
+    private readonly maxBytes: number,
   ) {
     this.predicate = predicateOf(job);
     this.format = outputFormatOf(job);
@@ -187,9 +193,15 @@ class JobDelivery {
     if (full) await this.commit();
     // A file's first record follows the batch prefix, the others a record delimiter.
     const written = (this.batch ? this.format.recordDelimiter : this.format.batchPrefix) + text;
+    const writtenBytes = Buffer.byteLength(written);
+    this.written += writtenBytes;
+    if (this.written > this.maxBytes)
+      throw invalidJob(
+        `the job's records came to more than ${this.maxBytes} bytes in one push (its prefixes and template make more of a record than came in); the push stopped there`,
+      );
     const batch = this.batch ?? (await this.open());
     batch.records++;
-    batch.bytes += Buffer.byteLength(written);
+    batch.bytes += writtenBytes;
     batch.pending += written;
     if (batch.pending.length >= GZIP_PIECE_CHARS) {
       const piece = batch.pending;
@@ -274,13 +286,22 @@ export async function ingest(context: RequestContext): Promise<Reply> {
   };
   for (const job of zone.jobs.filter((job) => job.enabled && job.dataset === dataset)) {
     try {
+      // What a write would refuse in a saved job (by hand, or an older sandbox's) fails it here.
+      const problem = jobSettingsProblem(job);
+      if (problem !== undefined) throw invalidJob(problem);
       const folder = destinationFolder(
         context.dataDir,
         parseDestination(job.destination_conf),
         utcDate(start),
       );
       active.push(
-        new JobDelivery(job, () => join(folder, name()), context.store.temporaryFolder, context.sampleSeed),
+        new JobDelivery(
+          job,
+          () => join(folder, name()),
+          context.store.temporaryFolder,
+          context.sampleSeed,
+          context.upload.maxInflatedBytes,
+        ),
       );
     } catch (error) {
       await failed(job, error);

@@ -69,11 +69,9 @@ describe("a saved job the push cannot apply", () => {
         `filterc sandbox: warning: job ${id} in ${join(dataDir, "_sandbox", "zones", ZONE, "jobs", `${id}.json`)} cannot be pushed: ${problem}; it fails alone at each push until it is changed`;
       const templateProblem =
         'invalid record_template: "{{ \\"\\\\q\\" }}" at offset 0 holds a string Go cannot write: \\q is not an escape of a Go string';
+      const savedTemplateProblem = `output_options.record_template: ${templateProblem}; a template holds text and actions {{ .Field }} or {{ "text" }} only`;
       expect(logged).toEqual([
-        warning(
-          1,
-          `output_options.record_template: ${templateProblem}; a template holds text and actions {{ .Field }} or {{ "text" }} only`,
-        ),
+        warning(1, savedTemplateProblem),
         warning(2, filterProblem),
         warning(
           4,
@@ -91,7 +89,7 @@ describe("a saved job the push cannot apply", () => {
               malformed_lines: [],
               deliveries: [{ job_id: 3, records: 2, file: expect.stringMatching(/^stored-bucket\/job-3\//) }],
               failures: [
-                { job_id: 1, message: templateProblem },
+                { job_id: 1, message: savedTemplateProblem },
                 { job_id: 2, message: filterProblem },
                 {
                   job_id: 4,
@@ -111,7 +109,7 @@ describe("a saved job the push cannot apply", () => {
       }
       const saved = await call(running, "GET", `/zones/${ZONE}/logpush/jobs/1`);
       expect((saved.json as { result: Job }).result).toMatchObject({
-        error_message: templateProblem,
+        error_message: savedTemplateProblem,
         last_error: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         last_complete: null,
       });
@@ -151,6 +149,81 @@ describe("a saved job the push cannot apply", () => {
           failures: expect.arrayContaining([
             { job_id: 3, message: "the push could not write to the destination folder (ENOTDIR)" },
           ]),
+        },
+      });
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("pushes past a saved custom fields rule whose lists are no lists of names", async () => {
+    const file = join(dataDir, "_sandbox", "zones", `${ZONE}.json`);
+    const zone = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    zone["rulesets"] = [
+      {
+        id: "c".repeat(32),
+        name: "custom fields",
+        description: "",
+        kind: "zone",
+        phase: "http_log_custom_fields",
+        version: "1",
+        last_updated: "2026-11-24T10:15:00.000000Z",
+        rules: [
+          {
+            id: "d".repeat(32),
+            version: "1",
+            action: "log_custom_field",
+            expression: "true",
+            enabled: true,
+            last_updated: "2026-11-24T10:15:00.000000Z",
+            ref: "r",
+            action_parameters: { request_fields: "x-not-a-list", cookie_fields: [null, { name: "kept" }] },
+          },
+        ],
+      },
+    ];
+    zone["jobs"] = [job(3, { output_options: { field_names: ["RayID", "Cookies"] } })];
+    await writeFile(file, JSON.stringify(zone));
+    const running = await runSandbox({ dataDir });
+    try {
+      const answer = await call(
+        running,
+        "POST",
+        `/zones/${ZONE}/sandbox/ingest`,
+        '{"RayID":"a","Cookies":{"kept":"1","other":"2"}}\n',
+      );
+      expect(answer.json).toMatchObject({ result: { records: 1, failures: [] } });
+      const file3 = (answer.json as { result: { deliveries: { file: string }[] } }).result.deliveries[0]!
+        .file;
+      expect(gunzipSync(await readFile(join(dataDir, file3))).toString()).toBe(
+        '{"RayID":"a","Cookies":{"kept":"1"}}\n',
+      );
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("fails a job alone when its prefixes make more of a push than maxIngestInflatedBytes (output is bounded too)", async () => {
+    const file = join(dataDir, "_sandbox", "zones", `${ZONE}.json`);
+    const zone = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    zone["jobs"] = [
+      job(3),
+      job(5, { output_options: { field_names: ["RayID"], record_prefix: `{"pad":"${"p".repeat(600)}",` } }),
+    ];
+    await writeFile(file, JSON.stringify({ ...zone, lastJobId: 5 }));
+    const running = await runSandbox({ dataDir, maxIngestInflatedBytes: 1000 });
+    try {
+      const answer = await call(running, "POST", `/zones/${ZONE}/sandbox/ingest`, records);
+      expect(answer.json).toMatchObject({
+        result: {
+          deliveries: [{ job_id: 3, records: 2 }],
+          failures: [
+            {
+              job_id: 5,
+              message:
+                "the job's records came to more than 1000 bytes in one push (its prefixes and template make more of a record than came in); the push stopped there",
+            },
+          ],
         },
       });
     } finally {
