@@ -21,7 +21,9 @@ const cli = process.env.SANDBOX_CLI ?? fileURLToPath(new URL("../dist/cli.cjs", 
 const linesBomb = () => gzipSync(Buffer.from('{"RayID":"a"}\n'.repeat(2_000_000)), { level: 9 });
 /** About 5 MB of gzip that inflates to 5 GB of long lines (each over the line limit): a member a line, repeated. */
 const bytesBomb = () => {
-  const member = gzipSync(Buffer.concat([Buffer.alloc(2 * 1024 * 1024, 0x61), Buffer.from("\n")]), { level: 9 });
+  const member = gzipSync(Buffer.concat([Buffer.alloc(2 * 1024 * 1024, 0x61), Buffer.from("\n")]), {
+    level: 9,
+  });
   return Buffer.concat(Array.from({ length: 2500 }, () => member));
 };
 
