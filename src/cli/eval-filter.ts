@@ -1,5 +1,4 @@
-import type { Cond } from "../check/index.js";
-import { check } from "../check/index.js";
+import { check, type Meaning, toNegationNormalForm } from "../check/index.js";
 import { decompile } from "../decompile/index.js";
 import { hasErrors } from "../diagnostics/index.js";
 import { withoutByteOrderMark } from "../syntax/index.js";
@@ -21,8 +20,9 @@ export interface FilterInput {
 }
 
 /**
- * The filter of `eval` (also `sql` and `query`, named by `command`) as a checked condition: null
- * for the empty filter (every record passes), undefined when it has errors (reported on stderr).
+ * The filter of `eval` (also `sql` and `query`, named by `command`) as its meaning, `not`s pushed
+ * down as its JSON has them: null for the empty filter (every record passes), undefined when it
+ * has errors (reported on stderr).
  * Text whose first non-blank character is `{` or `"` holds Logpush filter JSON (or a job record);
  * anything else is filter source.
  */
@@ -30,7 +30,7 @@ export async function loadEvalFilter(
   flags: EvalFilterFlags,
   io: CliIO,
   command = "eval",
-): Promise<{ condition: Cond | null; input: FilterInput } | undefined> {
+): Promise<{ condition: Meaning | null; input: FilterInput } | undefined> {
   const options = await compilerOptionsFrom({ dataset: flags.dataset, catalog: flags.catalog });
   const input =
     flags.expr !== undefined
@@ -42,5 +42,5 @@ export async function loadEvalFilter(
   // An empty filter selects every line: most likely an empty file or a mistyped --expr, so say so.
   if (result.condition === null)
     io.stderr(`filterc ${command}: the filter ${input.name} is empty: every line is selected\n`);
-  return { condition: result.condition, input };
+  return { condition: result.condition && toNegationNormalForm(result.condition), input };
 }

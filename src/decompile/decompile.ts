@@ -36,7 +36,7 @@ export interface DecompileOptions extends PrintOptions {
 export interface DecompileResult {
   /** True when there is no error (warnings allowed). */
   ok: boolean;
-  /** What the filter means; null for no filter or when there are errors. */
+  /** The checked filter read back (JSON has no `not`: it is what the filter means); null for no filter or when there are errors. */
   condition: Cond | null;
   /** The filter in the language, canonically printed; "" for no filter; null when there are errors. */
   source: string | null;

@@ -1,6 +1,6 @@
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import type { Catalog, FieldInfo } from "../catalog/index.js";
-import type { Cond } from "../check/index.js";
+import type { Meaning } from "../check/index.js";
 import { LineIndex } from "../diagnostics/index.js";
 import { compilePredicate, parseRecord } from "../eval/index.js";
 import { explainHeld } from "../print/index.js";
@@ -224,8 +224,8 @@ export interface CaseFailure {
   tree: string;
 }
 
-/** Runs every case through the evaluator; the failures, with their marked trees. */
-export function runCases(condition: Cond | null, cases: readonly TestCase[]): CaseFailure[] {
+/** Runs every case through the evaluator, by the filter's meaning; the failures, with their marked trees. */
+export function runCases(condition: Meaning | null, cases: readonly TestCase[]): CaseFailure[] {
   const keeps = condition ? compilePredicate(condition) : () => true;
   const failures: CaseFailure[] = [];
   for (const testCase of cases) {

@@ -1,8 +1,8 @@
 import { type Catalog, DEFAULT_DATASET } from "../catalog/index.js";
-import { type Cond, check } from "../check/index.js";
+import { check, type Meaning, toNegationNormalForm } from "../check/index.js";
 import { decompile } from "../decompile/index.js";
 import { type Diagnostic, diagnose, LineIndex } from "../diagnostics/index.js";
-import { emit } from "../emit/index.js";
+import { emit, emitNormal } from "../emit/index.js";
 
 export interface LoadOptions {
   /** The dataset of a filter that does not name one (a job record does); default `http_requests`. */
@@ -11,8 +11,11 @@ export interface LoadOptions {
 }
 
 export interface LoadedFilter {
-  /** What the filter means; null for the empty filter (every record passes) or when there are errors. */
-  condition: Cond | null;
+  /**
+   * What the filter means, its `not`s pushed down as its JSON has them; null for the empty filter
+   * (every record passes) or when there are errors.
+   */
+  condition: Meaning | null;
   diagnostics: Diagnostic[];
   /** The dataset the filter was read with: the job record's, else the option's, else the default. */
   dataset: string;
@@ -35,9 +38,10 @@ export function loadFilter(text: string, options: LoadOptions = {}): LoadedFilte
     const dataset = named?.dataset ?? options.dataset ?? DEFAULT_DATASET;
     const result = decompile(text, { dataset, ...(options.catalog ? { catalog: options.catalog } : {}) });
     // The Logpush limits hold for JSON too: they also bound the work of comparing filters.
-    const emitted = result.condition && emit(result.condition);
+    const condition = result.condition && toNegationNormalForm(result.condition);
+    const emitted = condition && emit(condition);
     return {
-      condition: result.condition,
+      condition,
       diagnostics: [...result.diagnostics, ...(emitted?.diagnostics ?? [])],
       dataset,
       datasetRange: named?.range ?? start,
@@ -45,9 +49,9 @@ export function loadFilter(text: string, options: LoadOptions = {}): LoadedFilte
   }
   const dataset = options.dataset ?? DEFAULT_DATASET;
   const checked = check(text, { dataset, ...(options.catalog ? { catalog: options.catalog } : {}) });
-  const emitted = checked.condition && emit(checked.condition);
+  const emitted = checked.normal && emitNormal(checked.normal);
   const diagnostics = [...checked.diagnostics, ...(emitted?.diagnostics ?? [])];
-  return { condition: checked.condition, diagnostics, dataset, datasetRange: start };
+  return { condition: checked.normal, diagnostics, dataset, datasetRange: start };
 }
 
 /** The `dataset` a job record names, and where. */

@@ -113,6 +113,25 @@ describe("the language server's code lens for the test files beside a filter", (
     });
   });
 
+  it("runs the cases by what the JSON keeps: `not X lt 500` is `X geq 500`, which a record without X fails", async () => {
+    await writeFile(join(dir, "errors.lpf"), filter);
+    const cases = [
+      ...errorsCases,
+      { name: "no status", record: { ClientRequestPath: "/api" }, match: false },
+    ];
+    await writeFile(join(dir, "errors.test.json"), testFile("errors.lpf", cases));
+    const uri = pathToFileURL(join(dir, "errors.lpf")).href;
+    const current = await started();
+    await opened(current, uri);
+    await edit(
+      current,
+      uri,
+      2,
+      'not EdgeResponseStatus lt 500 and not ClientRequestPath startsWith "/health"\n',
+    );
+    expect(await lenses(current, uri)).toEqual([{ line: 0, title: "✓ errors.test.json: 3 cases pass" }]);
+  });
+
   it("gives no lens to a filter without test files, or one not on disk", async () => {
     await writeFile(join(dir, "alone.lpf"), filter);
     const current = await started();
