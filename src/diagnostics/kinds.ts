@@ -65,6 +65,29 @@ export const DiagnosticKind = {
     "error",
     (a) => `unknown dataset ${quote(a.dataset)}; known datasets: ${a.known}`,
   ),
+  DirectiveAfterFilter: kind(
+    "E0007",
+    "error",
+    () =>
+      "`# dataset:` comes after the filter has begun; it names the dataset of the whole file: move it above the filter",
+  ),
+  DatasetConflict: kind<{ named: string; given: string }>(
+    "E0008",
+    "error",
+    (a) =>
+      `this file names the dataset ${quote(a.named)}, but it is checked against ${quote(a.given)} (--dataset, the dataset option, or the job's dataset); make them agree, or remove one`,
+  ),
+  DuplicateDirective: kind(
+    "E0009",
+    "error",
+    () => "the file names its dataset twice; keep one `# dataset:` line",
+    () => "the dataset is first named here",
+  ),
+  EmptyDirective: kind(
+    "E0010",
+    "error",
+    () => "`# dataset:` names no dataset; write its name after the colon, like `# dataset: gateway_http`",
+  ),
 
   // Syntax.
   UnexpectedCharacter: kind<{ text: string; hint: string }>(
@@ -481,6 +504,12 @@ export const DiagnosticKind = {
     "W0116",
     "warning",
     () => "every record passes this filter, with its fields missing or holding any value: it filters nothing",
+  ),
+  NearMissDirective: kind<{ dataset: string }>(
+    "W0122",
+    "warning",
+    (a) =>
+      `this comment is not read as a dataset directive, so the file is not checked against ${a.dataset}; write \`# dataset: ${a.dataset}\``,
   ),
 } as const;
 
