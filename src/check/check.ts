@@ -66,7 +66,7 @@ export function resolveCatalog(
   const fix =
     meant === undefined
       ? undefined
-      : { message: `write ${meant}`, range: directive.range, replacement: meant };
+      : { message: `replace with \`${meant}\``, range: directive.range, replacement: meant };
   return diagnose("UnknownDataset", directive.range, { dataset, known }, fix);
 }
 

@@ -67,11 +67,6 @@ function warnNearMiss(comment: IToken, diagnostics: Diagnostic[]): void {
   const range = tokenRange(comment);
   const replacement = `# dataset: ${dataset}`;
   diagnostics.push(
-    diagnose(
-      "NearMissDirective",
-      range,
-      { dataset },
-      { message: `write ${replacement}`, range, replacement },
-    ),
+    diagnose("NearMissDirective", range, { dataset }, { message: "write the directive", range, replacement }),
   );
 }
