@@ -1,11 +1,12 @@
 import { readdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { JobScope, LogpushClient, LogpushJob } from "../api/index.js";
-import { DEFAULT_DATASET } from "../catalog/index.js";
+import { DEFAULT_DATASET, getCatalog } from "../catalog/index.js";
 import { decompile } from "../decompile/index.js";
 import { type Diagnostic, hasErrors, terminalText } from "../diagnostics/index.js";
 import { diffFilters, loadFilter, type Relation } from "../diff/index.js";
 import { makeFolders } from "../files/index.js";
+import { configLookup, folderDefaults } from "./compiler-options.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, cannotWrite, decodeText, readSourceBytes, UserError } from "./io.js";
 import { jobLabel } from "./job-listing.js";
@@ -32,7 +33,11 @@ function fileNameOf(job: LogpushJob): string {
 function header(job: LogpushJob): string {
   // JSON.stringify keeps the name on the header's one line (newlines and quotes escaped).
   const name = typeof job.name === "string" && job.name !== "" ? ` ${JSON.stringify(job.name)}` : "";
-  return `# Logpush job ${job.id}${name} (dataset ${datasetOf(job)})\n${headerNote}\n`;
+  // The directive makes the file check against the job's dataset anywhere; only a name filterc
+  // knows is written, so no other text a server sends becomes a line of the source.
+  const dataset = datasetOf(job);
+  const directive = getCatalog(dataset) ? `# dataset: ${dataset}\n` : "";
+  return `# Logpush job ${job.id}${name} (dataset ${dataset})\n${headerNote}\n${directive}`;
 }
 
 /**
@@ -150,6 +155,7 @@ export async function diffJobs(
 ): Promise<number> {
   const files = await readPulled(io, dir);
   const jobs = await client.listJobs(scope);
+  const lookup = configLookup(io);
   const live = new Map(jobs.map((job) => [String(job.id), job]));
   const pulled = new Set(files.map((file) => file.id));
   const changes: Drift[] = [];
@@ -166,19 +172,21 @@ export async function diffJobs(
       continue;
     }
     const dataset = datasetOf(job);
-    if (dataset !== file.dataset) {
-      changes.push({
-        ...drift(job.id, job, file.file, "changed"),
-        datasets: { file: file.dataset, live: dataset },
-      });
-      continue;
-    }
-    const mine = loadFilter(file.text, { dataset });
+    // The file's dataset: its `# dataset:`, else the header's (files pulled before the directive).
+    const { dataset: _dataset, ...limits } = await folderDefaults(io, join(dir, file.file), lookup);
+    const mine = loadFilter(file.text, { ...limits, defaultDataset: file.dataset });
     if (hasErrors(mine.diagnostics)) {
       error(file.file, "the file's filter has errors", mine.diagnostics, file.text);
       continue;
     }
-    const theirs = loadFilter(job.filter ?? "", { dataset });
+    if (dataset !== mine.dataset) {
+      changes.push({
+        ...drift(job.id, job, file.file, "changed"),
+        datasets: { file: mine.dataset, live: dataset },
+      });
+      continue;
+    }
+    const theirs = loadFilter(job.filter ?? "", { ...limits, dataset });
     if (hasErrors(theirs.diagnostics)) {
       error(
         `job ${job.id} (live filter)`,
