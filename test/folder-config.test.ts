@@ -60,6 +60,18 @@ describe("reading a filterc.json", () => {
     ]);
   });
 
+  it("cuts a long name short in its message", () => {
+    const long = "x".repeat(1000);
+    expect(read(JSON.stringify({ [long]: 1, dataset: long, $schema: 2 }))).toEqual([
+      `filterc.json:1:2: unknown setting "${"x".repeat(40)}…" (filterc.json takes $schema, dataset, maxOperators, maxBytes)`,
+      `filterc.json:1:1017: unknown dataset "${"x".repeat(40)}…"; known datasets: ${datasetNames.join(", ")}`,
+      "filterc.json:1:2030: $schema must be a string (the address of the JSON Schema), not 2",
+    ]);
+    expect(read(JSON.stringify({ maxBytes: long }))).toEqual([
+      `filterc.json:1:13: maxBytes must be a whole number from 1 to 9007199254740991, not "${"x".repeat(40)}…"`,
+    ]);
+  });
+
   it("is strict JSON: comments, trailing commas and other values are told at their place", () => {
     expect(read('{\n  // the gateway\n  "dataset": "gateway_http"\n}')).toEqual([
       "filterc.json:2:3: not JSON: InvalidCommentToken",

@@ -260,7 +260,7 @@ function finish(body: Record<string, unknown>, settings: JobSettings, context: F
   let diagnostics: Diagnostic[] = [];
   let filterSource: string | undefined;
   if (settings.filter !== undefined && catalog) {
-    const filter = compileJobFilter(settings.filter, catalog, settings, problems, context.operation);
+    const filter = compileJobFilter(settings.filter, catalog, settings, problems, context);
     diagnostics = filter.diagnostics;
     filterSource = filter.source;
     // Removing a filter is said explicitly: an update without `filter` would keep the old one.
@@ -276,7 +276,7 @@ function compileJobFilter(
   catalog: Catalog,
   settings: JobSettings,
   problems: Problem[],
-  operation: string,
+  { operation, dataset }: FinishContext,
 ): { json: string | null; source: string | undefined; diagnostics: Diagnostic[] } {
   if (filter === null) return { json: null, source: undefined, diagnostics: [] };
   const refuse = (diagnostics: Diagnostic[], source: string): never => {
@@ -300,7 +300,7 @@ function compileJobFilter(
     if (emitted.filter === null) return refuse(diagnostics, text);
     return { json: emitted.filter, source: text, diagnostics };
   }
-  const compiled = compileFilter(filter.source, catalog, settings);
+  const compiled = compileFilter(filter.source, catalog, dataset, settings);
   if (!compiled.ok) return refuse(compiled.diagnostics, filter.source);
   return { json: compiled.filter, source: filter.source, diagnostics: compiled.diagnostics };
 }
@@ -310,8 +310,17 @@ function jsonText(json: unknown): string {
   return typeof json === "string" ? json : JSON.stringify(json, null, 2);
 }
 
-function compileFilter(source: string, catalog: Catalog, settings: JobSettings): CompileResult {
-  return compile(source, { ...settings.compileOptions, catalog, dataset: catalog.dataset });
+/**
+ * A source compiled with the job's catalog; the job's dataset is the one its `# dataset:` must name
+ * (a catalog of one's own may carry another name).
+ */
+function compileFilter(
+  source: string,
+  catalog: Catalog,
+  dataset: string,
+  settings: JobSettings,
+): CompileResult {
+  return compile(source, { ...settings.compileOptions, catalog, dataset });
 }
 
 /** Whether a field selection includes any column that carries custom fields. */

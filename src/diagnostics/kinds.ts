@@ -25,6 +25,12 @@ function kind<Args = Record<string, never>>(
 }
 
 const quote = (text: string) => `\`${text}\``;
+
+/** The longest name a message repeats whole: every catalog's names are shorter (the longest is 37). */
+const NAME_SHOWN = 64;
+
+/** A name as a message repeats it: a longer one (pasted text, a whole line) cut with `…`, as the excerpt shows it all. */
+const brief = (name: string) => (name.length > NAME_SHOWN ? `${name.slice(0, NAME_SHOWN)}…` : name);
 /** A name as Logpush JSON writes it. */
 const jsonQuote = (text: string) => JSON.stringify(text);
 
@@ -63,7 +69,7 @@ export const DiagnosticKind = {
   UnknownDataset: kind<{ dataset: string; known: string }>(
     "E0004",
     "error",
-    (a) => `unknown dataset ${quote(a.dataset)}; known datasets: ${a.known}`,
+    (a) => `unknown dataset ${quote(brief(a.dataset))}; known datasets: ${a.known}`,
   ),
   DirectiveAfterFilter: kind(
     "E0007",
@@ -75,7 +81,7 @@ export const DiagnosticKind = {
     "E0008",
     "error",
     (a) =>
-      `this file names the dataset ${quote(a.named)}, but it is checked against ${quote(a.given)} (--dataset, the dataset option, or the job's dataset); make them agree, or remove one`,
+      `this file names the dataset ${quote(brief(a.named))}, but it is checked against ${quote(brief(a.given))} (--dataset, the dataset option, or the job's dataset); make them agree, or remove one`,
   ),
   DuplicateDirective: kind(
     "E0009",
@@ -147,7 +153,7 @@ export const DiagnosticKind = {
   UnknownField: kind<{ field: string; dataset: string; meant?: string }>(
     "E0201",
     "error",
-    (a) => `unknown field ${quote(a.field)} in dataset ${a.dataset}${didYouMean(a.meant, quote)}`,
+    (a) => `unknown field ${quote(brief(a.field))} in dataset ${a.dataset}${didYouMean(a.meant, quote)}`,
   ),
   FieldWrongCase: kind<{ field: string; correct: string }>(
     "E0202",
@@ -169,7 +175,7 @@ export const DiagnosticKind = {
     "E0205",
     "error",
     (a) =>
-      `unknown operator ${quote(a.operator)}${
+      `unknown operator ${quote(brief(a.operator))}${
         a.meant === undefined ? `; operators are ${a.known}` : didYouMean(a.meant, quote)
       }`,
   ),

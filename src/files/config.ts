@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { getCatalog, knownDatasets } from "../catalog/index.js";
+import { excerpt } from "../decompile/index.js";
 import { closestMatch, LineIndex } from "../diagnostics/index.js";
 import type { FilterDefaults } from "../diff/index.js";
 import { withoutByteOrderMark } from "../syntax/index.js";
@@ -64,7 +65,7 @@ export function readConfig(text: string, name: string): FilterDefaults {
       const hint = meant === undefined ? "" : `; did you mean ${JSON.stringify(meant)}?`;
       problem(
         keyNode.offset,
-        `unknown setting ${JSON.stringify(key)}${hint} (${CONFIG_FILE_NAME} takes ${SETTINGS.join(", ")})`,
+        `unknown setting ${excerpt(key)}${hint} (${CONFIG_FILE_NAME} takes ${SETTINGS.join(", ")})`,
       );
     } else if (seen.has(key)) problem(keyNode.offset, `${JSON.stringify(key)} is set more than once`);
     else {
@@ -83,7 +84,7 @@ export function readConfig(text: string, name: string): FilterDefaults {
 function settingProblem(key: string, value: Node): string | undefined {
   const shown =
     value.type === "string"
-      ? JSON.stringify(value.value)
+      ? excerpt(value.value as string)
       : value.type === "object" || value.type === "array"
         ? `a JSON ${value.type}`
         : String(value.value);
@@ -96,7 +97,7 @@ function settingProblem(key: string, value: Node): string | undefined {
     const dataset = value.value as string;
     return getCatalog(dataset)
       ? undefined
-      : `unknown dataset ${JSON.stringify(dataset)}; known datasets: ${knownDatasets(dataset)}`;
+      : `unknown dataset ${excerpt(dataset)}; known datasets: ${knownDatasets(dataset)}`;
   }
   const count = value.value;
   const whole = value.type === "number" && Number.isSafeInteger(count) && (count as number) >= 1;

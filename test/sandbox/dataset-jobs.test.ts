@@ -173,6 +173,19 @@ describe("jobs and the dataset a filter file names", () => {
     expect(await accountJobs()).toEqual([]);
   });
 
+  it("a catalog of one's own holds the fields of the dataset the directive names, shipped or not", async () => {
+    await writeFile(join(dir, "fields.json"), '[{"name": "Thing", "type": "string"}]');
+    await writeFile(join(dir, "new.lpf"), '# dataset: new_dataset\nThing eq "x"\n');
+    const plan = await jobs(
+      ...["create", "--account", ACCOUNT, "--destination", DESTINATION, "--fields", "Thing", "--dry-run"],
+      ...["--catalog", join(dir, "fields.json"), "--filter", join(dir, "new.lpf")],
+    );
+    expect({ code: plan.code, stderr: plan.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(plan.stdout).toContain(
+      '{"dataset":"new_dataset","destination_conf":"s3://gateway-logs/http?region=us-east-1","enabled":true,',
+    );
+  });
+
   it("a filterc.json beside the filter sets a new job's dataset and the limits", async () => {
     await writeFile(join(dir, "filterc.json"), '{"dataset": "gateway_http", "maxOperators": 1}');
     await writeFile(join(dir, "gw.lpf"), 'Action eq "block" and HTTPHost eq "a.example"\n');

@@ -9,6 +9,7 @@ import type {
 } from "../../api/index.js";
 import { getCatalog, knownDatasets } from "../../catalog/index.js";
 import { DEFAULT_MAX_SEARCH_STEPS } from "../../check/index.js";
+import { excerpt } from "../../decompile/index.js";
 import { terminalJson } from "../../diagnostics/index.js";
 import { readDirective, scan } from "../../syntax/index.js";
 import {
@@ -449,8 +450,9 @@ async function jobSettingsFrom(
     for (const limit of ["maxOperators", "maxBytes"] as const)
       if (compileOptions[limit] === undefined && defaults[limit] !== undefined)
         compileOptions[limit] = defaults[limit];
-    const named = "source" in filter ? namedDataset(filter.source, filterName) : undefined;
     if (sub === "create" && settings.dataset === undefined) {
+      const known = compileOptions.catalog === undefined;
+      const named = "source" in filter ? namedDataset(filter.source, filterName, known) : undefined;
       const dataset = named ?? defaults.dataset;
       if (dataset !== undefined) settings.dataset = dataset;
     }
@@ -464,15 +466,16 @@ async function jobSettingsFrom(
 }
 
 /**
- * The dataset a filter source names with `# dataset:`, or undefined. A name no dataset has is an
- * error at its place before anything is sent (the job would otherwise be refused without it).
+ * The dataset a filter source names with `# dataset:`, or undefined. Unless a catalog of one's own
+ * holds its fields (`known` false), a name filterc does not ship is an error at its place before
+ * anything is sent (the job would otherwise be refused without saying where the name is).
  */
-function namedDataset(source: string, name: string): string | undefined {
+function namedDataset(source: string, name: string, known: boolean): string | undefined {
   const scanned = scan(source);
   const directive = readDirective(scanned.comments, scanned.tokens).directive;
-  if (directive === undefined || getCatalog(directive.dataset)) return directive?.dataset;
+  if (directive === undefined || !known || getCatalog(directive.dataset)) return directive?.dataset;
   const { line, column } = directive.range.start;
   throw new UserError(
-    `${name}:${line}:${column}: unknown dataset ${JSON.stringify(directive.dataset)} in # dataset:; known datasets: ${knownDatasets(directive.dataset)}`,
+    `${name}:${line}:${column}: unknown dataset ${excerpt(directive.dataset)} in # dataset:; known datasets: ${knownDatasets(directive.dataset)}`,
   );
 }
