@@ -139,7 +139,7 @@ describe("a filter file that names its dataset", () => {
     });
   });
 
-  it("applies to explain, eval, sql and decompiled JSON's neighbours alike", async () => {
+  it("applies to explain, eval, sql and query alike", async () => {
     const dir = await files("commands", {
       "gw.lpf": '# dataset: gateway_http\nAction eq "block" and HTTPStatusCode geq 400\n',
       "logs.ndjson": '{"Action":"block","HTTPStatusCode":403}\n{"Action":"allow","HTTPStatusCode":403}\n',
@@ -159,6 +159,19 @@ describe("a filter file that names its dataset", () => {
     const sql = await run(["sql", "--dialect", "duckdb", file], dir);
     expect({ code: sql.code, stderr: sql.stderr }).toEqual({ code: 0, stderr: "" });
     expect(sql.stdout).toContain("'$.\"HTTPStatusCode\"'");
+    // query names a field itself: it is one of the dataset the file names.
+    const logs = join(dir, "logs.ndjson");
+    expect(await run(["query", "--filter", file, logs, "--group-by", "Action"], dir)).toEqual({
+      code: 0,
+      stdout: '1\t"block"\n',
+      stderr: "",
+    });
+    expect(await run(["query", "--filter", file, logs, "--group-by", "BotScore"], dir)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'filterc query: --group-by "BotScore": gateway_http has no such field\nUsage: filterc query (--filter FILE | --expr SOURCE) PATH... [options]\nRun filterc query --help for the options.\n',
+    });
   });
 });
 
