@@ -35,12 +35,12 @@ export class Analysis {
   }
 
   get compiled(): CompileResult {
-    // The service's dataset is the editor's default: a text's own `# dataset:` wins over it.
-    const { dataset, ...options } = this.options;
-    this.compileResult ??= compile(
-      this.text,
-      dataset === undefined ? options : { ...options, defaultDataset: dataset },
-    );
+    if (this.compileResult === undefined) {
+      // The service's dataset is the editor's default: a text's own `# dataset:` wins over it.
+      const { dataset, ...options } = this.options;
+      const compileOptions = dataset === undefined ? options : { ...options, defaultDataset: dataset };
+      this.compileResult = compile(this.text, compileOptions);
+    }
     return this.compileResult;
   }
 

@@ -15,9 +15,9 @@ Runs filter tests kept as data. A test file (JSON, named *.test.json when found 
    "log"?: {"file": "<NDJSON path>", "matches": [line numbers that must match]}}
 Paths are relative to the test file. The filter's dataset: the test file's "dataset", else
 --dataset (a filter file's # dataset: must agree with either), else its # dataset:, else the
-filterc.json nearest the filter file (or the test file, for a filter written in it).
-Records are judged as \`filterc eval\` judges log lines; a
-record field the dataset does not have, or a value of another type than the field's, is an error.
+filterc.json nearest the filter file (or the test file, for a filter written in it). Records are
+judged as \`filterc eval\` judges log lines; a record field the dataset does not have, or a value
+of another type than the field's, is an error.
 A failure prints the record, the verdict expected and found, and the filter's tree with each part
 marked ✓ (held) or ✗ (did not). Without arguments, the *.test.json files of the current directory.
 
