@@ -1,5 +1,7 @@
 import { readSync } from "node:fs";
-import { fileProblem, readUpTo } from "../files/index.js";
+// The module itself, not the stage's index: the CLI's entry bundle loads this file, and the index also
+// holds filterc.json's reading, with every field catalog.
+import { fileProblem, readUpTo } from "../files/read.js";
 import { withoutByteOrderMark } from "../syntax/byte-order-mark.js";
 import { writeBytes, writeText } from "./stdout.js";
 

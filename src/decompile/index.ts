@@ -4,3 +4,4 @@ export {
   type DecompileResult,
   decompile,
 } from "./decompile.js";
+export { excerpt } from "./document.js";

@@ -2,4 +2,4 @@ export { type DiffOptions, diffFilters, type FilterDiff, type Relation } from ".
 export { type CaseFailure, parseTestFile, runCases } from "./filter-test.js";
 export { datasetMismatch, type LoadedFilter, type LoadOptions, loadFilter } from "./load.js";
 export { recordJson } from "./record.js";
-export { loadTestSuite, MAX_TEST_FILE_BYTES } from "./test-suite.js";
+export { type FilterDefaults, loadTestSuite, MAX_TEST_FILE_BYTES } from "./test-suite.js";

@@ -8,7 +8,7 @@ import {
   type TestCase,
   TestFileError,
 } from "./filter-test.js";
-import { type LoadedFilter, loadFilter } from "./load.js";
+import { type LoadedFilter, type LoadOptions, loadFilter } from "./load.js";
 
 /**
  * The largest test file, or file one names (its filter, its log), that is read: a log as long as
@@ -22,7 +22,16 @@ export interface SuiteFiles {
   read(path: string): Promise<string>;
   /** How messages name the file at `path`. */
   name(path: string): string;
+  /**
+   * The defaults of a filter (a folder's `filterc.json`): those of the filter file at `path`, or of
+   * the test file for a filter written in it (undefined). Rejects with a message that starts with
+   * the place of what is wrong.
+   */
+  defaults?(path: string | undefined): Promise<FilterDefaults>;
 }
+
+/** What a folder sets for the filters beneath it: the dataset of those that name none, and the limits. */
+export type FilterDefaults = Pick<LoadOptions, "maxOperators" | "maxBytes"> & { dataset?: string };
 
 /** A test file ready to run: its filter loaded, its cases (the log's included) checked against the catalog. */
 export interface TestSuite {
@@ -41,7 +50,8 @@ export interface SuiteErrors {
 
 /**
  * Reads a test file and what it names, as `filterc test` and the language server's code lens both
- * do. `dataset` applies when the test file names none.
+ * do. `dataset` applies when the test file names none; a filter's own `# dataset:` must agree with
+ * either, and `files.defaults` applies below it.
  */
 export async function loadTestSuite(
   text: string,
@@ -57,6 +67,7 @@ export async function loadTestSuite(
     return fail([`${file}: unknown dataset ${JSON.stringify(specDataset)}`]);
   let source = "";
   let sourceName = `${file} (filter)`;
+  const filterFile = "file" in spec.filter ? spec.filter.file : undefined;
   if ("source" in spec.filter) source = spec.filter.source;
   else {
     sourceName = files.name(spec.filter.file);
@@ -65,7 +76,14 @@ export async function loadTestSuite(
       return fail([`${file}: cannot read the filter ${sourceName}: ${read.message}`]);
     source = read;
   }
-  const filter = loadFilter(source, specDataset === undefined ? {} : { dataset: specDataset });
+  const defaults = files.defaults ? await files.defaults(filterFile).catch((error: Error) => error) : {};
+  if (defaults instanceof Error) return fail([defaults.message]);
+  const { dataset: defaultDataset, ...limits } = defaults;
+  const filter = loadFilter(source, {
+    ...limits,
+    ...(specDataset === undefined ? {} : { dataset: specDataset }),
+    ...(defaultDataset === undefined ? {} : { defaultDataset }),
+  });
   if (hasErrors(filter.diagnostics))
     return {
       errors: [`${file}: the filter ${sourceName} has errors`],

@@ -1,2 +1,11 @@
+export {
+  CONFIG_FILE_NAME,
+  ConfigError,
+  ConfigLookup,
+  type FolderConfig,
+  MAX_CONFIG_FILE_BYTES,
+  MAX_CONFIG_FOLDERS,
+  readConfig,
+} from "./config.js";
 export { makeFolders } from "./folders.js";
 export { fileProblem, readTextUpTo, readUpTo } from "./read.js";

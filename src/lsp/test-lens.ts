@@ -2,7 +2,13 @@ import { readdir } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CodeLens } from "vscode-languageserver/node";
-import { loadTestSuite, MAX_TEST_FILE_BYTES, parseTestFile, runCases } from "../diff/index.js";
+import {
+  type FilterDefaults,
+  loadTestSuite,
+  MAX_TEST_FILE_BYTES,
+  parseTestFile,
+  runCases,
+} from "../diff/index.js";
 import { readTextUpTo } from "../files/index.js";
 
 /** Test files read per document: a directory of many test files costs at most this many reads. */
@@ -12,12 +18,13 @@ const MAX_TEST_FILES = 50;
  * The code lenses of a filter file: one per test file beside it (`*.test.json` in its directory
  * whose filter is `{"file": …}` naming it), with how its cases fare against the text being edited,
  * unsaved changes included. Test files that name other filters are left alone; a test file that
- * cannot run says why in its lens.
+ * cannot run says why in its lens. `defaults` gives the dataset and limits of a filter file (or of
+ * the test file, for a filter written in it): the nearest filterc.json's over the editor's settings.
  */
 export async function testLenses(
   uri: string,
   text: string,
-  dataset: string | undefined,
+  defaults: (file: string) => Promise<FilterDefaults>,
 ): Promise<CodeLens[]> {
   if (!uri.startsWith("file:")) return [];
   const path = fileURLToPath(uri);
@@ -38,8 +45,10 @@ export async function testLenses(
           ? Promise.resolve(text)
           : readTextUpTo(resolve(dir, file), MAX_TEST_FILE_BYTES),
       name: (file: string) => file,
+      defaults: (file: string | undefined) =>
+        defaults(file === undefined ? resolve(dir, name) : resolve(dir, file)),
     };
-    const suite = await loadTestSuite(testText, name, files, dataset);
+    const suite = await loadTestSuite(testText, name, files);
     lenses.push(lens(summary(name, suite)));
   }
   return lenses;

@@ -66,11 +66,13 @@ describe("jobs pull and jobs diff against the sandbox", () => {
     expect(await readFile(join(dir, "job-1-5xx-on-the-api.lpf"), "utf8")).toBe(
       '# Logpush job 1 "5xx on the API" (dataset http_requests)\n' +
         "# pulled by filterc jobs pull; filterc jobs diff compares it with the live job by meaning\n" +
+        "# dataset: http_requests\n" +
         'EdgeResponseStatus geq 500 and ClientRequestHost in ["a.example", "b.example"]\n',
     );
     expect(await readFile(join(dir, "job-2-every-thing-at-once.lpf"), "utf8")).toBe(
       '# Logpush job 2 "every \\"thing\\"\\nat once" (dataset http_requests)\n' +
         "# pulled by filterc jobs pull; filterc jobs diff compares it with the live job by meaning\n" +
+        "# dataset: http_requests\n" +
         "# no filter: the job pushes every record\n",
     );
     expect(await jobs("diff")).toEqual({ code: 0, stdout: "0 jobs changed, 2 the same\n", stderr: "" });
@@ -139,7 +141,7 @@ describe("jobs pull and jobs diff against the sandbox", () => {
     expect(diff.code).toBe(1);
     expect(diff.stdout).toBe("0 jobs changed, 0 the same\n");
     expect(diff.stderr).toContain('note: notes.lpf has no "# Logpush job" header line; not compared\n');
-    expect(diff.stderr).toContain(" --> job-1-errors.lpf:3:24\n");
+    expect(diff.stderr).toContain(" --> job-1-errors.lpf:4:24\n");
     expect(diff.stderr).toContain("filterc jobs diff: job-1-errors.lpf: the file's filter has errors\n");
   });
 

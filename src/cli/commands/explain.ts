@@ -1,7 +1,7 @@
 import { compile } from "../../compile.js";
 import { explain } from "../../print/index.js";
 import { parseCommandArgs, singleInput } from "../args.js";
-import { compilerFlags, compilerOptionsFrom } from "../compiler-options.js";
+import { compilerFlags, compilerOptionsFrom, withFolderDefaults } from "../compiler-options.js";
 import { diagnosticsJson, reportDiagnostics } from "../diagnostics-output.js";
 import { type CliIO, readSource } from "../io.js";
 
@@ -19,8 +19,9 @@ Exit status: 0 explained, 1 errors in the filter, 2 usage.`;
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { ...compilerFlags, json: { type: "boolean" } });
   const options = await compilerOptionsFrom(values);
-  const input = await readSource(io, singleInput(positionals, "explain"));
-  const compiled = compile(input.text, options);
+  const file = singleInput(positionals, "explain");
+  const input = await readSource(io, file);
+  const compiled = compile(input.text, await withFolderDefaults(io, options, file));
   if (values.json) {
     const explanation = compiled.ok ? explain(compiled.normal, compiled.stats) : null;
     io.stdout(

@@ -1,9 +1,9 @@
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { type CaseFailure, loadTestSuite, MAX_TEST_FILE_BYTES, runCases } from "../../diff/index.js";
-import { readTextUpTo } from "../../files/index.js";
+import { type ConfigLookup, readTextUpTo } from "../../files/index.js";
 import { parseCommandArgs } from "../args.js";
-import { compilerOptionsFrom } from "../compiler-options.js";
+import { compilerOptionsFrom, configLookup } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
 import { type CliIO, cannotRead } from "../io.js";
 
@@ -13,8 +13,11 @@ Runs filter tests kept as data. A test file (JSON, named *.test.json when found 
   {"filter": "<source>" | {"file": "<path>"}, "dataset"?: name,
    "cases": [{"name"?: text, "record": {…}, "match": true|false}],
    "log"?: {"file": "<NDJSON path>", "matches": [line numbers that must match]}}
-Paths are relative to the test file. Records are judged as \`filterc eval\` judges log lines; a
-record field the dataset does not have, or a value of another type than the field's, is an error.
+Paths are relative to the test file. The filter's dataset: the test file's "dataset", else
+--dataset (a filter file's # dataset: must agree with either), else its # dataset:, else the
+filterc.json nearest the filter file (or the test file, for a filter written in it). Records are
+judged as \`filterc eval\` judges log lines; a record field the dataset does not have, or a value
+of another type than the field's, is an error.
 A failure prints the record, the verdict expected and found, and the filter's tree with each part
 marked ✓ (held) or ✗ (did not). Without arguments, the *.test.json files of the current directory.
 
@@ -37,8 +40,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   });
   const options = await compilerOptionsFrom({ dataset: values.dataset });
   const files = await testFiles(positionals.length > 0 ? positionals : ["."], io.cwd);
+  const lookup = configLookup(io);
   const results: FileResult[] = [];
-  for (const file of files) results.push(await runFile(file, io, options.dataset, !values.json));
+  for (const file of files) results.push(await runFile(file, io, options.dataset, !values.json, lookup));
   const passed = results.reduce((sum, result) => sum + result.passed, 0);
   const failed = results.reduce((sum, result) => sum + result.failures.length, 0);
   const errors = results.some((result) => result.errors.length > 0);
@@ -107,6 +111,7 @@ async function runFile(
   io: CliIO,
   dataset: string | undefined,
   showDiagnostics: boolean,
+  lookup: ConfigLookup,
 ): Promise<FileResult> {
   const result: FileResult = { file, passed: 0, failures: [], errors: [] };
   const full = resolve(io.cwd, file);
@@ -115,6 +120,9 @@ async function runFile(
   const files = {
     read: (path: string) => readTextUpTo(resolve(dirname(full), path), MAX_TEST_FILE_BYTES),
     name: (path: string) => join(dirname(file), path),
+    // A filter file's own folder's filterc.json; the test file's for a filter written in it.
+    defaults: async (path: string | undefined) =>
+      (await lookup.forFile(path === undefined ? full : resolve(dirname(full), path))).defaults,
   };
   const suite = await loadTestSuite(text, file, files, dataset);
   if ("errors" in suite) {
