@@ -1,7 +1,7 @@
 import { open } from "node:fs/promises";
 import { cannotRead } from "./io.js";
 import type { LogInput } from "./log-input.js";
-import { fileChunks, startsGzip, withoutBom } from "./log-input.js";
+import { fileChunksOf, startsGzip, withoutBom } from "./log-input.js";
 
 /** Part of one input file: all of it (gzip is read whole), or the lines that start in a byte range of a plain file. */
 export interface Part {
@@ -126,7 +126,7 @@ export function rangeInput(part: Part): LogInput {
     size: part.end - part.start,
     open: (onRead) => {
       const counted = (async function* () {
-        for await (const chunk of fileChunks(part.input, part.start, part.end)) {
+        for await (const chunk of fileChunksOf(part.input, part.start, part.end)) {
           onRead(chunk.length);
           yield chunk;
         }

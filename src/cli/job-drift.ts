@@ -103,7 +103,8 @@ async function readPulled(io: CliIO, dir: string): Promise<PulledFile[]> {
   }
   const files: PulledFile[] = [];
   for (const file of names) {
-    const text = decodeText(await readSourceBytes(join(target, file)), file);
+    // Found by listing the folder: a regular file only (a fifo named *.lpf would wait for a writer).
+    const text = decodeText(await readSourceBytes(join(target, file), "regular"), file);
     const match = headerPattern.exec(text.split("\n", 1)[0]!.replace(/\r$/, ""));
     if (!match) {
       io.stderr(`note: ${terminalText(file)} has no "# Logpush job" header line; not compared\n`);

@@ -1,2 +1,4 @@
+export { fileChunks, regularFileChunks } from "./chunks.js";
 export { makeFolders } from "./folders.js";
+export type { Accept } from "./open.js";
 export { fileProblem, readTextUpTo, readUpTo } from "./read.js";

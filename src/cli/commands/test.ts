@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { type CaseFailure, loadTestSuite, MAX_TEST_FILE_BYTES, runCases } from "../../diff/index.js";
-import { readTextUpTo } from "../../files/index.js";
+import { type Accept, readTextUpTo } from "../../files/index.js";
 import { parseCommandArgs } from "../args.js";
 import { compilerOptionsFrom } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
@@ -85,9 +85,13 @@ function describeFailure(file: string, { testCase, actual, tree }: CaseFailure):
   ].join("\n");
 }
 
-/** The test files named, and those of the directories named (`*.test.json`, not recursive). */
-async function testFiles(paths: string[], cwd: string): Promise<string[]> {
-  const files: string[] = [];
+/**
+ * The test files named, and those of the directories named (`*.test.json`, not recursive). A file
+ * named is read as any command reads its file (`<(…)` too); one found in a directory only when it
+ * is a regular file, so that a fifo of that name does not stop the run waiting for a writer.
+ */
+async function testFiles(paths: string[], cwd: string): Promise<{ file: string; accept: Accept }[]> {
+  const files: { file: string; accept: Accept }[] = [];
   for (const path of paths) {
     const full = resolve(cwd, path);
     const info = await stat(full).catch(() => undefined);
@@ -96,24 +100,26 @@ async function testFiles(paths: string[], cwd: string): Promise<string[]> {
         throw cannotRead(path, error);
       });
       const names = all.filter((name) => name.endsWith(".test.json")).sort();
-      for (const name of names) files.push(path === "." ? name : join(path, name));
-    } else files.push(path);
+      for (const name of names)
+        files.push({ file: path === "." ? name : join(path, name), accept: "regular" });
+    } else files.push({ file: path, accept: "stream" });
   }
   return files;
 }
 
 async function runFile(
-  file: string,
+  { file, accept }: { file: string; accept: Accept },
   io: CliIO,
   dataset: string | undefined,
   showDiagnostics: boolean,
 ): Promise<FileResult> {
   const result: FileResult = { file, passed: 0, failures: [], errors: [] };
   const full = resolve(io.cwd, file);
-  const text = await readTextUpTo(full, MAX_TEST_FILE_BYTES).catch((error: Error) => error);
+  const text = await readTextUpTo(full, MAX_TEST_FILE_BYTES, accept).catch((error: Error) => error);
   if (text instanceof Error) return { ...result, errors: [`cannot read ${file}: ${text.message}`] };
+  // What a test file names is data, not a path the user typed: regular files only.
   const files = {
-    read: (path: string) => readTextUpTo(resolve(dirname(full), path), MAX_TEST_FILE_BYTES),
+    read: (path: string) => readTextUpTo(resolve(dirname(full), path), MAX_TEST_FILE_BYTES, "regular"),
     name: (path: string) => join(dirname(file), path),
   };
   const suite = await loadTestSuite(text, file, files, dataset);
