@@ -144,10 +144,10 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
     return toLspSemanticTokens(document, service.semanticTokens(document.getText()));
   });
 
-  connection.onCodeLens(async (params) => {
+  connection.onCodeLens(async (params, token) => {
     const document = filterDocument(params.textDocument.uri);
     if (!document) return null;
-    return testLenses(document.uri, document.getText(), service.settings.dataset);
+    return testLenses(document.uri, document.getText(), service.settings.dataset, token);
   });
 
   documents.listen(connection);
