@@ -90,8 +90,8 @@ function jsonReport(passed: number, failed: number, results: readonly FileResult
       const place = JSON.stringify(testCase.place);
       return `{"name":${name},"place":${place},"record":${recordText(testCase)},"expected":${testCase.match},"actual":${actual}}`;
     });
-    const head = JSON.stringify({ file: result.file, passed: result.passed, failed: result.failed });
-    return `${head.slice(0, -1)},"failures":[${failures.join(",")}],"errors":${JSON.stringify(result.errors)}}`;
+    const counts = `"passed":${result.passed},"failed":${result.failed}`;
+    return `{"file":${JSON.stringify(result.file)},${counts},"failures":[${failures.join(",")}],"errors":${JSON.stringify(result.errors)}}`;
   });
   return `{"passed":${passed},"failed":${failed},"files":[${files.join(",")}]}`;
 }
