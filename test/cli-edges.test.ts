@@ -136,7 +136,7 @@ describe("files without end are read to a bound (a device, a pipe)", () => {
     const suite = await runCli(["test", "/dev/zero"]);
     expect(suite.code).toBe(2);
     expect(suite.stdout + suite.stderr).toContain(
-      "cannot read /dev/zero: larger than 67108864 bytes; not read",
+      "cannot read /dev/zero: larger than 16777216 bytes; not read",
     );
   });
 });

@@ -49,7 +49,7 @@ const MAX_CATALOG_FILE_BYTES = 16 * 1024 * 1024;
 
 /** A catalog file: a JSON array of {name, type, docType?, deprecated?, filterable?}, as the shipped datasets are written. */
 async function readCatalogFile(path: string, dataset: string) {
-  const bytes = await readFileUpTo(path, MAX_CATALOG_FILE_BYTES, "more than a field catalog needs");
+  const bytes = await readFileUpTo(path, MAX_CATALOG_FILE_BYTES, "more than a field catalog needs", "stream");
   let specs: unknown;
   try {
     specs = JSON.parse(withoutByteOrderMark(decodeText(bytes, path)));

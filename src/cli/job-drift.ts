@@ -133,7 +133,8 @@ async function readPulled(io: CliIO, dir: string, errors: FileError[]): Promise<
   for (const file of names) {
     let text: string;
     try {
-      text = decodeText(await readSourceBytes(join(target, file)), file);
+      // Found by listing the folder: a regular file only (a fifo named *.lpf would wait for a writer).
+      text = decodeText(await readSourceBytes(join(target, file), "regular"), file);
     } catch (error) {
       if (!isUserError(error)) throw error;
       errors.push({ file, message: `not compared: ${error.message}` });

@@ -4,4 +4,4 @@ export {
   type DecompileResult,
   decompile,
 } from "./decompile.js";
-export { excerpt } from "./document.js";
+export { excerpt, findDepthOverflow } from "./document.js";

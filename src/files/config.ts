@@ -147,10 +147,12 @@ export class ConfigLookup {
     let folder = start;
     for (let looked = 1; ; looked++) {
       const path = join(folder, CONFIG_FILE_NAME);
-      const bytes = await readUpTo(path, MAX_CONFIG_FILE_BYTES).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
-        throw new ConfigError([`cannot read ${this.show(path)}: ${fileProblem(error)}`]);
-      });
+      const bytes = await readUpTo(path, MAX_CONFIG_FILE_BYTES, "regular").catch(
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+          throw new ConfigError([`cannot read ${this.show(path)}: ${fileProblem(error)}`]);
+        },
+      );
       if (bytes === undefined)
         throw new ConfigError([
           `${this.show(path)} is larger than ${MAX_CONFIG_FILE_BYTES} bytes, more than its settings need; not read`,

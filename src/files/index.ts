@@ -1,3 +1,4 @@
+export { fileChunks, regularFileChunks } from "./chunks.js";
 export {
   CONFIG_FILE_NAME,
   ConfigError,
@@ -8,4 +9,5 @@ export {
   readConfig,
 } from "./config.js";
 export { makeFolders } from "./folders.js";
+export { type Accept, openFile } from "./open.js";
 export { fileProblem, readTextUpTo, readUpTo } from "./read.js";

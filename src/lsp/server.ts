@@ -186,10 +186,10 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
     return toLspSemanticTokens(document, service.semanticTokens(document.getText()));
   });
 
-  connection.onCodeLens(async (params) => {
+  connection.onCodeLens(async (params, token) => {
     const document = filterDocument(params.textDocument.uri);
     if (!document) return null;
-    return testLenses(document.uri, document.getText(), (file) => settings.defaultsFor(file));
+    return testLenses(document.uri, document.getText(), (file) => settings.defaultsFor(file), token);
   });
 
   documents.listen(connection);

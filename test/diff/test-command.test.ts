@@ -131,6 +131,7 @@ describe("filterc test", () => {
         {
           file: failing,
           passed: 0,
+          failed: 1,
           failures: [
             {
               name: "health is dropped",
@@ -142,7 +143,7 @@ describe("filterc test", () => {
           ],
           errors: [],
         },
-        { file: passing, passed: 3, failures: [], errors: [] },
+        { file: passing, passed: 3, failed: 0, failures: [], errors: [] },
       ],
     });
   });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createClient, type LogpushClient } from "../../src/api/index.js";
 import { runCli } from "../helpers/cli.js";
+import { makeFifo } from "../helpers/fifo.js";
 import { call, ownershipToken, type Running, runSandbox, sdk, TOKEN, tempDir, ZONE } from "./helpers.js";
 
 const DESTINATION = "s3://drift-bucket/logs?region=us-east-2";
@@ -174,5 +175,14 @@ describe("jobs pull and jobs diff against the sandbox", () => {
     const dryRun = await jobs("pull", "--dry-run");
     expect(dryRun.code).toBe(2);
     expect(dryRun.stderr).toContain("filterc jobs: jobs pull only reads jobs; it takes no --dry-run\n");
+  });
+
+  it("refuses a fifo named *.lpf in the directory without waiting for a writer (regression: hung)", async () => {
+    makeFifo(join(dir, "waits.lpf"));
+    expect(await jobs("diff")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `filterc jobs: cannot read ${join(dir, "waits.lpf")}: a fifo (named pipe), not a regular file\n`,
+    });
   });
 });
