@@ -183,7 +183,7 @@ describe("filterc query", () => {
     expect(duckdbFailure(error, access.secrets).message).toBe("DuckDB: Parser Error: near SECRET '****'");
   });
 
-  it("says how to install DuckDB when the optional dependency is missing", async () => {
+  it("says how to install DuckDB when the optional package is missing", async () => {
     const alone = await mkdtemp(join(tmpdir(), "filterc-no-duckdb-"));
     try {
       const dist = join(builtCli(), "..");
@@ -198,7 +198,7 @@ describe("filterc query", () => {
       );
       expect(run.status).toBe(1);
       expect(run.stderr).toMatch(
-        /^filterc query: filterc query runs embedded DuckDB, the optional dependency @duckdb\/node-api, which is not installed here \(.*\); install it with: npm install @duckdb\/node-api\n$/,
+        /^filterc query: filterc query runs embedded DuckDB, the optional package @duckdb\/node-api, which is not installed here \(Cannot find module '@duckdb\/node-api'\); install it beside filterc with: npm install '@duckdb\/node-api@\^1\.5\.6-r\.1'\n$/,
       );
     } finally {
       await rm(alone, { recursive: true, force: true });

@@ -26,7 +26,7 @@ Options:
   --threads N           DuckDB's threads (default: every core; at most 256)
 Credentials for buckets come from the environment: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
 (AWS_SESSION_TOKEN, AWS_REGION) for s3://; R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY and R2_ACCOUNT_ID
-for r2://. They are never printed. Needs the optional dependency @duckdb/node-api.
+for r2://. They are never printed. Needs the optional package @duckdb/node-api (npm install @duckdb/node-api).
 Exit status: 0 ran (also when nothing matched), 1 errors in the filter, paths that match nothing,
 unreadable data or missing credentials, 2 usage.`;
 
