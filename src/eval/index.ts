@@ -4,3 +4,16 @@ export { ExactNumber, jsonNumber, NUMERIC_TEXT } from "./numbers.js";
 export { compilePredicate, type Predicate } from "./predicate.js";
 export { compileLineRejecter } from "./prefilter.js";
 export { parseRecord } from "./records.js";
+export {
+  AUTO_NANOSECONDS_FROM,
+  AUTO_SECONDS_BELOW,
+  DAYS_TO_EPOCH,
+  DEFAULT_TIMESTAMP_READING,
+  instantOf,
+  isTimestampField,
+  RFC3339_TEXT,
+  rfc3339Nanoseconds,
+  TIMESTAMP_READINGS,
+  type TimestampOptions,
+  type TimestampReading,
+} from "./timestamps.js";

@@ -1,0 +1,194 @@
+import type { FieldInfo } from "../catalog/catalog.js";
+import { type Decimal, ExactNumber, jsonNumber, NUMERIC_TEXT, parseDecimal } from "./numbers.js";
+
+/**
+ * Logpush filters a record before formatting it: a filter compares a timestamp field's instant in
+ * unix nanoseconds, the unit of the job's default output (unixnano), whatever form the delivered
+ * file writes it in (a job's `timestamp_format`: unixnano, unix, rfc3339, rfc3339ms, rfc3339ns).
+ * Here a value in a delivered file is read back as the instant it names: RFC 3339 text of any
+ * fraction length and offset, and numbers (JSON numbers and numeric strings) as unix seconds or
+ * nanoseconds, as `TimestampReading` says.
+ */
+
+/**
+ * How a number in a timestamp field is read: `unixnano` as nanoseconds, `unix` as seconds, `auto`
+ * by its size (seconds below AUTO_SECONDS_BELOW, nanoseconds from AUTO_NANOSECONDS_FROM; a number
+ * between is no time either job format writes: a millisecond or microsecond time). RFC 3339 text
+ * is read whatever the reading.
+ */
+export const TIMESTAMP_READINGS = ["auto", "unixnano", "unix"] as const;
+export type TimestampReading = (typeof TIMESTAMP_READINGS)[number];
+export const DEFAULT_TIMESTAMP_READING: TimestampReading = "auto";
+
+/** 10^11 seconds is in the year 5138; unix seconds of any time Logpush logs are far below. */
+export const AUTO_SECONDS_BELOW = "100000000000";
+/** 10^17 nanoseconds is 1973-03-03T09:46:40Z; unix nanoseconds of any time Logpush logs are above. */
+export const AUTO_NANOSECONDS_FROM = "100000000000000000";
+/** The same bounds as a Decimal's exponent: the number of digits before the point. */
+const SECONDS_MAX_EXPONENT = parseDecimal(AUTO_SECONDS_BELOW)!.exponent - 1;
+const NANOSECONDS_MIN_EXPONENT = parseDecimal(AUTO_NANOSECONDS_FROM)!.exponent;
+
+/** The catalogs mark the fields a job's `timestamp_format` writes with the type `int or string`. */
+export function isTimestampField(field: FieldInfo): boolean {
+  return field.type === "int" && field.docType === "int or string";
+}
+
+/** Years divisible by 4, except centuries not divisible by 400 (0000 is one), in the proleptic Gregorian calendar. */
+const LEAP_YEAR = String.raw`(?:\d\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)`;
+/** A real date: each month's days, February's 29th in leap years only. */
+const DATE = String.raw`(?:\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8]))|${LEAP_YEAR}-02-29)`;
+/** Hours 00-23, minutes and seconds 00-59 (unix time has no leap second 60), any fraction, `Z` or an offset. */
+const TIME = String.raw`[Tt](?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)`;
+/**
+ * RFC 3339 date-time text (section 5.6), with only real dates and times: whole, it is the instant's
+ * grammar for eval and for the SQL engines alike (their RE2 reads it as JavaScript does).
+ */
+export const RFC3339_TEXT = new RegExp(`^${DATE}${TIME}$`);
+
+/** A timestamp as eval compares numbers: a double when that is exact, else an ExactNumber (see numbers.ts). */
+export type Instant = number | ExactNumber;
+
+/**
+ * The instant a timestamp field's value names, in unix nanoseconds; undefined when the value is
+ * missing (undefined or null) or cannot be read as a time (then it compares as a missing field).
+ */
+export function instantOf(value: unknown, reading: TimestampReading): Instant | undefined {
+  if (typeof value === "number") {
+    // Doubles of JSON numbers compare exactly with these powers of ten (both are short; numbers.ts).
+    const magnitude = Math.abs(value);
+    const unit =
+      reading !== "auto"
+        ? reading
+        : magnitude < SECONDS_BELOW
+          ? "unix"
+          : magnitude >= NANOSECONDS_FROM
+            ? "unixnano"
+            : undefined;
+    if (unit === "unixnano") return value;
+    return unit && nanosecondsOfSeconds(parseDecimal(String(value))!);
+  }
+  if (value instanceof ExactNumber) return numberInstant(value, value.decimal, reading);
+  if (typeof value !== "string") return undefined;
+  if (NUMERIC_TEXT.test(value)) return numberInstant(value, parseDecimal(value)!, reading);
+  return rfc3339Instant(value);
+}
+
+const SECONDS_BELOW = Number(AUTO_SECONDS_BELOW);
+const NANOSECONDS_FROM = Number(AUTO_NANOSECONDS_FROM);
+
+/** The instant of a number kept exact or written as a string: the number itself when it counts nanoseconds. */
+function numberInstant(value: string | ExactNumber, decimal: Decimal, reading: TimestampReading) {
+  if (decimal.digits === "") return 0;
+  const unit =
+    reading !== "auto"
+      ? reading
+      : decimal.exponent <= SECONDS_MAX_EXPONENT
+        ? "unix"
+        : decimal.exponent >= NANOSECONDS_MIN_EXPONENT
+          ? "unixnano"
+          : undefined;
+  if (unit === "unixnano") return value instanceof ExactNumber ? value : jsonNumber(value);
+  return unit && nanosecondsOfSeconds(decimal);
+}
+
+/** A decimal other than zero as text that parseDecimal and Number read back exactly. */
+const decimalText = (decimal: Decimal) =>
+  `${decimal.negative ? "-" : ""}0.${decimal.digits}e${decimal.exponent}`;
+
+/** Seconds times 10^9, exactly: the decimal's exponent moves on by nine. */
+const nanosecondsOfSeconds = (seconds: Decimal): Instant =>
+  seconds.digits === "" ? 0 : jsonNumber(decimalText({ ...seconds, exponent: seconds.exponent + 9 }));
+
+const NANOSECONDS_PER_SECOND = 1_000_000_000n;
+
+/**
+ * The instant of RFC 3339 text. The fraction's first nine digits are nanoseconds; further digits
+ * that are not all zeros put the instant strictly between two nanoseconds, which a filter's
+ * integers compare with as they do with the point halfway (so a fraction of any length costs one
+ * scan, not arithmetic on its digits).
+ */
+function rfc3339Instant(text: string): Instant | undefined {
+  const time = rfc3339Nanoseconds(text);
+  if (time === undefined) return undefined;
+  const { nanoseconds, between } = time;
+  if (!between) return jsonNumber(String(nanoseconds));
+  return jsonNumber(nanoseconds < 0n ? `-${-nanoseconds - 1n}.5` : `${nanoseconds}.5`);
+}
+
+/**
+ * RFC 3339 text's instant in whole unix nanoseconds (cut toward the past) and whether the fraction
+ * goes on past them with digits that are not all zeros; undefined when the text is no RFC 3339
+ * time. Read from the text's fixed places, once the grammar has checked each part.
+ */
+export function rfc3339Nanoseconds(text: string): { nanoseconds: bigint; between: boolean } | undefined {
+  if (!RFC3339_TEXT.test(text)) return undefined;
+  const part = (start: number, end: number) => Number(text.slice(start, end));
+  let end = text.length;
+  let offsetSeconds = 0;
+  const last = text[end - 1];
+  if (last === "Z" || last === "z") end--;
+  else {
+    end -= 6;
+    const sign = text[end] === "-" ? -1 : 1;
+    offsetSeconds = sign * (part(end + 1, end + 3) * 3600 + part(end + 4, end + 6) * 60);
+  }
+  const fraction = end > 19 ? text.slice(20, end) : "";
+  const seconds =
+    daysFromCivil(part(0, 4), part(5, 7), part(8, 10)) * 86400 +
+    part(11, 13) * 3600 +
+    part(14, 16) * 60 +
+    part(17, 19) -
+    offsetSeconds;
+  return {
+    nanoseconds: BigInt(seconds) * NANOSECONDS_PER_SECOND + BigInt(fraction.slice(0, 9).padEnd(9, "0")),
+    between: fraction.length > 9 && /[1-9]/.test(fraction.slice(9)),
+  };
+}
+
+/**
+ * Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's days_from_civil,
+ * with the year moved on by 400, one whole cycle of 146,097 days, so that every quotient is of a
+ * number at least 0: the SQL engines' integer division truncates, and does the same with these).
+ */
+export function daysFromCivil(year: number, month: number, day: number): number {
+  const y = year - (month <= 2 ? 1 : 0) + 400;
+  const m = (month + 9) % 12; // March is 0
+  return (
+    365 * y +
+    Math.trunc(y / 4) -
+    Math.trunc(y / 100) +
+    Math.trunc(y / 400) +
+    Math.trunc((153 * m + 2) / 5) +
+    day -
+    DAYS_TO_EPOCH
+  );
+}
+
+/** Days from 0000-03-01 to 1970-01-01 (719,468), plus the 400 years daysFromCivil adds. */
+export const DAYS_TO_EPOCH = 719_468 + 146_097 + 1;
+
+/** How a compiled filter reads timestamp fields. */
+export interface TimestampOptions {
+  /** How a number in a timestamp field is read (default auto). */
+  timestamps?: TimestampReading;
+  /**
+   * Told of each value of a timestamp field the filter names that cannot be read as a time (it
+   * compares as a missing field): once per record, whether or not a comparison needed the value.
+   */
+  onUnreadableTime?: (field: string, value: unknown) => void;
+}
+
+/** Reads a timestamp field's values as their instants, telling `onUnreadableTime` of those that are no time. */
+export function timestampReader(
+  field: string,
+  options: TimestampOptions,
+): (value: unknown) => Instant | undefined {
+  const reading = options.timestamps ?? DEFAULT_TIMESTAMP_READING;
+  const unreadable = options.onUnreadableTime;
+  return (value) => {
+    const instant = instantOf(value, reading);
+    if (instant === undefined && unreadable && value !== undefined && value !== null)
+      unreadable(field, value);
+    return instant;
+  };
+}
