@@ -2,16 +2,18 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LineVerdict } from "../../src/eval/index.js";
-import { type Cond, compileLineFilter } from "../../src/index.js";
+import { type Cond, compileLineFilter, type TimestampReading } from "../../src/index.js";
 import { dialects, toSql } from "../../src/sql/index.js";
-import { condArbitrary, linesArbitrary } from "./generators.js";
+import { condArbitrary, linesArbitrary, readingArbitrary } from "./generators.js";
 
 const RUNS = 500;
 
-/** The numbers of the lines `filterc eval` keeps. */
-function evalKeeps(condition: Cond, lines: string[]): number[] {
-  const verdict = compileLineFilter(condition);
-  return lines.flatMap((line, i) => (verdict(line) === LineVerdict.match ? [i] : []));
+/** The numbers of the lines `filterc eval` keeps, and how many timestamp values it could not read. */
+function evalKeeps(condition: Cond, lines: string[], timestamps: TimestampReading) {
+  let unreadable = 0;
+  const verdict = compileLineFilter(condition, { timestamps, onUnreadableTime: () => unreadable++ });
+  const kept = lines.flatMap((line, i) => (verdict(line) === LineVerdict.match ? [i] : []));
+  return { kept, unreadable };
 }
 
 let duckdb: Awaited<ReturnType<DuckDBInstance["connect"]>>;
@@ -20,23 +22,26 @@ beforeAll(async () => {
 });
 afterAll(() => duckdb.closeSync());
 
-async function duckdbKeeps(where: string, lines: string[]): Promise<number[]> {
+/** The numbers of the lines the engine keeps, and the sum of `count` over them all. */
+async function duckdbKeeps(where: string, count: string, lines: string[]) {
   const rows = lines.map((line, i) => `(${i}, ${dialects.duckdb.string(line)})`).join(", ");
   const reader = await duckdb.runAndReadAll(
-    `SELECT i FROM (VALUES ${rows}) AS t(i, json) WHERE ${where} ORDER BY i`,
+    `SELECT list(i ORDER BY i) FILTER (WHERE ${where}), sum(${count}) FROM (VALUES ${rows}) AS t(i, json)`,
   );
-  return reader.getRowsJS().map((row) => Number(row[0]));
+  const [kept, unreadable] = reader.getRowsJS()[0]!;
+  return { kept: ((kept as number[] | null) ?? []).map(Number), unreadable: Number(unreadable) };
 }
 
 /** ClickHouse, embedded (chdb). Loaded by this file only: the engine is large. */
-async function clickhouseKeeps(where: string, lines: string[]): Promise<number[]> {
+async function clickhouseKeeps(where: string, count: string, lines: string[]) {
   const { query } = await import("chdb");
   const rows = lines.map((line, i) => `(${i}, ${dialects.clickhouse.string(line)})`).join(", ");
   const answer = query(
-    `SELECT i FROM values('i UInt32, json String', ${rows}) WHERE ${where} ORDER BY i`,
-    "TabSeparated",
+    `SELECT arraySort(groupArrayIf(i, ${where})), sum(${count}) FROM values('i UInt32, json String', ${rows})`,
+    "JSONCompactEachRow",
   );
-  return answer === "" ? [] : answer.trimEnd().split("\n").map(Number);
+  const [kept, unreadable] = JSON.parse(answer) as [number[], number | string];
+  return { kept, unreadable: Number(unreadable) };
 }
 
 const engines = [
@@ -44,16 +49,22 @@ const engines = [
   { name: "ClickHouse", dialect: "clickhouse", keeps: clickhouseKeeps },
 ] as const;
 
-describe("the SQL selects what eval keeps", () => {
+describe("the SQL selects what eval keeps, and counts the timestamp values eval cannot read", () => {
   it.each(engines)(
     `in $name (${RUNS} filters over generated records)`,
     async ({ dialect, keeps }) => {
       await fc.assert(
-        fc.asyncProperty(condArbitrary, linesArbitrary, async (condition, lines) => {
-          const sql = toSql(condition, { dialect });
-          expect(sql.diagnostics).toEqual([]);
-          expect(await keeps(sql.sql!, lines)).toEqual(evalKeeps(condition, lines));
-        }),
+        fc.asyncProperty(
+          condArbitrary,
+          linesArbitrary,
+          readingArbitrary,
+          async (condition, lines, timestamps) => {
+            const sql = toSql(condition, { dialect, timestamps });
+            expect(sql.diagnostics).toEqual([]);
+            const count = sql.ok ? (sql.unreadableTimes ?? "0") : "0";
+            expect(await keeps(sql.sql!, count, lines)).toEqual(evalKeeps(condition, lines, timestamps));
+          },
+        ),
         { numRuns: RUNS },
       );
     },
