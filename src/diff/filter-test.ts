@@ -2,7 +2,7 @@ import { type Node, type ParseError, parseTree, printParseErrorCode } from "json
 import type { Catalog, FieldInfo } from "../catalog/index.js";
 import type { Cond } from "../check/index.js";
 import { LineIndex } from "../diagnostics/index.js";
-import { compilePredicate, parseRecord } from "../eval/index.js";
+import { compilePredicate, instantOf, isTimestampField, parseRecord } from "../eval/index.js";
 import { explainHeld } from "../print/index.js";
 
 /**
@@ -170,11 +170,13 @@ export function recordProblems(testCase: TestCase, catalog: Catalog): TestFileEr
       );
       continue;
     }
-    if (value !== null && !fitsField(field, value))
+    // A timestamp is read as eval reads it: RFC 3339 text, or unix seconds or nanoseconds by size.
+    const timestamp = isTimestampField(field);
+    if (value !== null && !(timestamp ? instantOf(value, "auto") !== undefined : fitsField(field, value)))
       problems.push(
         new TestFileError(
           testCase.place,
-          `${testCase.name}: ${name} is ${field.docType} in ${catalog.dataset}, but the record holds ${JSON.stringify(value)}`,
+          `${testCase.name}: ${name} is ${timestamp ? "a time (RFC 3339 text, or unix seconds or nanoseconds)" : field.docType} in ${catalog.dataset}, but the record holds ${JSON.stringify(value)}`,
         ),
       );
   }
