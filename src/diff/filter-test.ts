@@ -1,8 +1,8 @@
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
-import type { Catalog, FieldInfo } from "../catalog/index.js";
+import { type Catalog, type FieldInfo, isTimestampField } from "../catalog/index.js";
 import type { Cond } from "../check/index.js";
 import { LineIndex } from "../diagnostics/index.js";
-import { compilePredicate, instantOf, isTimestampField, parseRecord } from "../eval/index.js";
+import { compilePredicate, instantOf, parseRecord } from "../eval/index.js";
 import { explainHeld } from "../print/index.js";
 
 /**

@@ -7,12 +7,8 @@ export { parseRecord } from "./records.js";
 export {
   AUTO_NANOSECONDS_FROM,
   AUTO_SECONDS_BELOW,
-  DAYS_TO_EPOCH,
   DEFAULT_TIMESTAMP_READING,
   instantOf,
-  isTimestampField,
-  RFC3339_TEXT,
-  rfc3339Nanoseconds,
   TIMESTAMP_READINGS,
   type TimestampOptions,
   type TimestampReading,

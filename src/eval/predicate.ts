@@ -1,6 +1,7 @@
 // The modules, not the stages' indexes: those bring the parser, the checker and every dataset's
 // catalog, which an eval worker never uses (see src/cli/eval-worker.ts).
 import type { FieldInfo } from "../catalog/catalog.js";
+import { isTimestampField } from "../catalog/timestamps.js";
 import { type Cond, type Leaf, type ScalarValue, scalarText } from "../check/ir.js";
 import { OPERATORS, operatorAccepts, type PositiveOperator } from "../syntax/vocabulary.js";
 import {
@@ -13,7 +14,7 @@ import {
   recordNumber,
 } from "./numbers.js";
 import { SlotValues } from "./slot-values.js";
-import { isTimestampField, type TimestampOptions, timestampReader } from "./timestamps.js";
+import { type TimestampOptions, timestampReader } from "./timestamps.js";
 
 /** A compiled filter: whether one parsed log record passes. */
 export type Predicate = (record: Record<string, unknown>) => boolean;

@@ -1,6 +1,6 @@
 import { OUTPUT_OPTION_DEFAULTS, type OutputOptions } from "../api/index.js";
-import { getCatalog } from "../catalog/index.js";
-import { ExactNumber, isTimestampField, jsonNumber, rfc3339Nanoseconds } from "../eval/index.js";
+import { getCatalog, isTimestampField, rfc3339Nanoseconds } from "../catalog/index.js";
+import { ExactNumber, jsonNumber } from "../eval/index.js";
 import type { Job } from "./model.js";
 
 /**

@@ -1,10 +1,5 @@
-import {
-  AUTO_NANOSECONDS_FROM,
-  AUTO_SECONDS_BELOW,
-  DAYS_TO_EPOCH,
-  RFC3339_TEXT,
-  type TimestampReading,
-} from "../eval/index.js";
+import { DAYS_TO_EPOCH, RFC3339_TEXT } from "../catalog/index.js";
+import { AUTO_NANOSECONDS_FROM, AUTO_SECONDS_BELOW, type TimestampReading } from "../eval/index.js";
 import type { PositiveOperator } from "../syntax/index.js";
 import type { Dialect, JsonRef } from "./dialect.js";
 import {

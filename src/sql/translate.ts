@@ -1,6 +1,7 @@
+import { isTimestampField } from "../catalog/index.js";
 import { type Cond, type Leaf, type ScalarValue, scalarText } from "../check/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
-import { isTimestampField, type TimestampReading } from "../eval/index.js";
+import type { TimestampReading } from "../eval/index.js";
 import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
 import type { Dialect, JsonRef } from "./dialect.js";
 import { compareNumber, EXACT_NUMBER, isNumeric } from "./numbers.js";

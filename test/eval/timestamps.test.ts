@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { daysFromCivil } from "../../src/catalog/timestamps.js";
 import { check } from "../../src/check/index.js";
 import {
   compileLineFilter,
@@ -12,7 +13,6 @@ import {
   type TimestampReading,
 } from "../../src/eval/index.js";
 import { compareDecimals, parseDecimal, recordDecimal } from "../../src/eval/numbers.js";
-import { daysFromCivil } from "../../src/eval/timestamps.js";
 import {
   autoInstantArbitrary,
   cutTo,
