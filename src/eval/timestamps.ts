@@ -1,6 +1,6 @@
 // The module, not the stage's index: that brings every dataset's catalog, which an eval worker never uses.
 import { rfc3339Nanoseconds } from "../catalog/timestamps.js";
-import { type Decimal, ExactNumber, jsonNumber, NUMERIC_TEXT, parseDecimal } from "./numbers.js";
+import { type Decimal, ExactNumber, isShort, jsonNumber, NUMERIC_TEXT, parseDecimal } from "./numbers.js";
 
 /**
  * Logpush filters a record before formatting it: a filter compares a timestamp field's instant in
@@ -71,7 +71,12 @@ function numberInstant(value: string | ExactNumber, decimal: Decimal, reading: T
         : decimal.exponent >= NANOSECONDS_MIN_EXPONENT
           ? "unixnano"
           : undefined;
-  if (unit === "unixnano") return value instanceof ExactNumber ? value : jsonNumber(value);
+  if (unit === "unixnano")
+    return value instanceof ExactNumber
+      ? value
+      : isShort(decimal)
+        ? Number(value)
+        : new ExactNumber(value, decimal);
   return unit && nanosecondsOfSeconds(decimal);
 }
 
