@@ -1,5 +1,6 @@
 import {
   CodeActionKind,
+  CodeLensRefreshRequest,
   type Connection,
   createConnection,
   DidChangeConfigurationNotification,
@@ -11,7 +12,9 @@ import {
   TextDocuments,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
+import { DEFAULT_DATASET } from "../catalog/index.js";
 import { LanguageService, type ServiceOptions, semanticTokenLegend } from "../service/index.js";
+import { compileAnswer } from "./compile-request.js";
 import {
   toLspCodeAction,
   toLspCompletion,
@@ -22,6 +25,7 @@ import {
   toOffsets,
 } from "./convert.js";
 import { DEFAULT_FRAME_LIMITS, StrictFrameReader } from "./frames.js";
+import { COMPILE_REQUEST, type CompileAnswer, type CompileParams } from "./protocol.js";
 import { applySettings, SETTINGS_SECTION } from "./settings.js";
 import { testLenses } from "./test-lens.js";
 
@@ -33,10 +37,18 @@ export function isFilterDocument(document: TextDocument): boolean {
 }
 
 /**
+ * How long documents wait at start for the client's answer to workspace/configuration before
+ * they are checked with the settings the server has: a client may never answer.
+ */
+export const CONFIGURATION_WAIT_MS = 2000;
+
+/**
  * Serves the language service over an LSP connection: diagnostics pushed on every change,
  * completion, hover, formatting, quick fixes, semantic tokens and the test files' code lenses on
- * request. Settings come from
- * `defaults` (the command line), then initializationOptions, then the client's `filterc` section.
+ * request, and `filterc/compile` (protocol.ts). Settings come from `defaults` (the command
+ * line), then initializationOptions, then the client's `filterc` section, asked for as soon as
+ * the client is initialized: documents are checked once it answers (or does not, within
+ * CONFIGURATION_WAIT_MS), so none is first checked against the wrong dataset.
  */
 export function startLanguageServer(connection: Connection, defaults: ServiceOptions = {}): void {
   const service = new LanguageService(defaults);
@@ -44,8 +56,15 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
   let initialOptions = defaults;
   let pullsConfiguration = false;
   let registersConfiguration = false;
+  let refreshes = { semanticTokens: false, codeLenses: false };
+  /** Settles once the client's settings were asked for at start: answered, refused or timed out. */
+  let configured: Promise<void> = Promise.resolve();
+  /** Whether settings that change check the open documents again (not while they wait for the first). */
+  let checking = true;
 
-  const filterDocument = (uri: string): TextDocument | undefined => {
+  /** The filter document at `uri`, once the settings are known; undefined for other documents. */
+  const filterDocument = async (uri: string): Promise<TextDocument | undefined> => {
+    await configured;
     const document = documents.get(uri);
     return document && isFilterDocument(document) ? document : undefined;
   };
@@ -60,24 +79,41 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
     const { options, ignored } = applySettings(base, raw);
     for (const name of ignored) connection.console.warn(`filterc: ignoring setting ${name}: wrong type`);
     service.configure(options);
+    if (!checking) return;
     for (const document of documents.all()) publish(document);
+    // Colours (deprecated fields) and test lenses depend on the dataset too.
+    if (refreshes.semanticTokens) void connection.languages.semanticTokens.refresh().catch(() => {});
+    if (refreshes.codeLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => {});
   };
 
   const pullConfiguration = async () => {
+    let section: unknown;
     try {
-      const section = await connection.workspace.getConfiguration(SETTINGS_SECTION);
-      configure(section, initialOptions);
+      section = await connection.workspace.getConfiguration(SETTINGS_SECTION);
     } catch (error) {
-      connection.console.error(`filterc: cannot read settings: ${(error as Error).message}`);
+      // Asked of a client that did not say it answers: it keeps to initializationOptions and
+      // flags, and pushes any settings in didChangeConfiguration.
+      if (pullsConfiguration)
+        connection.console.error(`filterc: cannot read settings: ${(error as Error).message}`);
+      return;
     }
+    pullsConfiguration = true;
+    configure(section, initialOptions);
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    initialOptions = applySettings(defaults, params.initializationOptions).options;
+    const { options, ignored } = applySettings(defaults, params.initializationOptions);
+    for (const name of ignored)
+      connection.console.warn(`filterc: ignoring initializationOptions setting ${name}: wrong type`);
+    initialOptions = options;
     service.configure(initialOptions);
     const workspace = params.capabilities.workspace;
     pullsConfiguration = workspace?.configuration === true;
     registersConfiguration = workspace?.didChangeConfiguration?.dynamicRegistration === true;
+    refreshes = {
+      semanticTokens: workspace?.semanticTokens?.refreshSupport === true,
+      codeLenses: workspace?.codeLens?.refreshSupport === true,
+    };
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -93,10 +129,14 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
   });
 
   connection.onInitialized(() => {
-    if (!pullsConfiguration) return;
     if (registersConfiguration)
       void connection.client.register(DidChangeConfigurationNotification.type, undefined);
-    void pullConfiguration();
+    // Asked even of a client that does not say it answers: Neovim 0.7 answers from its
+    // `settings` without saying so, and sends no didChangeConfiguration either.
+    checking = false;
+    configured = Promise.race([pullConfiguration(), delay(CONFIGURATION_WAIT_MS)]).then(() => {
+      checking = true;
+    });
   });
 
   connection.onDidChangeConfiguration((change) => {
@@ -105,54 +145,63 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
     else configure(change.settings, initialOptions);
   });
 
-  documents.onDidChangeContent((change) => publish(change.document));
+  documents.onDidChangeContent((change) => void configured.then(() => publish(change.document)));
   documents.onDidClose((event) => {
     if (isFilterDocument(event.document))
       void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
 
-  connection.onCompletion((params) => {
-    const document = filterDocument(params.textDocument.uri);
+  connection.onCompletion(async (params) => {
+    const document = await filterDocument(params.textDocument.uri);
     if (!document) return null;
     const items = service.completions(document.getText(), document.offsetAt(params.position));
     return { isIncomplete: false, items: items.map((item) => toLspCompletion(document, item)) };
   });
 
-  connection.onHover((params) => {
-    const document = filterDocument(params.textDocument.uri);
+  connection.onHover(async (params) => {
+    const document = await filterDocument(params.textDocument.uri);
     if (!document) return null;
     const found = service.hover(document.getText(), document.offsetAt(params.position));
     return found && toLspHover(document, found);
   });
 
-  connection.onDocumentFormatting((params) => {
-    const document = filterDocument(params.textDocument.uri);
+  connection.onDocumentFormatting(async (params) => {
+    const document = await filterDocument(params.textDocument.uri);
     if (!document) return null;
     return service.format(document.getText()).map((edit) => toLspTextEdit(document, edit));
   });
 
-  connection.onCodeAction((params) => {
-    const document = filterDocument(params.textDocument.uri);
+  connection.onCodeAction(async (params) => {
+    const document = await filterDocument(params.textDocument.uri);
     if (!document) return null;
     const actions = service.codeActions(document.getText(), toOffsets(document, params.range));
     return actions.map((action) => toLspCodeAction(document, action));
   });
 
-  connection.languages.semanticTokens.on((params) => {
-    const document = filterDocument(params.textDocument.uri);
+  connection.languages.semanticTokens.on(async (params) => {
+    const document = await filterDocument(params.textDocument.uri);
     if (!document) return { data: [] };
     return toLspSemanticTokens(document, service.semanticTokens(document.getText()));
   });
 
   connection.onCodeLens(async (params) => {
-    const document = filterDocument(params.textDocument.uri);
+    const document = await filterDocument(params.textDocument.uri);
     if (!document) return null;
     return testLenses(document.uri, document.getText(), service.settings.dataset);
+  });
+
+  connection.onRequest(COMPILE_REQUEST, async (params: CompileParams): Promise<CompileAnswer | null> => {
+    const document = await filterDocument(params.textDocument.uri);
+    if (!document) return null;
+    const compiled = service.analyze(document.getText()).compiled;
+    return compileAnswer(compiled, service.settings.dataset ?? DEFAULT_DATASET);
   });
 
   documents.listen(connection);
   connection.listen();
 }
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** How long the server answers the messages before a bad frame before it exits. */
 const ANSWER_PENDING_MS = 200;
