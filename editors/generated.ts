@@ -1,0 +1,21 @@
+import { datasetSetting, propertyList, textMateGrammar, vimSyntax } from "./syntax.js";
+
+/** The extension's manifest, where the dataset setting lists the datasets. */
+export const MANIFEST = "editors/vscode/package.json";
+
+/**
+ * Every file made from the vocabulary and the catalogs, by its path from the repository root.
+ * `read` gives a committed file's text: the manifest is the committed one with its dataset
+ * setting brought up to date.
+ */
+export function generatedFiles(read: (path: string) => string): Record<string, string> {
+  const grammar = textMateGrammar();
+  const manifest = JSON.parse(read(MANIFEST));
+  Object.assign(manifest.contributes.configuration.properties["filterc.dataset"], datasetSetting);
+  return {
+    "editors/vscode/syntaxes/lpf.tmLanguage.json": `${JSON.stringify(grammar, null, 2)}\n`,
+    "editors/sublime/LPF.tmLanguage": propertyList(grammar),
+    "editors/vim/syntax/lpf.vim": vimSyntax(),
+    [MANIFEST]: `${JSON.stringify(manifest, null, 2)}\n`,
+  };
+}
