@@ -1,6 +1,7 @@
 import { readdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { JobScope, LogpushClient } from "../api/index.js";
+import { getCatalog } from "../catalog/index.js";
 import {
   type Diagnostic,
   hasErrors,
@@ -10,6 +11,7 @@ import {
 } from "../diagnostics/index.js";
 import { diffFilters, loadFilter, type Relation } from "../diff/index.js";
 import { makeFolders } from "../files/index.js";
+import { configLookup, folderDefaults } from "./compiler-options.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, cannotWrite, decodeText, isUserError, readSourceBytes, UserError } from "./io.js";
 import { jobLabel } from "./job-listing.js";
@@ -39,11 +41,14 @@ function fileNameOf(job: LiveJob): string {
 /**
  * A pulled file's header: every line a comment, whatever the job holds. The id and dataset were
  * checked (checkLiveJobs); the name is written as JSON with every character a terminal or an
- * editor must not take raw escaped (line breaks, controls, bidi overrides), cut to a length.
+ * editor must not take raw escaped (line breaks, controls, bidi overrides), cut to a length. The
+ * `# dataset:` directive makes the file check against the job's dataset anywhere; it is written only
+ * for a dataset filterc knows, so no other text a server sends becomes a line of the source.
  */
 function header(job: LiveJob): string {
   const name = job.name === null ? "" : ` ${terminalJson(shortened(job.name, MAX_HEADER_NAME_LENGTH))}`;
-  return `# Logpush job ${job.id}${name} (dataset ${job.dataset})\n${headerNote}\n`;
+  const directive = getCatalog(job.dataset) ? `# dataset: ${job.dataset}\n` : "";
+  return `# Logpush job ${job.id}${name} (dataset ${job.dataset})\n${headerNote}\n${directive}`;
 }
 
 /**
@@ -128,7 +133,8 @@ async function readPulled(io: CliIO, dir: string, errors: FileError[]): Promise<
   for (const file of names) {
     let text: string;
     try {
-      text = decodeText(await readSourceBytes(join(target, file)), file);
+      // Found by listing the folder: a regular file only (a fifo named *.lpf would wait for a writer).
+      text = decodeText(await readSourceBytes(join(target, file), "regular"), file);
     } catch (error) {
       if (!isUserError(error)) throw error;
       errors.push({ file, message: `not compared: ${error.message}` });
@@ -179,6 +185,7 @@ export async function diffJobs(
   maxSearchSteps: number,
 ): Promise<number> {
   const errors: FileError[] = [];
+  const lookup = configLookup(io);
   const error = (file: string, message: string, diagnostics: Diagnostic[] = [], text = "") => {
     if (!json) reportDiagnostics(io, diagnostics, text, file);
     errors.push({ file, message });
@@ -214,19 +221,21 @@ export async function diffJobs(
       changes.push(drift(id, null, file.file, "job gone"));
       continue;
     }
-    if (job.dataset !== file.dataset) {
-      changes.push({
-        ...drift(id, job, file.file, "changed"),
-        datasets: { file: file.dataset, live: job.dataset },
-      });
-      continue;
-    }
-    const mine = loadFilter(file.text, { dataset: job.dataset });
+    // The file's dataset: its `# dataset:`, else the header's (files pulled before the directive).
+    const { dataset: _dataset, ...limits } = await folderDefaults(io, join(dir, file.file), lookup);
+    const mine = loadFilter(file.text, { ...limits, defaultDataset: file.dataset });
     if (hasErrors(mine.diagnostics)) {
       error(file.file, "the file's filter has errors", mine.diagnostics, file.text);
       continue;
     }
-    const theirs = readLiveFilter(job);
+    if (job.dataset !== mine.dataset) {
+      changes.push({
+        ...drift(id, job, file.file, "changed"),
+        datasets: { file: mine.dataset, live: job.dataset },
+      });
+      continue;
+    }
+    const theirs = readLiveFilter(job, limits);
     if (hasErrors(theirs.diagnostics)) {
       error(`job ${id} (live filter)`, "the live filter has errors", theirs.diagnostics, job.filter ?? "");
       continue;

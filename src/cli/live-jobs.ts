@@ -1,9 +1,9 @@
 import { isJobId, type LogpushJob } from "../api/index.js";
 import { DEFAULT_DATASET } from "../catalog/index.js";
-import type { Cond } from "../check/index.js";
+import { type Meaning, toNegationNormalForm } from "../check/index.js";
 import { decompile } from "../decompile/index.js";
 import type { Diagnostic } from "../diagnostics/index.js";
-import { emit } from "../emit/index.js";
+import { type EmitOptions, emitNormal } from "../emit/index.js";
 import { jobLabel } from "./job-listing.js";
 import { oneLine, shortened } from "./served-text.js";
 
@@ -80,16 +80,20 @@ export function checkLiveJobs(jobs: readonly LogpushJob[]): Array<{ job: LiveJob
  * with the job's own dataset (a dataset the text itself names is not taken), and held to the
  * Logpush limits, which also bound the work of comparing it. Errors are among the diagnostics.
  */
-export function readLiveFilter(job: LiveJob): {
+export function readLiveFilter(
+  job: LiveJob,
+  limits: Pick<EmitOptions, "maxOperators" | "maxBytes"> = {},
+): {
   source: string | null;
-  condition: Cond | null;
+  condition: Meaning | null;
   diagnostics: Diagnostic[];
 } {
   const read = decompile(job.filter, { dataset: job.dataset });
-  const emitted = read.condition && emit(read.condition);
+  const condition = read.condition && toNegationNormalForm(read.condition);
+  const emitted = condition && emitNormal(condition, limits);
   return {
     source: read.source,
-    condition: read.condition,
+    condition,
     diagnostics: [...read.diagnostics, ...(emitted?.diagnostics ?? [])],
   };
 }

@@ -98,7 +98,7 @@ describe("jobs pull and jobs diff on what the service sends", () => {
     });
     // A job without a dataset is of the service's default one.
     expect(read("job-4-job-4.lpf")).toBe(
-      `# Logpush job 4 "job 4" (dataset http_requests)\n${NOTE}EdgeResponseStatus geq 500\n`,
+      `# Logpush job 4 "job 4" (dataset http_requests)\n${NOTE}# dataset: http_requests\nEdgeResponseStatus geq 500\n`,
     );
   });
 
@@ -114,10 +114,10 @@ describe("jobs pull and jobs diff on what the service sends", () => {
     });
     expect(read("job-1-a-edgeresponsestatus-eq-200-b-2j-cba.lpf")).toBe(
       '# Logpush job 1 "a\\nEdgeResponseStatus eq 200 b\\r\\u001b[2J\\u0007\\u202ecba\\u2028\\u0085\\ud800 \\u200b" (dataset http_requests)\n' +
-        `${NOTE}EdgeResponseStatus geq 500\n`,
+        `${NOTE}# dataset: http_requests\nEdgeResponseStatus geq 500\n`,
     );
     expect(read(files()[1]!)).toBe(
-      `# Logpush job 2 "${"n".repeat(200)}…" (dataset http_requests)\n${NOTE}EdgeResponseStatus geq 500\n`,
+      `# Logpush job 2 "${"n".repeat(200)}…" (dataset http_requests)\n${NOTE}# dataset: http_requests\nEdgeResponseStatus geq 500\n`,
     );
     // Both read back, the long name too (once a file too large for jobs diff, which then stopped).
     expect(await jobs("diff")).toEqual({ code: 0, stdout: "0 jobs changed, 2 the same\n", stderr: "" });

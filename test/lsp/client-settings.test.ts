@@ -192,7 +192,7 @@ describe("filterc/compile", () => {
         '"{\\"where\\":{\\"and\\":[{\\"key\\":\\"HTTPHost\\",\\"operator\\":\\"eq\\",\\"value\\":\\"a$${b}\\"},{\\"key\\":\\"HTTPStatusCode\\",\\"operator\\":\\"geq\\",\\"value\\":\\"500\\"}]}}"',
       explanation:
         // biome-ignore lint/suspicious/noTemplateCurlyInString: as above
-        'all of:\n  HTTPHost (string) is "a${b}"\n  not:\n    HTTPStatusCode (int) is less than 500\n2 of 30 comparisons, 126 of 500 bytes\n',
+        'a record is pushed when all of:\n  HTTPHost (string) is "a${b}"\n  HTTPStatusCode (int) is at least 500\n2 of 30 comparisons, 126 of 500 bytes\n',
       stats: { operators: 2, bytes: 126, maxOperators: 30, maxBytes: 500 },
       errors: 0,
       warnings: 0,
@@ -213,6 +213,15 @@ describe("filterc/compile", () => {
       errors: 1,
       warnings: 0,
     });
+    // The document's own `# dataset:` wins over the client's setting.
+    await firstDiagnostics(
+      current,
+      '# dataset: firewall_events\nClientCountry eq "us"',
+      "file:///work/fw.lpf",
+    );
+    expect(
+      await current.connection.sendRequest(COMPILE_REQUEST, { textDocument: { uri: "file:///work/fw.lpf" } }),
+    ).toMatchObject({ dataset: "firewall_events", ok: true, errors: 0 });
     expect(
       await current.connection.sendRequest(COMPILE_REQUEST, {
         textDocument: { uri: "file:///work/closed.lpf" },

@@ -7,8 +7,11 @@ import type {
   LogpushClient,
   OutputOptions,
 } from "../../api/index.js";
+import { getCatalog, knownDatasets } from "../../catalog/index.js";
 import { DEFAULT_MAX_SEARCH_STEPS } from "../../check/index.js";
+import { excerpt } from "../../decompile/index.js";
 import { terminalJson } from "../../diagnostics/index.js";
+import { readDirective, scan } from "../../syntax/index.js";
 import {
   apiFlags,
   apiFlagsUsage,
@@ -21,7 +24,7 @@ import {
   scopeFrom,
 } from "../api-common.js";
 import { parseCommandArgs, parseCount } from "../args.js";
-import { compilerFlags, compilerOptionsFrom } from "../compiler-options.js";
+import { compilerFlags, compilerOptionsFrom, folderDefaults } from "../compiler-options.js";
 import { type CliIO, readSource, UsageError, UserError } from "../io.js";
 import { diffJobs, pullJobs } from "../job-drift.js";
 import { describeJob, describeJobs } from "../job-listing.js";
@@ -57,12 +60,13 @@ name; read the token from it and give it with --ownership-challenge-file. valida
 to check the destination (and the challenge, when given) and whether a job already pushes there.
 
 pull writes each job's filter into D (default .) as a formatted job-ID-NAME.lpf file whose first
-line names the job; diff compares those files with the live jobs by meaning (as filterc diff does)
-and lists the jobs whose filter really changed, with a record only one side keeps, live jobs
-without a file and files whose job is gone. A job no file can hold (its id not a job ID or listed
-twice, its filter not a string, its dataset not a dataset's name) and a file that cannot be read
-are reported, and the others still written and compared. diff exits like terraform plan
--detailed-exitcode: 0 nothing changed, 2 changes, 1 errors.
+line names the job, and whose "# dataset:" line its dataset; diff compares those files with the
+live jobs by meaning (as filterc diff does) and lists the jobs whose filter really changed, with a
+record only one side keeps, live jobs without a file and files whose job is gone. A job no file
+can hold (its id not a job ID or listed twice, its filter not a string, its dataset not a
+dataset's name) and a file that cannot be read are reported, and the others still written and
+compared. diff exits like terraform plan -detailed-exitcode: 0 nothing changed, 2 changes, 1
+errors.
 
 What the service answers is printed with every credential masked as ****: the API's, and those
 of destinations (the job's, and the one a call sends), in whatever form the service echoes them.
@@ -72,7 +76,8 @@ destination.
 Job options:
   --name NAME                  the job's name
   --destination D              destination_conf, e.g. s3://bucket/logs?region=us-west-2
-  --dataset NAME               default http_requests (create only; see filterc datasets)
+  --dataset NAME               create only (see filterc datasets); default: the filter's
+                               # dataset:, else the nearest filterc.json's, else http_requests
   --fields A,B,C               the fields each record carries (output_options.field_names)
   --timestamps F               unixnano, unix, rfc3339 (create's default), rfc3339ms or rfc3339ns
   --output-type T              ndjson or csv
@@ -500,10 +505,38 @@ async function jobSettingsFrom(
   } else if (values["no-filter"]) {
     filter = null;
   }
+  if (filter) {
+    // A filter's folder sets the limits the flags leave, and a new job's dataset after the filter's own.
+    const defaults = await folderDefaults(io, text("filter"));
+    for (const limit of ["maxOperators", "maxBytes"] as const)
+      if (compileOptions[limit] === undefined && defaults[limit] !== undefined)
+        compileOptions[limit] = defaults[limit];
+    if (sub === "create" && settings.dataset === undefined) {
+      const known = compileOptions.catalog === undefined;
+      const named = "source" in filter ? namedDataset(filter.source, filterName, known) : undefined;
+      const dataset = named ?? defaults.dataset;
+      if (dataset !== undefined) settings.dataset = dataset;
+    }
+  }
   if (filter !== undefined) settings.filter = filter;
   if (sub === "update" && Object.keys(settings).length === 1)
     throw new UsageError(
       "jobs update needs something to change (--name, --destination, --fields, --timestamps, --filter…)",
     );
   return { settings, filterName };
+}
+
+/**
+ * The dataset a filter source names with `# dataset:`, or undefined. Unless a catalog of one's own
+ * holds its fields (`known` false), a name filterc does not ship is an error at its place before
+ * anything is sent (the job would otherwise be refused without saying where the name is).
+ */
+function namedDataset(source: string, name: string, known: boolean): string | undefined {
+  const scanned = scan(source);
+  const directive = readDirective(scanned.comments, scanned.tokens).directive;
+  if (directive === undefined || !known || getCatalog(directive.dataset)) return directive?.dataset;
+  const { line, column } = directive.range.start;
+  throw new UserError(
+    `${name}:${line}:${column}: unknown dataset ${excerpt(directive.dataset)} in # dataset:; known datasets: ${knownDatasets(directive.dataset)}`,
+  );
 }
