@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VIM_GROUPS } from "../../editors/syntax.js";
+import { VIM_DIRECTIVE_GROUPS, VIM_GROUPS } from "../../editors/syntax.js";
 import type { HighlightKind } from "../../src/service/index.js";
 import { ensureBundles } from "../helpers/bundles.js";
 import { type EditorHome, editorHome, unitsByCharacter } from "./editor-home.js";
@@ -79,7 +79,12 @@ beforeAll(() => {
   writeFileSync(join(home.home, "messy.lpf"), 'BotScore  lt 30&&ClientCountry=="us"\n# a comment kept\n');
   writeFileSync(join(home.home, "broken.lpf"), "BotScore lt\n");
   writeFileSync(join(home.home, "driver.vim"), DRIVER);
-  const links = Object.fromEntries(Object.values(VIM_GROUPS).map(({ group, link }) => [group, link]));
+  const links = Object.fromEntries(
+    [...Object.values(VIM_GROUPS), ...Object.values(VIM_DIRECTIVE_GROUPS)].map(({ group, link }) => [
+      group,
+      link,
+    ]),
+  );
   const run = spawnSync(
     VIM,
     ["-N", "-u", join(home.home, ".vimrc"), "-i", "NONE", "-n", "-es", "-S", "driver.vim"],
@@ -102,7 +107,9 @@ describe("Vim with editors/vim", () => {
         ? [""]
         : kind === "string"
           ? [VIM_GROUPS.string.group, "lpfEscape", "lpfInvalidEscape"]
-          : [VIM_GROUPS[kind].group];
+          : kind === "comment"
+            ? [VIM_GROUPS.comment.group, ...Object.values(VIM_DIRECTIVE_GROUPS).map(({ group }) => group)]
+            : [VIM_GROUPS[kind].group];
     for (const sample of samples) {
       const seen = out.samples[sample.name]!;
       expect(seen.filetype, sample.name).toBe("lpf");
@@ -126,7 +133,16 @@ describe("Vim with editors/vim", () => {
 
   it("links each group to the standard group of its class", () => {
     for (const [group, [target, expected]] of Object.entries(out.links)) expect(target, group).toBe(expected);
-    expect(Object.keys(out.links).length).toBe(Object.keys(VIM_GROUPS).length);
+    expect(Object.keys(out.links).length).toBe(
+      Object.keys(VIM_GROUPS).length + Object.keys(VIM_DIRECTIVE_GROUPS).length,
+    );
+  });
+
+  it("marks the # dataset: directive and its dataset, and no other comment", () => {
+    const [directive, comment] = out.samples["directive.lpf"]!.groups;
+    const { directive: keyword, dataset } = VIM_DIRECTIVE_GROUPS;
+    expect(directive).toEqual([...Array(11).fill(keyword.group), ...Array(12).fill(dataset.group)]);
+    expect(comment).toEqual(Array(29).fill(VIM_GROUPS.comment.group));
   });
 
   it("comments with #, and formats with filterc fmt, keeping the text of a filter that does not parse", () => {

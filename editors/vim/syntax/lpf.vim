@@ -26,6 +26,9 @@ syntax region lpfString start=/"/ skip=/\\./ end=/"/ end=/$/ contains=lpfEscape,
 syntax region lpfString start=/'/ skip=/\\./ end=/'/ end=/$/ contains=lpfEscape,lpfInvalidEscape
 syntax match lpfString /[\u201c\u201d\u201e\u2018\u2019\u201a][^\u201c\u201d\u201e\u2018\u2019\u201a]*[\u201c\u201d\u201e\u2018\u2019\u201a]\=/
 syntax match lpfComment /#.*/ contains=@Spell
+" `# dataset: NAME`: the comment the parser reads the file's dataset from.
+syntax match lpfDirective /#[ \t]*dataset[ \t]*:.*/ contains=lpfDataset
+syntax match lpfDataset /:[ \t]*\zs.\{-}\ze[ \t]*$/ contained
 
 highlight default link lpfField Identifier
 highlight default link lpfOperator Operator
@@ -36,6 +39,8 @@ highlight default link lpfBoolean Boolean
 highlight default link lpfDelimiter Delimiter
 highlight default link lpfComment Comment
 highlight default link lpfInvalid Error
+highlight default link lpfDirective PreProc
+highlight default link lpfDataset Constant
 highlight default link lpfEscape SpecialChar
 highlight default link lpfInvalidEscape Error
 
