@@ -1,8 +1,9 @@
 // `npm run vsix`: bundles the VS Code extension and its language server with esbuild, then packs
 // them with @vscode/vsce into dist/filterc-VERSION.vsix at the repository root. The package holds
 // no node_modules: the extension (with vscode-languageclient) and the server (with the whole
-// compiler) are one file each. `--bundle-only` stops after the bundles.
-import { rmSync } from "node:fs";
+// compiler) are one file each, with filterc.json's JSON Schema beside them. `--bundle-only` stops
+// after the bundles.
+import { copyFileSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -34,6 +35,8 @@ await build({
   entryPoints: [join(extension, "src", "server.ts")],
   outfile: join(extension, "dist", "server.js"),
 });
+// filterc.json is completed and checked with the schema the npm package ships (jsonValidation).
+copyFileSync(join(root, "schemas", "filterc.schema.json"), join(extension, "dist", "filterc.schema.json"));
 
 if (!process.argv.includes("--bundle-only")) {
   const { createVSIX } = await import("@vscode/vsce");

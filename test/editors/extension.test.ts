@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { chooseServer, type Machine } from "../../editors/vscode/src/server-program.js";
 import { statusOf } from "../../editors/vscode/src/status.js";
+import { datasetNames } from "../../src/catalog/index.js";
 import type { CompileAnswer } from "../../src/lsp/protocol.js";
-import { CANONICAL_OPERATORS, OPERATOR_SPELLINGS } from "../../src/syntax/index.js";
+import { CANONICAL_OPERATORS, directiveName, OPERATOR_SPELLINGS } from "../../src/syntax/index.js";
 import { type FakeClient, filterDocument, state } from "./fake-vscode.js";
 
 vi.mock("vscode", async () => (await import("./fake-vscode.js")).vscode);
@@ -268,6 +269,19 @@ describe("the extension's manifest and language files", () => {
     );
     const choices = /\$\{2\|([^|]+)\|\}/.exec(snippets.Comparison.body)?.[1]?.split(",");
     expect(choices).toEqual(CANONICAL_OPERATORS);
+  });
+
+  it("offers in its dataset snippet a # dataset: directive for each dataset", () => {
+    const snippets = JSON.parse(
+      readFileSync(new URL("../../editors/vscode/snippets/lpf.json", import.meta.url), "utf8"),
+    );
+    const [line, rest] = snippets.Dataset.body;
+    const choice = /\$\{1\|([^|]+)\|\}/.exec(line);
+    expect(choice?.[1]?.split(",")).toEqual([...datasetNames]);
+    // Each choice, in the line's place, is the directive the parser reads.
+    const written = line.replace(choice![0], "gateway_http");
+    expect(directiveName(written)).toEqual({ at: 11, name: "gateway_http" });
+    expect(rest).toBe("$0");
   });
 
   it("takes a field, an operator written with ! and a number each as one word", () => {

@@ -44,13 +44,14 @@ afterAll(() => rmSync(unpacked, { recursive: true, force: true }));
 const text = (name: string) => files.get(name)?.toString("utf8") ?? "";
 
 describe("npm run vsix", () => {
-  it("packs the manifest, README, license, icon, language files and two bundles: no node_modules, under 3 MB", () => {
+  it("packs the manifest, README, license, icon, language files, two bundles and filterc.json's schema: no node_modules, under 3 MB", () => {
     expect([...files.keys()].sort()).toEqual([
       "[Content_Types].xml",
       "extension.vsixmanifest",
       "extension/LICENSE.txt",
       "extension/changelog.md",
       "extension/dist/extension.js",
+      "extension/dist/filterc.schema.json",
       "extension/dist/server.js",
       "extension/images/icon.png",
       "extension/language-configuration.json",
@@ -108,6 +109,14 @@ describe("npm run vsix", () => {
       generated["editors/vscode/syntaxes/lpf.tmLanguage.json"],
     );
     expect(text("extension/package.json")).toBe(generated["editors/vscode/package.json"]);
+  });
+
+  it("checks filterc.json with the JSON Schema the npm package ships", () => {
+    const packed = JSON.parse(text("extension/package.json"));
+    expect(packed.contributes.jsonValidation).toEqual([
+      { fileMatch: "filterc.json", url: "./dist/filterc.schema.json" },
+    ]);
+    expect(text("extension/dist/filterc.schema.json")).toBe(read("schemas/filterc.schema.json"));
   });
 
   it("bundles the extension whole: it requires only vscode and Node's own modules", () => {
