@@ -306,6 +306,17 @@ describe("the extension's manifest and language files", () => {
     for (const [name, property] of Object.entries<{ markdownDescription?: string }>(properties))
       expect(property.markdownDescription, name).toMatch(/\w+ \w+/);
     expect(properties["filterc.dataset"].default).toBe("http_requests");
+    // The server asks for one filterc section (no scopeUri): a folder's own defaults are its filterc.json.
+    expect(
+      Object.fromEntries(
+        Object.entries<{ scope: string }>(properties).map(([name, { scope }]) => [name, scope]),
+      ),
+    ).toEqual({
+      "filterc.dataset": "window",
+      "filterc.maxOperators": "window",
+      "filterc.maxBytes": "window",
+      "filterc.server.path": "machine-overridable",
+    });
     const palette = manifest.contributes.menus.commandPalette.map(
       (entry: { command: string }) => entry.command,
     );
