@@ -50,6 +50,21 @@ describe("docs/architecture.md", () => {
     expect([...rows].sort()).toEqual([...entries].sort());
   });
 
+  it("lists the rows in the order test/layout.test.ts enforces, Node-only ones as it says", () => {
+    const layout = readFileSync(join(root, "test/layout.test.ts"), "utf8");
+    const listIn = (name: string) =>
+      [...new RegExp(`const ${name} = \\[([^\\]]*)\\]`).exec(layout)![1]!.matchAll(/"([^"]+)"/g)].map(
+        (m) => m[1]!,
+      );
+    const rows = [...page.matchAll(/^\| `src\/([^`/]+)\/?` \|.*\| ([^|]+) \|$/gm)].map((m) => ({
+      entry: m[1]!,
+      nodeOnly: m[2] === "Node only",
+    }));
+    expect(listIn("stages").length).toBeGreaterThan(10);
+    expect(rows.map((row) => row.entry)).toEqual(listIn("stages"));
+    expect(rows.filter((row) => row.nodeOnly).map((row) => row.entry)).toEqual(listIn("nodeOnly"));
+  });
+
   it("tells a missing path from a present one", () => {
     expect(resolves("src/syntax/vocabulary.ts")).toBe(true);
     expect(resolves("src/syntax/vocabulary.js")).toBe(false);
