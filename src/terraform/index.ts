@@ -1,0 +1,9 @@
+export {
+  type CheckedFile,
+  checkTerraform,
+  DEFAULT_MAX_TERRAFORM_FILE_BYTES,
+  DEFAULT_MAX_TERRAFORM_FILES,
+  isTerraformFile,
+  type TerraformCheckOptions,
+} from "./configuration.js";
+export { writeFixes } from "./fix.js";
