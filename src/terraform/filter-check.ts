@@ -1,7 +1,7 @@
 import { decompile } from "../decompile/index.js";
 import type { Diagnostic, Range, Suggestion } from "../diagnostics/index.js";
 import { emit } from "../emit/index.js";
-import { OPERATOR_SPELLINGS } from "../syntax/index.js";
+import { CANONICAL_OPERATORS, OPERATOR_SPELLINGS, OPERATORS } from "../syntax/index.js";
 import { heredocHcl, quotedHcl } from "./hcl-strings.js";
 import { hclOfJson } from "./hcl-text.js";
 import { type Site, type SourceFile, siteRange } from "./source-file.js";
@@ -68,14 +68,18 @@ function placed(diagnostic: Diagnostic, filter: Extract<StaticValue, { kind: "st
 
 /**
  * The fixes that keep what the user meant: `{"where": …}` around a comparison, a comma-joined
- * list as an array, and an operator written in another spelling of it (`neq` for `!eq`), not
- * one guessed from a misspelling.
+ * list as an array, and an operator written in another spelling of it or in a known near miss
+ * (`neq` for `!eq`), not one guessed by edit distance.
  */
 function isSafe(code: string, replaced: string): boolean {
   if (code === "E0504" || code === "E0512") return true;
   if (code !== "E0511") return false;
   try {
-    return OPERATOR_SPELLINGS.has(String(JSON.parse(replaced)).trim());
+    const written = String(JSON.parse(replaced)).trim();
+    return (
+      OPERATOR_SPELLINGS.has(written) ||
+      CANONICAL_OPERATORS.some((operator) => OPERATORS[operator].nearMisses.includes(written))
+    );
   } catch {
     return false;
   }

@@ -97,17 +97,25 @@ function syntaxErrors(source: SourceFile, root: Node): Diagnostic[] {
   const pending: Node[] = [root];
   while (pending.length > 0 && found.length < MAX_SYNTAX_ERRORS) {
     const node = pending.pop()!;
-    if (node.isMissing) found.push(missing(source, node));
-    else if (node.isError) found.push(unexpected(source, node));
-    else if (node.hasError) pending.push(...node.children.reverse());
+    const problem = node.isMissing
+      ? missing(source, node)
+      : node.isError
+        ? unexpected(source, node)
+        : undefined;
+    // One error a line: the parser's recovery from the first often trips again on the same line.
+    if (problem && found[found.length - 1]?.range.start.line !== problem.range.start.line)
+      found.push(problem);
+    else if (!problem && node.hasError) pending.push(...node.children.reverse());
   }
   return found;
 }
 
 function missing(source: SourceFile, node: Node): Diagnostic {
-  const siblings = node.parent?.children ?? [];
+  // A closing token may come back missing inside its named wrapper (`block_end` holding `}`).
+  const wrapper = node.parent && OPENERS[node.parent.type] ? node.parent : undefined;
+  const siblings = (wrapper ? wrapper.parent : node.parent)?.children ?? [];
   const sibling = (type: string) => siblings.find((other) => other.type === type && !other.isMissing);
-  const closing = OPENERS[node.type];
+  const closing = OPENERS[wrapper?.type ?? node.type];
   const opener = closing && sibling(closing.opener);
   if (closing && opener) {
     const { line, column } = source.lines.positionAt(opener.startIndex);
