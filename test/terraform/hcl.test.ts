@@ -20,7 +20,7 @@ const noScope: Scope = {
 };
 
 /** The value of `a = …` in the file, and for each character the text it is written as. */
-async function valueOf(text: string) {
+async function attributeValue(text: string) {
   const source = file(text);
   const parsed = await parseHcl(source);
   expect(parsed.diagnostics).toEqual([]);
@@ -37,7 +37,7 @@ async function valueOf(text: string) {
 
 describe("the HCL reader", () => {
   it("reads a quoted string through its escapes, each character mapped to its escape", async () => {
-    expect(await valueOf('a = "x\\"\\u00e9$${\\n"\n')).toEqual({
+    expect(await attributeValue('a = "x\\"\\u00e9$${\\n"\n')).toEqual({
       text: 'x"é${\n',
       written: ["x", '\\"', "\\u00e9", "$$", "{", "\\n"],
     });
@@ -45,7 +45,7 @@ describe("the HCL reader", () => {
 
   it("reads an indented heredoc without its indentation, each character at its place", async () => {
     const text = 'a = <<-EOT\n    {"k":\n      1}\n  EOT\n';
-    const value = await valueOf(text);
+    const value = await attributeValue(text);
     expect(value).toMatchObject({ text: '{"k":\n  1}\n' });
     const source = file(text);
     const parsed = await parseHcl(source);
@@ -62,22 +62,22 @@ describe("the HCL reader", () => {
   });
 
   it("encodes an object as jsonencode does: compact, keys in order, < > & escaped", async () => {
-    expect(await valueOf('a = jsonencode({ z = 1, b = [true, null, "<&>"] })\n')).toMatchObject({
+    expect(await attributeValue('a = jsonencode({ z = 1, b = [true, null, "<&>"] })\n')).toMatchObject({
       text: '{"b":[true,null,"\\u003c\\u0026\\u003e"],"z":1}',
     });
   });
 
   it("names what cannot be read: a reference, a function, a conditional", async () => {
-    expect(await valueOf("a = jsonencode({ where = { value = aws_s3_bucket.logs.id } })\n")).toMatchObject({
+    expect(await attributeValue("a = jsonencode({ where = { value = aws_s3_bucket.logs.id } })\n")).toMatchObject({
       kind: "unread",
       what: "aws_s3_bucket.logs.id",
       reason: "Terraform knows its value only when it plans or applies",
     });
-    expect(await valueOf('a = jsonencode({ v = lower("X") })\n')).toMatchObject({
+    expect(await attributeValue('a = jsonencode({ v = lower("X") })\n')).toMatchObject({
       kind: "unread",
       what: "lower(…)",
     });
-    expect(await valueOf("a = jsonencode({ v = var.on ? 1 : 2 })\n")).toMatchObject({
+    expect(await attributeValue("a = jsonencode({ v = var.on ? 1 : 2 })\n")).toMatchObject({
       kind: "unread",
       what: "a conditional expression",
     });
