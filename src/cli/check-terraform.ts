@@ -60,14 +60,12 @@ export async function checkTerraformPaths(
     io.stdout(`${JSON.stringify({ ok, files: listed })}\n`);
     return ok ? 0 : 1;
   }
-  for (const file of files)
-    if (file.diagnostics.length > 0)
-      io.stderr(
-        renderDiagnostics(file.diagnostics, file.file.text, {
-          fileName: file.file.name,
-          color: useColor(io),
-        }),
-      );
+  const rendered = files
+    .filter((file) => file.diagnostics.length > 0)
+    .map((file) =>
+      renderDiagnostics(file.diagnostics, file.file.text, { fileName: file.file.name, color: useColor(io) }),
+    );
+  if (rendered.length > 0) io.stderr(rendered.join("\n"));
   if (all.length > 0) io.stderr(`${countsLine(all)}\n`);
   if (!ok) return 1;
   io.stdout(`ok: ${files.length} Terraform file${files.length === 1 ? "" : "s"} checked\n`);

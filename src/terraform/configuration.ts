@@ -20,6 +20,8 @@ export interface TerraformCheckOptions {
   maxFileBytes?: number;
   maxFiles?: number;
   maxDepth?: number;
+  /** The text of files open in an editor, by absolute path: read instead of what is on disk. */
+  texts?: ReadonlyMap<string, string>;
 }
 
 /** One file's findings: its text (for excerpts and fixes) and its diagnostics in order. */
@@ -139,7 +141,10 @@ async function loadModule(
   for (const path of paths) {
     let text: string;
     try {
-      text = await readTextUpTo(path, maxBytes, "regular");
+      const open = options.texts?.get(path);
+      if (open !== undefined && open.length > maxBytes)
+        throw new Error(`larger than ${maxBytes} bytes; not read`);
+      text = open ?? (await readTextUpTo(path, maxBytes, "regular"));
     } catch (error) {
       const file = new SourceFile(nameOf(path), path, "");
       files.push({

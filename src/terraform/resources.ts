@@ -174,8 +174,9 @@ export async function checkCustomFieldRulesets(
       unread,
     );
     found.push(...unread.map((item) => settingNote(resource, item)));
-    if (!Array.isArray(settings["rules"])) continue;
-    const rules = settings["rules"].map((rule, index) => namedEntries(rule, `/rules/${index}`, sites));
+    const rules = Array.isArray(settings["rules"])
+      ? settings["rules"].map((rule, index) => namedEntries(rule, `/rules/${index}`, sites))
+      : [];
     const group = zones.get(zone);
     if (!group) {
       zones.set(zone, { first: resource, rules, sites });
@@ -198,7 +199,8 @@ export async function checkCustomFieldRulesets(
     }
     group.rules.push(...rules);
   }
-  for (const { rules, sites } of zones.values())
+  for (const { rules, sites } of zones.values()) {
+    if (rules.length === 0) continue;
     for (const item of checkCustomFieldRules(rules)) {
       const site = siteOfPointer(sites, item.path);
       if (!site) continue;
@@ -206,6 +208,7 @@ export async function checkCustomFieldRulesets(
       if (item.code === "E0630" && lowerCaseFix(placed.diagnostic, site)) placed.safeFix = true;
       found.push(placed);
     }
+  }
   return found;
 }
 
