@@ -64,7 +64,7 @@ describe("the language server on Terraform documents", () => {
       },
     });
     expect(shown(await next)).toEqual([
-      '2:87 1 E0512 /where/value: "in" takes a JSON array, not a comma-joined string (Logpush rejects it); write ["a","b"]',
+      "2:87 1 E0304 /where/value: `in` takes a list of values, like [200, 201]",
     ]);
     next = current.nextDiagnostics(uri);
     await current.connection.sendNotification(DidChangeTextDocumentNotification.type, {
@@ -75,9 +75,9 @@ describe("the language server on Terraform documents", () => {
         },
       ],
     });
-    // The variable is read from its file on disk; what cannot be read is a note (Information).
+    // var.op is read from its file on disk (else the note would name it); x.y is a note (Information).
     expect(shown(await next)).toEqual([
-      "2:87 3 W0900 the filter of cloudflare_logpush_job.a is not checked: x.y: Terraform knows its value only when it plans or applies",
+      "2:89 3 W0900 the filter of cloudflare_logpush_job.a is not checked: x.y: Terraform knows its value only when it plans or applies",
     ]);
     next = current.nextDiagnostics(uri);
     await current.connection.sendNotification(DidChangeTextDocumentNotification.type, {
