@@ -2,7 +2,13 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/index.js";
 import { renderDiagnostics } from "../diagnostics/index.js";
-import { type CheckedFile, checkTerraform, isTerraformFile, writeFixes } from "../terraform/index.js";
+import {
+  type CheckedFile,
+  checkTerraform,
+  isTerraformFile,
+  TooManyTerraformFiles,
+  writeFixes,
+} from "../terraform/index.js";
 import { countsLine, diagnosticsJson } from "./diagnostics-output.js";
 import { type CliIO, UserError, useColor } from "./io.js";
 
@@ -17,6 +23,9 @@ export async function namesTerraform(paths: readonly string[], cwd: string): Pro
   }
   return true;
 }
+
+/** Rounds of `--fix`: each applies the fixes that do not overlap, and the file is checked again. */
+const MAX_FIX_ROUNDS = 10;
 
 export interface TerraformRunOptions {
   fix: boolean;
@@ -38,17 +47,19 @@ export async function checkTerraformPaths(
   let files: CheckedFile[];
   try {
     files = await checkTerraform(paths, io.cwd, limits);
-    if (options.fix) {
+    // A fix inside another (an operator in a filter wrapped in {"where": …}) waits for the next round.
+    for (let round = 0; options.fix && round < MAX_FIX_ROUNDS; round++) {
       const written = await writeFixes(files);
       for (const { file, applied } of written)
         for (const fix of applied) {
           const { line, column } = fix.range.start;
           io.stdout(`fixed ${file.file.name}:${line}:${column}: ${fix.suggestion!.message} (${fix.code})\n`);
         }
-      if (written.length > 0) files = await checkTerraform(paths, io.cwd, limits);
+      if (written.length === 0) break;
+      files = await checkTerraform(paths, io.cwd, limits);
     }
   } catch (error) {
-    if ((error as Error).message.startsWith("more than")) throw new UserError((error as Error).message);
+    if (error instanceof TooManyTerraformFiles) throw new UserError(error.message);
     throw error;
   }
   const all: Diagnostic[] = files.flatMap((file) => file.diagnostics);
@@ -63,7 +74,7 @@ export async function checkTerraformPaths(
   const rendered = files
     .filter((file) => file.diagnostics.length > 0)
     .map((file) =>
-      renderDiagnostics(file.diagnostics, file.file.text, { fileName: file.file.name, color: useColor(io) }),
+      renderDiagnostics(file.diagnostics, file.shown, { fileName: file.file.name, color: useColor(io) }),
     );
   if (rendered.length > 0) io.stderr(rendered.join("\n"));
   if (all.length > 0) io.stderr(`${countsLine(all)}\n`);

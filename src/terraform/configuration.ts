@@ -6,6 +6,7 @@ import type { FileDiagnostic } from "./filter-check.js";
 import { attributeOf, blocksOf, type Expr, type HclFile } from "./hcl-ast.js";
 import { DEFAULT_MAX_HCL_DEPTH, parseHcl } from "./hcl-parser.js";
 import { checkCustomFieldRulesets, checkLogpushJob, type Resource } from "./resources.js";
+import { shownText } from "./shown-text.js";
 import { SourceFile } from "./source-file.js";
 import type { Scope } from "./values.js";
 
@@ -32,6 +33,13 @@ export interface CheckedFile {
   safeFixes: Diagnostic[];
   /** False for a file with a syntax error or one not read: `--fix` leaves it alone. */
   parsed: boolean;
+  /** The text excerpts show: the file's, with the credentials of destinations masked. */
+  shown: string;
+}
+
+/** More Terraform files than the check reads: the user names fewer folders. */
+export class TooManyTerraformFiles extends Error {
+  override readonly name = "TooManyTerraformFiles";
 }
 
 /** A Terraform file, by its extension. */
@@ -61,7 +69,7 @@ export async function checkTerraform(
   const resultOf = (file: SourceFile) => {
     const known = results.get(file);
     if (known) return known;
-    const result: CheckedFile = { file, diagnostics: [], safeFixes: [], parsed: true };
+    const result: CheckedFile = { file, diagnostics: [], safeFixes: [], parsed: true, shown: file.text };
     results.set(file, result);
     return result;
   };
@@ -76,7 +84,7 @@ export async function checkTerraform(
       } else if (hcl.diagnostics.length > 0) {
         result.parsed = false;
         result.diagnostics.push(...hcl.diagnostics);
-      }
+      } else result.shown = shownText(file.text, hcl.body);
     }
     for (const found of await checkModule(module, options)) {
       const result = resultOf(found.file);
@@ -103,7 +111,9 @@ async function collect(path: string, into: Set<string>, maxFiles: number, named:
     if (entry.isDirectory() && entry.name !== ".terraform") await collect(inner, into, maxFiles, false);
     else if (entry.isFile() && isTerraformFile(entry.name)) {
       if (into.size >= maxFiles)
-        throw new Error(`more than ${maxFiles} Terraform files (option maxFiles); name fewer folders`);
+        throw new TooManyTerraformFiles(
+          `more than ${maxFiles} Terraform files (option maxFiles); name fewer folders`,
+        );
       into.add(inner);
     }
   }

@@ -5,5 +5,6 @@ export {
   DEFAULT_MAX_TERRAFORM_FILES,
   isTerraformFile,
   type TerraformCheckOptions,
+  TooManyTerraformFiles,
 } from "./configuration.js";
 export { writeFixes } from "./fix.js";

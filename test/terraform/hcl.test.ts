@@ -68,7 +68,9 @@ describe("the HCL reader", () => {
   });
 
   it("names what cannot be read: a reference, a function, a conditional", async () => {
-    expect(await attributeValue("a = jsonencode({ where = { value = aws_s3_bucket.logs.id } })\n")).toMatchObject({
+    expect(
+      await attributeValue("a = jsonencode({ where = { value = aws_s3_bucket.logs.id } })\n"),
+    ).toMatchObject({
       kind: "unread",
       what: "aws_s3_bucket.logs.id",
       reason: "Terraform knows its value only when it plans or applies",
