@@ -96,7 +96,7 @@ export async function evaluate(expr: Expr, file: SourceFile, scope: Scope, depth
           return unread(
             shown,
             root === "var"
-              ? "the variable has no default and no value in a *.tfvars file"
+              ? "the variable has no default, and no value in terraform.tfvars or a *.auto.tfvars file"
               : "no locals block defines it",
           );
         if (depth >= MAX_REFERENCE_DEPTH)

@@ -82,6 +82,7 @@ describe("the Terraform checks", () => {
 
   it("masks the credentials of a destination in the text excerpts show", async () => {
     const text =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: an HCL interpolation, not a JavaScript one
       'resource "cloudflare_logpush_job" "a" {\n  zone_id          = "z"\n  destination_conf = "r2://${var.b}/l?account-id=abc&access-key-id=AKIDSECRET1&secret-access-key=SECRETKEY12345"\n}\n';
     const { checked } = await check({ "a.tf": text });
     expect(checked[0]!.diagnostics.map((d) => d.code)).toEqual(["W0900"]);
