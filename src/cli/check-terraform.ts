@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics/index.js";
-import { renderDiagnostics } from "../diagnostics/index.js";
+import { renderDiagnostics, terminalText } from "../diagnostics/index.js";
 import {
   type CheckedFile,
   checkTerraform,
@@ -53,7 +53,8 @@ export async function checkTerraformPaths(
       for (const { file, applied } of written)
         for (const fix of applied) {
           const { line, column } = fix.range.start;
-          io.stdout(`fixed ${file.file.name}:${line}:${column}: ${fix.suggestion!.message} (${fix.code})\n`);
+          const where = `${terminalText(file.file.name)}:${line}:${column}`;
+          io.stdout(`fixed ${where}: ${terminalText(fix.suggestion!.message)} (${fix.code})\n`);
         }
       if (written.length === 0) break;
       files = await checkTerraform(paths, io.cwd, limits);

@@ -122,4 +122,18 @@ describe("filterc check on Terraform files", () => {
     expect(result.stdout).not.toContain("broken.tf");
     expect(await read("mistakes-v4/broken.tf")).toBe(broken);
   });
+
+  it("never writes a file name's control characters to the terminal", async () => {
+    const { dir, run } = await corpusCopy();
+    const name = "odd\u001b[31m.tf";
+    await writeFile(
+      join(dir, "v4", name),
+      'resource "cloudflare_logpush_job" "a" {\n  zone_id = "z"\n  filter  = "{\\"key\\":\\"ClientIP\\",\\"operator\\":\\"eq\\",\\"value\\":\\"1.1.1.1\\"}"\n}\n',
+    );
+    const result = await run("check", "--fix", "v4");
+    expect(result.stdout).toBe(
+      'fixed v4/odd<U+001B>[31m.tf:3:14: wrap it in {"where": …} (E0504)\nok: 2 Terraform files checked\n',
+    );
+    expect(result.stderr).toBe("");
+  });
 });
