@@ -136,4 +136,27 @@ describe("filterc check on Terraform files", () => {
     );
     expect(result.stderr).toBe("");
   });
+
+  it("prints {ok, files} with --json: each file with findings, notes with their own severity", async () => {
+    const { run } = await corpusCopy();
+    const result = await run("check", "--json", "mistakes-v5");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("");
+    const printed = JSON.parse(result.stdout) as {
+      ok: boolean;
+      files: {
+        file: string;
+        diagnostics: { code: string; severity: string; range: { start: { line: number } } }[];
+      }[];
+    };
+    expect(printed.ok).toBe(false);
+    expect(printed.files.map((file) => file.file)).toEqual([
+      "mistakes-v5/filter.json",
+      "mistakes-v5/main.tf",
+    ]);
+    expect(printed.files[1]!.diagnostics.find((d) => d.code === "W0900")).toMatchObject({
+      severity: "note",
+      range: { start: { line: 36 } },
+    });
+  });
 });
