@@ -1,5 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
-import { openFile } from "../files/index.js";
+// The module, not the stage's index: eval's workers load this file, and the index reads catalogs.
+import { openFile } from "../files/open.js";
 import { cannotRead } from "./io.js";
 import type { LogInput } from "./log-input.js";
 import { fileChunksOf, startsGzip, withoutBom } from "./log-input.js";

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
-import { fileChunks } from "../files/index.js";
+// The module, not the stage's index: eval's workers load this file, and the index reads catalogs.
+import { fileChunks } from "../files/chunks.js";
 import { gunzipMembers } from "./gzip-members.js";
 import { cannotRead } from "./io.js";
 
