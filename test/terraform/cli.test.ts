@@ -159,4 +159,16 @@ describe("filterc check on Terraform files", () => {
       range: { start: { line: 36 } },
     });
   });
+
+  it("refuses the flags of filter files on Terraform input, and --fix on filter files", async () => {
+    const { run } = await corpusCopy();
+    expect(await run("check", "--dataset", "dns_logs", "v4")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--dataset, --catalog and --no-optimize apply to filter files"),
+    });
+    expect(await run("check", "--fix", "-")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--fix applies to Terraform files (.tf) and folders"),
+    });
+  });
 });
