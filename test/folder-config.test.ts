@@ -194,6 +194,8 @@ describe("finding the nearest filterc.json", () => {
     await rm(join(top, "filterc.json"), { recursive: true });
     // A device that never ends, or a fifo that waits for a writer, is refused before any read.
     await symlink("/dev/zero", join(top, "filterc.json"));
-    expect(await problems(top)).toEqual(["cannot read broken/filterc.json: a character device, not a regular file"]);
+    expect(await problems(top)).toEqual([
+      "cannot read broken/filterc.json: a character device, not a regular file",
+    ]);
   });
 });
