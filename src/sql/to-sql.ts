@@ -47,7 +47,7 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
     ({ table, column } = source);
   }
   const timestamps = options.timestamps ?? DEFAULT_TIMESTAMP_READING;
-  const translated = condition && translate(condition, dialect, column, timestamps);
+  const translated = condition && translate(condition, dialect, timestamps);
   if (translated && translated.expression === null)
     return { ok: false, sql: null, diagnostics: translated.diagnostics };
   const fields = translated?.fields ?? [];
