@@ -65,9 +65,13 @@ export interface Dialect {
   lines(locations: readonly Location[]): { table: string; column: string } | { problem: string };
 }
 
-/** Where `--from` reads: local files (a path or glob), an S3 or R2 bucket, or an HTTPS URL. */
+/**
+ * Where `--from` reads: local files (a path or glob the engine expands, or files named exactly, gzip
+ * or not as their first bytes say), an S3 or R2 bucket, or an HTTPS URL.
+ */
 export type Location =
   | { kind: "file"; path: string }
+  | { kind: "local"; paths: readonly string[]; gzip: boolean }
   | { kind: "s3" | "r2"; bucket: string; key: string }
   | { kind: "https"; url: string };
 
@@ -86,7 +90,7 @@ const ELEMENT = "v";
  * The JSON Pointer (RFC 6901) of a top-level field: it names any key, also one that is empty or
  * holds `*`, quotes or control characters, which DuckDB's `$."name"` paths do not all reach.
  */
-const jsonPointer = (name: string) => `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+export const jsonPointer = (name: string) => `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
 
 /** A JSON string in RE2 (both engines' regular expressions): any escape, as JSON.parse checks them after. */
 const JSON_STRING = String.raw`"(?:[^"\\]|\\.)*"`;
@@ -214,18 +218,35 @@ export const duckdb: Dialect = {
     duckdbRecord(column, condition === null ? "true" : duckdbFields(condition, fields), "false"),
   recordCount: (column, expression, fields) => duckdbRecord(column, duckdbFields(expression, fields), "0"),
   lines(locations) {
-    const urls = locations.map((location) =>
-      duckdb.string(
-        location.kind === "file"
-          ? location.path
-          : location.kind === "https"
-            ? location.url
-            : `${location.kind}://${location.bucket}/${location.key}`,
-      ),
-    );
-    const files = urls.length === 1 ? urls[0] : `[${urls.join(", ")}]`;
     // Malformed lines become NULL rows (counted by eval, kept by neither).
-    return { table: `read_ndjson_objects(${files}, ignore_errors = true)`, column: "json" };
+    const read = (urls: string[], compression = "") => {
+      const files = urls.length === 1 ? urls[0] : `[${urls.join(", ")}]`;
+      return `read_ndjson_objects(${files}, ignore_errors = true${compression})`;
+    };
+    const reads: string[] = [];
+    const others: string[] = [];
+    for (const location of locations) {
+      if (location.kind === "local") {
+        // Each name matches only itself: DuckDB expands * ? [ in a name, and a class of one names it.
+        const exact = location.paths.map((path) => duckdb.string(path.replace(/[*?[]/g, "[$&]")));
+        reads.push(read(exact, `, compression = '${location.gzip ? "gzip" : "uncompressed"}'`));
+      } else
+        others.push(
+          duckdb.string(
+            location.kind === "file"
+              ? location.path
+              : location.kind === "https"
+                ? location.url
+                : `${location.kind}://${location.bucket}/${location.key}`,
+          ),
+        );
+    }
+    if (others.length > 0) reads.unshift(read(others));
+    const table =
+      reads.length === 1
+        ? reads[0]!
+        : `(${reads.map((one) => `SELECT json FROM ${one}`).join(" UNION ALL ")})`;
+    return { table, column: "json" };
   },
 };
 
@@ -289,9 +310,9 @@ export const clickhouse: Dialect = {
   lines(locations) {
     const tables: string[] = [];
     for (const location of locations) {
-      const table = clickhouseTable(location);
-      if (typeof table !== "string") return table;
-      tables.push(table);
+      const table = clickhouseTables(location);
+      if (!Array.isArray(table)) return table;
+      tables.push(...table);
     }
     const table =
       tables.length === 1
@@ -301,16 +322,28 @@ export const clickhouse: Dialect = {
   },
 };
 
-/** The table function that reads one location line by line. */
-function clickhouseTable(location: Location): string | { problem: string } {
+/** The table functions that read one location line by line. */
+function clickhouseTables(location: Location): string[] | { problem: string } {
   const lines = (call: string, url: string) => `${call}(${clickhouse.string(url)}, 'LineAsString')`;
   switch (location.kind) {
     case "file":
-      return lines("file", location.path);
+      return [lines("file", location.path)];
+    case "local": {
+      // file() expands * ? { } in a name, with no escape for them.
+      const globbing = location.paths.find((path) => /[*?{}]/.test(path));
+      if (globbing !== undefined)
+        return {
+          problem: `ClickHouse's file() reads * ? { } in a file's name as a glob, with no escape: ${JSON.stringify(globbing)} cannot be named`,
+        };
+      const compression = clickhouse.string(location.gzip ? "gzip" : "none");
+      return location.paths.map(
+        (path) => `file(${clickhouse.string(path)}, 'LineAsString', 'line String', ${compression})`,
+      );
+    }
     case "https":
-      return lines("url", location.url);
+      return [lines("url", location.url)];
     case "s3":
-      return lines("s3", `https://${location.bucket}.s3.amazonaws.com/${location.key}`);
+      return [lines("s3", `https://${location.bucket}.s3.amazonaws.com/${location.key}`)];
     case "r2":
       return {
         problem: `ClickHouse reads R2 through its S3 API: give the bucket's https URL instead (https://ACCOUNT_ID.r2.cloudflarestorage.com/${location.bucket}/${location.key})`,
