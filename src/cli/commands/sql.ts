@@ -16,7 +16,8 @@ never through inferred column types.
 Without --from: the boolean expression for a WHERE clause over a column holding each record's JSON
 text (--column, default ${DEFAULT_COLUMN}; DuckDB: VARCHAR or JSON, ClickHouse: String).
 With --from: a complete SELECT of the matching lines of that NDJSON (gzip or not): a local path or
-glob (it must match a file), s3://bucket/key, r2://bucket/key (DuckDB), or an https URL.
+glob (it must match a file; filterc expands it and names each file, gzip or not as its first bytes
+say), s3://bucket/key, r2://bucket/key (DuckDB), or an https URL.
 
 Options:
   --dialect D           duckdb or clickhouse
