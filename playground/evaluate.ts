@@ -7,11 +7,11 @@ type LineOutcome = { line: number; text: string } & (
 );
 
 function outcomes(source: string, options: CompileOptions, ndjson: string): LineOutcome[] | string {
-  const { condition, diagnostics } = check(source, options);
+  const { normal, diagnostics } = check(source, options);
   if (diagnostics.some((d) => d.severity === "error")) return "Fix the filter's errors to run it.";
   // eval's line filter: numbers kept exact (nanosecond timestamps pass 2^53), timestamps read as times.
   let untimed: string[] = [];
-  const verdict = compileLineFilter(condition, { onUnreadableTime: (field) => untimed.push(field) });
+  const verdict = compileLineFilter(normal, { onUnreadableTime: (field) => untimed.push(field) });
   const results: LineOutcome[] = [];
   ndjson.split(/\r?\n/).forEach((text, index) => {
     if (!text.trim()) return;

@@ -1,3 +1,4 @@
+import { peerDependencies } from "../../package.json";
 import { hasControlCharacter, maskSecrets } from "../api/index.js";
 import type { Location } from "../sql/index.js";
 import { UserError } from "./io.js";
@@ -8,8 +9,8 @@ export type DuckDBConnection = Awaited<
 >;
 
 /**
- * Embedded DuckDB, loaded only by the commands that query (an optional dependency: an install
- * without it still compiles, evaluates and serves), with a clear message when it is not installed.
+ * Embedded DuckDB, loaded only by the commands that query (an optional peer dependency: an install
+ * without it still compiles, evaluates and serves), with the command that installs it when it is not.
  */
 export async function openDuckDB(threads: number | undefined): Promise<DuckDBConnection> {
   let duckdb: DuckDB;
@@ -17,7 +18,7 @@ export async function openDuckDB(threads: number | undefined): Promise<DuckDBCon
     duckdb = await import("@duckdb/node-api");
   } catch (error) {
     throw new UserError(
-      `filterc query runs embedded DuckDB, the optional dependency @duckdb/node-api, which is not installed here (${(error as Error).message.split("\n")[0]}); install it with: npm install @duckdb/node-api`,
+      `filterc query runs embedded DuckDB, the optional package @duckdb/node-api, which is not installed here (${(error as Error).message.split("\n")[0]}); install it beside filterc with: npm install '@duckdb/node-api@${peerDependencies["@duckdb/node-api"]}'`,
     );
   }
   const instance = await duckdb.DuckDBInstance.create(
@@ -34,6 +35,9 @@ export interface RemoteAccess {
 }
 
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** Credentials as given and as `quote` writes them into a statement, which DuckDB may echo. */
+const secretForms = (...values: string[]) => values.flatMap((value) => [value, quote(value).slice(1, -1)]);
 
 /**
  * The `CREATE SECRET` statements the remote locations need, with credentials from the usual
@@ -60,7 +64,7 @@ export function remoteAccess(
     const secret = need(["AWS_SECRET_ACCESS_KEY"], "s3:// buckets");
     const token = env["AWS_SESSION_TOKEN"];
     const region = env["AWS_REGION"] ?? env["AWS_DEFAULT_REGION"] ?? "us-east-1";
-    access.secrets.push(keyId, secret, ...(token ? [token] : []));
+    access.secrets.push(...secretForms(keyId, secret, ...(token ? [token] : [])));
     const session = token ? `, SESSION_TOKEN ${quote(token)}` : "";
     access.statements.push(
       `CREATE SECRET filterc_s3 (TYPE s3, KEY_ID ${quote(keyId)}, SECRET ${quote(secret)}${session}, REGION ${quote(region)})`,
@@ -70,7 +74,7 @@ export function remoteAccess(
     const keyId = need(["R2_ACCESS_KEY_ID", "AWS_ACCESS_KEY_ID"], "r2:// buckets");
     const secret = need(["R2_SECRET_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY"], "r2:// buckets");
     const account = need(["R2_ACCOUNT_ID", "CLOUDFLARE_ACCOUNT_ID"], "r2:// buckets");
-    access.secrets.push(keyId, secret);
+    access.secrets.push(...secretForms(keyId, secret));
     access.statements.push(
       `CREATE SECRET filterc_r2 (TYPE r2, KEY_ID ${quote(keyId)}, SECRET ${quote(secret)}, ACCOUNT_ID ${quote(account)})`,
     );

@@ -1,4 +1,4 @@
-import type { Cond } from "../check/index.js";
+import type { Meaning } from "../check/index.js";
 import type { TimestampReading } from "../eval/index.js";
 import type { EvalCounts, EvalWarning } from "./eval-lines.js";
 import type { Part } from "./eval-parts.js";
@@ -6,7 +6,8 @@ import type { UnreadableTimeTally } from "./timestamps.js";
 
 /** What every worker is started with. */
 export interface WorkerSetup {
-  condition: Cond | null;
+  /** The filter's meaning (null: every record). */
+  condition: Meaning | null;
   timestamps: TimestampReading | undefined;
   prefilter: boolean;
   invert: boolean;

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import type { Cond } from "../check/index.js";
+import type { Meaning } from "../check/index.js";
 import { compileBlockFilter, compileLineFilter } from "../eval/index.js";
 import { emptyCounts, evalLines } from "./eval-lines.js";
 import { type Part, rangeInput } from "./eval-parts.js";
@@ -14,7 +14,7 @@ import { emptyTally, UnreadableTimes } from "./timestamps.js";
  */
 
 const setup = workerData as WorkerSetup;
-const condition = setup.condition as Cond | null;
+const condition = setup.condition as Meaning | null;
 const times = new UnreadableTimes();
 const timeOptions = { timestamps: setup.timestamps, onUnreadableTime: times.note };
 const filter = compileLineFilter(condition, { ...timeOptions, prefilter: setup.prefilter });

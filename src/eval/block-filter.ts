@@ -1,4 +1,4 @@
-import type { Cond } from "../check/ir.js";
+import type { Meaning } from "../check/ir.js";
 import { type LineFilter, LineVerdict } from "./line-filter.js";
 import { LineScanner } from "./line-scanner.js";
 import { compileSlotPredicate } from "./predicate.js";
@@ -22,11 +22,11 @@ export interface BlockFilter {
 }
 
 /**
- * The block filter of `condition` (null: every record), or undefined when its fields do not suit
- * the scanner. `line` is the line filter compiled with the same options.
+ * The block filter of a filter's meaning (null: every record), or undefined when its fields do not
+ * suit the scanner. `line` is the line filter compiled with the same options.
  */
 export function compileBlockFilter(
-  condition: Cond | null,
+  condition: Meaning | null,
   line: LineFilter,
   options: TimestampOptions = {},
 ): BlockFilter | undefined {

@@ -2,7 +2,8 @@
 // catalog, which an eval worker never uses (see src/cli/eval-worker.ts).
 import type { FieldInfo } from "../catalog/catalog.js";
 import { isTimestampField } from "../catalog/timestamps.js";
-import { type Cond, type Leaf, type ScalarValue, scalarText } from "../check/ir.js";
+import { type Cond, type Leaf, type Meaning, type ScalarValue, scalarText } from "../check/ir.js";
+import { toNegationNormalForm } from "../check/negate.js";
 import { OPERATORS, operatorAccepts, type PositiveOperator } from "../syntax/vocabulary.js";
 import {
   compareDecimals,
@@ -32,13 +33,15 @@ type ValueTest = (value: unknown) => boolean;
  * null), or a value of another type than the field's, makes every positive operator false and
  * therefore every `!` operator true; int and float fields accept JSON numbers and numeric strings;
  * bool fields accept JSON booleans only; a timestamp field's value compares as the instant it names
- * (timestamps.ts). `not` is evaluated as written.
+ * (timestamps.ts). `not` means its push-down, as in the JSON a job runs: `not X lt 5` is `X geq 5`,
+ * which a record without X fails (a condition is taken as written or as its meaning; one in the
+ * form already is not copied).
  */
 export function compilePredicate(condition: Cond, options: TimestampOptions = {}): Predicate {
   // Each field the filter names has a slot, read from the record when a comparison first asks for
   // it: a filter that tests one field many times costs one property lookup, not many, and one
   // whose first comparison fails reads no other field.
-  const { fields, test, slotValues } = compileSlotPredicate(condition, options);
+  const { fields, test, slotValues } = compileSlotPredicate(toNegationNormalForm(condition), options);
   let current: Record<string, unknown> = {};
   const values = slotValues((slot) => current[fields[slot]!]);
   return (record) => {
@@ -66,8 +69,11 @@ export interface SlotPredicate {
   slotValues(read: (slot: number) => unknown): SlotValues;
 }
 
-/** The predicate over slots of a condition (null: the empty filter, which keeps every record). */
-export function compileSlotPredicate(condition: Cond | null, options: TimestampOptions = {}): SlotPredicate {
+/** The predicate over slots of a filter's meaning (null: the empty filter, which keeps every record). */
+export function compileSlotPredicate(
+  condition: Meaning | null,
+  options: TimestampOptions = {},
+): SlotPredicate {
   if (condition === null)
     return { fields: [], timeSlots: [], test: always, slotValues: (read) => new SlotValues(0, read) };
   const slots = new Map<string, number>();
@@ -110,25 +116,19 @@ export function compileSlotPredicate(condition: Cond | null, options: TimestampO
 }
 
 /** The fields the condition compares. */
-function namedFields(condition: Cond): FieldInfo[] {
+function namedFields(condition: Meaning): FieldInfo[] {
   switch (condition.kind) {
     case "leaf":
       return [condition.field];
-    case "not":
-      return namedFields(condition.operand);
     default:
       return condition.operands.flatMap(namedFields);
   }
 }
 
-function compileCond(condition: Cond, slots: Map<string, number>): SlotTest {
+function compileCond(condition: Meaning, slots: Map<string, number>): SlotTest {
   switch (condition.kind) {
     case "leaf":
       return compileLeaf(condition, slots);
-    case "not": {
-      const operand = compileCond(condition.operand, slots);
-      return (values) => !operand(values);
-    }
     case "and":
       return compileAnd(condition.operands.map((operand) => compileCond(operand, slots)));
     case "or":
@@ -140,7 +140,7 @@ function compileCond(condition: Cond, slots: Map<string, number>): SlotTest {
 interface Keyed {
   leaf: Leaf;
   keys: (string | number)[];
-  rest: Cond[];
+  rest: Meaning[];
 }
 
 /** Fewer `or` operands keyed on one field are tested one by one. */
@@ -152,8 +152,8 @@ const MIN_DISPATCH = 3;
  * operands, instead of testing the operands one by one; the other operands are tested as usual.
  * The predicate has no side effects, so testing in another order gives the same answer.
  */
-function compileDispatchedOr(operands: Cond[], slots: Map<string, number>): SlotTest {
-  const byField = new Map<string, { operand: Cond; keyed: Keyed }[]>();
+function compileDispatchedOr(operands: Meaning[], slots: Map<string, number>): SlotTest {
+  const byField = new Map<string, { operand: Meaning; keyed: Keyed }[]>();
   for (const operand of operands) {
     const keyed = keyedOperand(operand);
     if (!keyed) continue;
@@ -198,7 +198,7 @@ const always: SlotTest = () => true;
 const never: SlotTest = () => false;
 
 /** The operand as a lookup on a string or number field, when it is one. */
-function keyedOperand(operand: Cond): Keyed | undefined {
+function keyedOperand(operand: Meaning): Keyed | undefined {
   if (operand.kind === "leaf") {
     const keys = equalityKeys(operand);
     return keys && { leaf: operand, keys, rest: [] };

@@ -1,17 +1,24 @@
 import {
   CodeActionKind,
+  CodeLensRefreshRequest,
   type Connection,
   createConnection,
+  DiagnosticSeverity,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
   type InitializeParams,
   type InitializeResult,
+  type Diagnostic as LspDiagnostic,
   ProposedFeatures,
   StreamMessageWriter,
   TextDocumentSyncKind,
   TextDocuments,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { LanguageService, type ServiceOptions, semanticTokenLegend } from "../service/index.js";
+import { DEFAULT_DATASET } from "../catalog/index.js";
+import { CONFIG_FILE_NAME } from "../files/index.js";
+import { type ServiceOptions, semanticTokenLegend } from "../service/index.js";
+import { compileAnswer } from "./compile-request.js";
 import {
   toLspCodeAction,
   toLspCompletion,
@@ -21,7 +28,9 @@ import {
   toLspTextEdit,
   toOffsets,
 } from "./convert.js";
+import { DocumentSettings } from "./document-settings.js";
 import { DEFAULT_FRAME_LIMITS, StrictFrameReader } from "./frames.js";
+import { COMPILE_REQUEST, type CompileAnswer, type CompileParams } from "./protocol.js";
 import { applySettings, SETTINGS_SECTION } from "./settings.js";
 import { testLenses } from "./test-lens.js";
 
@@ -33,51 +42,96 @@ export function isFilterDocument(document: TextDocument): boolean {
 }
 
 /**
+ * How long documents wait at start for the client's answer to workspace/configuration before
+ * they are checked with the settings the server has: a client may never answer.
+ */
+export const CONFIGURATION_WAIT_MS = 2000;
+
+/**
  * Serves the language service over an LSP connection: diagnostics pushed on every change,
  * completion, hover, formatting, quick fixes, semantic tokens and the test files' code lenses on
- * request. Settings come from
- * `defaults` (the command line), then initializationOptions, then the client's `filterc` section.
+ * request, and `filterc/compile` (protocol.ts). Settings come from `defaults` (the command
+ * line), then initializationOptions, then the client's `filterc` section, then the filterc.json
+ * nearest each document, then the document's own `# dataset:`. The client's section is asked for
+ * as soon as the client is initialized: documents are checked once it answers (or does not,
+ * within CONFIGURATION_WAIT_MS), so none is first checked against the wrong dataset.
  */
 export function startLanguageServer(connection: Connection, defaults: ServiceOptions = {}): void {
-  const service = new LanguageService(defaults);
+  const settings = new DocumentSettings(defaults);
   const documents = new TextDocuments(TextDocument);
   let initialOptions = defaults;
   let pullsConfiguration = false;
   let registersConfiguration = false;
+  let watchesFiles = false;
+  let refreshes = { semanticTokens: false, codeLenses: false };
+  /** Settles once the client's settings were asked for at start: answered, refused or timed out. */
+  let configured: Promise<void> = Promise.resolve();
+  /** Whether settings that change check the open documents again (not while they wait for the first). */
+  let checking = true;
 
-  const filterDocument = (uri: string): TextDocument | undefined => {
+  /** The filter document at `uri`, once the settings are known; undefined for other documents. */
+  const filterDocument = async (uri: string): Promise<TextDocument | undefined> => {
+    await configured;
     const document = documents.get(uri);
     return document && isFilterDocument(document) ? document : undefined;
   };
 
-  const publish = (document: TextDocument) => {
+  const publish = async (document: TextDocument) => {
     if (!isFilterDocument(document)) return;
-    const diagnostics = service.diagnostics(document.getText()).map((d) => toLspDiagnostic(document, d));
+    const { service, problems } = await settings.serviceFor(document.uri);
+    // A newer version (or the close) came while the settings were read: it publishes its own.
+    if (documents.get(document.uri)?.version !== document.version) return;
+    const diagnostics = [
+      ...problems.map((problem) => configProblem(problem)),
+      ...service.diagnostics(document.getText()).map((d) => toLspDiagnostic(document, d)),
+    ];
     void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+  };
+
+  /** Settings changed: every open document is checked again, and what else depends on the dataset. */
+  const recheckAll = () => {
+    for (const document of documents.all()) void publish(document);
+    // Colours (deprecated fields) and test lenses depend on the dataset too.
+    if (refreshes.semanticTokens) void connection.languages.semanticTokens.refresh().catch(() => {});
+    if (refreshes.codeLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => {});
   };
 
   const configure = (raw: unknown, base: ServiceOptions) => {
     const { options, ignored } = applySettings(base, raw);
     for (const name of ignored) connection.console.warn(`filterc: ignoring setting ${name}: wrong type`);
-    service.configure(options);
-    for (const document of documents.all()) publish(document);
+    settings.configure(options);
+    if (checking) recheckAll();
   };
 
   const pullConfiguration = async () => {
+    let section: unknown;
     try {
-      const section = await connection.workspace.getConfiguration(SETTINGS_SECTION);
-      configure(section, initialOptions);
+      section = await connection.workspace.getConfiguration(SETTINGS_SECTION);
     } catch (error) {
-      connection.console.error(`filterc: cannot read settings: ${(error as Error).message}`);
+      // Asked of a client that did not say it answers: it keeps to initializationOptions and
+      // flags, and pushes any settings in didChangeConfiguration.
+      if (pullsConfiguration)
+        connection.console.error(`filterc: cannot read settings: ${(error as Error).message}`);
+      return;
     }
+    pullsConfiguration = true;
+    configure(section, initialOptions);
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    initialOptions = applySettings(defaults, params.initializationOptions).options;
-    service.configure(initialOptions);
+    const { options, ignored } = applySettings(defaults, params.initializationOptions);
+    for (const name of ignored)
+      connection.console.warn(`filterc: ignoring initializationOptions setting ${name}: wrong type`);
+    initialOptions = options;
+    settings.configure(initialOptions);
     const workspace = params.capabilities.workspace;
     pullsConfiguration = workspace?.configuration === true;
     registersConfiguration = workspace?.didChangeConfiguration?.dynamicRegistration === true;
+    watchesFiles = workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    refreshes = {
+      semanticTokens: workspace?.semanticTokens?.refreshSupport === true,
+      codeLenses: workspace?.codeLens?.refreshSupport === true,
+    };
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -93,10 +147,19 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
   });
 
   connection.onInitialized(() => {
-    if (!pullsConfiguration) return;
+    // The client tells when a filterc.json changes; without that, each edit reads them again.
+    if (watchesFiles)
+      void connection.client.register(DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: `**/${CONFIG_FILE_NAME}` }],
+      });
     if (registersConfiguration)
       void connection.client.register(DidChangeConfigurationNotification.type, undefined);
-    void pullConfiguration();
+    // Asked even of a client that does not say it answers: Neovim 0.7 answers from its
+    // `settings` without saying so, and sends no didChangeConfiguration either.
+    checking = false;
+    configured = Promise.race([pullConfiguration(), delay(CONFIGURATION_WAIT_MS)]).then(() => {
+      checking = true;
+    });
   });
 
   connection.onDidChangeConfiguration((change) => {
@@ -105,53 +168,93 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
     else configure(change.settings, initialOptions);
   });
 
-  documents.onDidChangeContent((change) => publish(change.document));
+  connection.onDidChangeWatchedFiles(() => {
+    settings.forgetFolders();
+    if (checking) recheckAll();
+  });
+
+  documents.onDidChangeContent((change) => {
+    if (!watchesFiles) settings.forgetFolders();
+    void configured.then(() => publish(change.document));
+  });
   documents.onDidClose((event) => {
     if (isFilterDocument(event.document))
       void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
 
-  connection.onCompletion((params) => {
-    const document = filterDocument(params.textDocument.uri);
-    if (!document) return null;
+  /** The service of a filter document with its folder's settings, or undefined for other documents. */
+  const serviceOf = async (uri: string) => {
+    const document = await filterDocument(uri);
+    return document && { document, service: (await settings.serviceFor(uri)).service };
+  };
+
+  connection.onCompletion(async (params) => {
+    const found = await serviceOf(params.textDocument.uri);
+    if (!found) return null;
+    const { document, service } = found;
     const items = service.completions(document.getText(), document.offsetAt(params.position));
     return { isIncomplete: false, items: items.map((item) => toLspCompletion(document, item)) };
   });
 
-  connection.onHover((params) => {
-    const document = filterDocument(params.textDocument.uri);
-    if (!document) return null;
-    const found = service.hover(document.getText(), document.offsetAt(params.position));
-    return found && toLspHover(document, found);
+  connection.onHover(async (params) => {
+    const found = await serviceOf(params.textDocument.uri);
+    if (!found) return null;
+    const { document, service } = found;
+    const hovered = service.hover(document.getText(), document.offsetAt(params.position));
+    return hovered && toLspHover(document, hovered);
   });
 
-  connection.onDocumentFormatting((params) => {
-    const document = filterDocument(params.textDocument.uri);
-    if (!document) return null;
+  connection.onDocumentFormatting(async (params) => {
+    const found = await serviceOf(params.textDocument.uri);
+    if (!found) return null;
+    const { document, service } = found;
     return service.format(document.getText()).map((edit) => toLspTextEdit(document, edit));
   });
 
-  connection.onCodeAction((params) => {
-    const document = filterDocument(params.textDocument.uri);
-    if (!document) return null;
+  connection.onCodeAction(async (params) => {
+    const found = await serviceOf(params.textDocument.uri);
+    if (!found) return null;
+    const { document, service } = found;
     const actions = service.codeActions(document.getText(), toOffsets(document, params.range));
     return actions.map((action) => toLspCodeAction(document, action));
   });
 
-  connection.languages.semanticTokens.on((params) => {
-    const document = filterDocument(params.textDocument.uri);
-    if (!document) return { data: [] };
+  connection.languages.semanticTokens.on(async (params) => {
+    const found = await serviceOf(params.textDocument.uri);
+    if (!found) return { data: [] };
+    const { document, service } = found;
     return toLspSemanticTokens(document, service.semanticTokens(document.getText()));
   });
 
-  connection.onCodeLens(async (params) => {
-    const document = filterDocument(params.textDocument.uri);
+  connection.onCodeLens(async (params, token) => {
+    const document = await filterDocument(params.textDocument.uri);
     if (!document) return null;
-    return testLenses(document.uri, document.getText(), service.settings.dataset);
+    return testLenses(document.uri, document.getText(), (file) => settings.defaultsFor(file), token);
+  });
+
+  connection.onRequest(COMPILE_REQUEST, async (params: CompileParams): Promise<CompileAnswer | null> => {
+    const found = await serviceOf(params.textDocument.uri);
+    if (!found) return null;
+    const { document, service } = found;
+    const compiled = service.analyze(document.getText()).compiled;
+    return compileAnswer(compiled, service.settings.dataset ?? DEFAULT_DATASET);
   });
 
   documents.listen(connection);
   connection.listen();
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** A filterc.json that cannot be used, told at the start of each document beneath it. */
+function configProblem(problem: string): LspDiagnostic {
+  const start = { line: 0, character: 0 };
+  return {
+    range: { start, end: start },
+    severity: DiagnosticSeverity.Error,
+    source: "filterc",
+    message: problem,
+  };
 }
 
 /** How long the server answers the messages before a bad frame before it exits. */

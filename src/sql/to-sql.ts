@@ -1,4 +1,4 @@
-import type { Cond } from "../check/index.js";
+import { type Cond, toNegationNormalForm } from "../check/index.js";
 import type { Diagnostic } from "../diagnostics/index.js";
 import { DEFAULT_TIMESTAMP_READING, type TimestampReading } from "../eval/index.js";
 import { type DialectName, dialects, type Location } from "./dialect.js";
@@ -34,7 +34,8 @@ export type SqlResult =
 export const DEFAULT_COLUMN = "json";
 
 /**
- * A checked filter as SQL with eval's semantics (null: no filter, every record): without `from`,
+ * A checked filter as SQL with eval's semantics, `not` meaning its push-down as in the JSON a job
+ * runs (null: no filter, every record): without `from`,
  * the boolean expression for a WHERE clause over a column of JSON text; with `from`, the SELECT of
  * the lines of that NDJSON that `filterc eval` keeps. Comparisons the dialect cannot write exactly
  * are error diagnostics, and there is then no SQL; an unreadable `from` is a `problem`.
@@ -50,7 +51,7 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
     ({ table, column } = source);
   }
   const timestamps = options.timestamps ?? DEFAULT_TIMESTAMP_READING;
-  const translated = condition && translate(condition, dialect, timestamps);
+  const translated = condition && translate(toNegationNormalForm(condition), dialect, timestamps);
   if (translated && translated.expression === null)
     return { ok: false, sql: null, diagnostics: translated.diagnostics };
   const fields = translated?.fields ?? [];

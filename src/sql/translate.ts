@@ -1,5 +1,5 @@
 import { isTimestampField } from "../catalog/index.js";
-import { type Cond, type Leaf, type ScalarValue, scalarText } from "../check/index.js";
+import { type Leaf, type Meaning, type ScalarValue, scalarText } from "../check/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
 import type { TimestampReading } from "../eval/index.js";
 import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
@@ -13,15 +13,15 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const REPLACEMENT = "\ufffd";
 
 /**
- * The condition as a boolean SQL expression over a record's fields (the dialect's `record` binds
- * them to the text of a column), with eval's semantics: each comparison is true or false, never
- * NULL (a missing or null field, or a value of another type, fails every positive operator), so
- * `NOT` and the `!` operators mean what they mean in eval. The comparisons no engine can decide exactly are
+ * A filter's meaning as a boolean SQL expression over a record's fields (the dialect's `record`
+ * binds them to the text of a column), with eval's semantics: each comparison is true or false,
+ * never NULL (a missing or null field, or a value of another type, fails every positive operator),
+ * so the `!` operators, written `NOT`, mean what they mean in eval. The comparisons no engine can decide exactly are
  * diagnostics at their place, and there is then no expression. `unreadableTimes` counts a record's
  * values of the timestamp fields the condition names that are no time (null when it names none).
  */
 export function translate(
-  condition: Cond,
+  condition: Meaning,
   dialect: Dialect,
   timestamps: TimestampReading,
 ): {
@@ -70,12 +70,10 @@ class Translation {
   }
 
   /** `nested`: inside a group of the other kind, so that an `or` needs its parentheses. */
-  cond(condition: Cond, nested: boolean): string {
+  cond(condition: Meaning, nested: boolean): string {
     switch (condition.kind) {
       case "leaf":
         return this.leaf(condition);
-      case "not":
-        return `NOT ${this.cond(condition.operand, true)}`;
       case "and":
       case "or": {
         const joined = condition.operands

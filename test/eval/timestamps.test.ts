@@ -330,7 +330,7 @@ describe("eval keeps the same records of a log in every timestamp format", () =>
 });
 
 describe("values that cannot be read as a time are counted once per record", () => {
-  const source = 'ClientRequestPath eq "/a" and EdgeStartTimestamp gt 0 and not EdgeEndTimestamp lt 0';
+  const source = 'ClientRequestPath eq "/a" and EdgeStartTimestamp gt 0 and not EdgeEndTimestamp eq 0';
   const log = [
     '{"ClientRequestPath":"/a","EdgeStartTimestamp":"yesterday","EdgeEndTimestamp":1700000000}',
     '{"ClientRequestPath":"/b","EdgeStartTimestamp":"2023-11-14 22:13:20Z","EdgeEndTimestamp":true}',

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { duckdbFailure, remoteAccess } from "../../src/cli/duckdb.js";
 import { compile, toSql } from "../../src/index.js";
 import { builtCli, ensureBundles } from "../helpers/bundles.js";
 import { spawnCli } from "../helpers/cli.js";
@@ -264,7 +265,16 @@ describe("filterc query", () => {
     });
   });
 
-  it("says how to install DuckDB when the optional dependency is missing", async () => {
+  it("masks a credential also as a statement quotes it, which DuckDB may echo", () => {
+    const access = remoteAccess([{ kind: "s3", bucket: "logs", key: "x.gz" }], {
+      AWS_ACCESS_KEY_ID: "AKIAQUERYTESTKEY0001",
+      AWS_SECRET_ACCESS_KEY: "it's-a-secret",
+    });
+    const error = new Error("Parser Error: near SECRET 'it''s-a-secret'");
+    expect(duckdbFailure(error, access.secrets).message).toBe("DuckDB: Parser Error: near SECRET '****'");
+  });
+
+  it("says how to install DuckDB when the optional package is missing", async () => {
     const alone = await mkdtemp(join(tmpdir(), "filterc-no-duckdb-"));
     try {
       const dist = join(builtCli(), "..");
@@ -279,7 +289,7 @@ describe("filterc query", () => {
       );
       expect(run.status).toBe(1);
       expect(run.stderr).toMatch(
-        /^filterc query: filterc query runs embedded DuckDB, the optional dependency @duckdb\/node-api, which is not installed here \(.*\); install it with: npm install @duckdb\/node-api\n$/,
+        /^filterc query: filterc query runs embedded DuckDB, the optional package @duckdb\/node-api, which is not installed here \(Cannot find module '@duckdb\/node-api'\); install it beside filterc with: npm install '@duckdb\/node-api@\^1\.5\.6-r\.1'\n$/,
       );
     } finally {
       await rm(alone, { recursive: true, force: true });

@@ -1,12 +1,21 @@
 import { DuckDBInstance } from "@duckdb/node-api";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { check } from "../../src/check/index.js";
+import { type Cond, check } from "../../src/check/index.js";
 import { compileLineFilter, LineVerdict, type TimestampReading } from "../../src/eval/index.js";
 import { dialects, toSql } from "../../src/sql/index.js";
-import { intConstants, timestampValues } from "./generators.js";
+import {
+  condArbitrary,
+  intConstants,
+  linesArbitrary,
+  readingArbitrary,
+  timestampValues,
+} from "./generators.js";
+
+const RUNS = 300;
 
 /** Every value in every position: a line each, and lines without the field or with null. */
-const lines = [
+const everyValue = [
   ...timestampValues.map((value) => `{"EdgeStartTimestamp":${value}}`),
   "{}",
   '{"EdgeStartTimestamp":null}',
@@ -28,7 +37,8 @@ beforeAll(async () => {
 });
 afterAll(() => duckdb.closeSync());
 
-async function duckdbRun(where: string, count: string): Promise<[number[], number]> {
+/** The lines the engine keeps, and the sum of `count` over them all. */
+async function duckdbRun(where: string, count: string, lines: string[]): Promise<[number[], number]> {
   const rows = lines.map((line, i) => `(${i}, ${dialects.duckdb.string(line)})`).join(", ");
   const [[kept, unreadable]] = (
     await duckdb.runAndReadAll(
@@ -38,7 +48,7 @@ async function duckdbRun(where: string, count: string): Promise<[number[], numbe
   return [(kept ?? []).map(Number), Number(unreadable)];
 }
 
-async function clickhouseRun(where: string, count: string): Promise<[number[], number]> {
+async function clickhouseRun(where: string, count: string, lines: string[]): Promise<[number[], number]> {
   const { query } = await import("chdb");
   const rows = lines.map((line, i) => `(${i}, ${dialects.clickhouse.string(line)})`).join(", ");
   const answer = query(
@@ -49,9 +59,9 @@ async function clickhouseRun(where: string, count: string): Promise<[number[], n
   return [kept, Number(unreadable)];
 }
 
-function evalRun(source: string, timestamps: TimestampReading): [number[], number] {
+function evalRun(condition: Cond | null, timestamps: TimestampReading, lines: string[]): [number[], number] {
   let unreadable = 0;
-  const filter = compileLineFilter(check(source).condition, {
+  const filter = compileLineFilter(condition, {
     timestamps,
     onUnreadableTime: () => unreadable++,
   });
@@ -69,9 +79,34 @@ describe("the SQL reads timestamp fields as eval does", () => {
         for (const source of filters) {
           const sql = toSql(check(source).condition, { dialect, timestamps });
           expect(sql.ok && sql.unreadableTimes).toBeTruthy();
-          const answer = await run(sql.sql!, sql.ok ? sql.unreadableTimes! : "0");
-          expect([timestamps, source, answer]).toEqual([timestamps, source, evalRun(source, timestamps)]);
+          const answer = await run(sql.sql!, sql.ok ? sql.unreadableTimes! : "0", everyValue);
+          const expected = evalRun(check(source).condition, timestamps, everyValue);
+          expect([timestamps, source, answer]).toEqual([timestamps, source, expected]);
         }
+    },
+    240_000,
+  );
+
+  it.each([
+    ["DuckDB", "duckdb", duckdbRun],
+    ["ClickHouse", "clickhouse", clickhouseRun],
+  ] as const)(
+    `in %s: generated filters over records in every timestamp form, under each reading (${RUNS} runs)`,
+    async (_name, dialect, run) => {
+      await fc.assert(
+        fc.asyncProperty(
+          condArbitrary,
+          linesArbitrary,
+          readingArbitrary,
+          async (condition, lines, timestamps) => {
+            const sql = toSql(condition, { dialect, timestamps });
+            expect(sql.diagnostics).toEqual([]);
+            const count = sql.ok ? (sql.unreadableTimes ?? "0") : "0";
+            expect(await run(sql.sql!, count, lines)).toEqual(evalRun(condition, timestamps, lines));
+          },
+        ),
+        { numRuns: RUNS },
+      );
     },
     240_000,
   );

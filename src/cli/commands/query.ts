@@ -1,6 +1,5 @@
-import { getCatalog } from "../../catalog/index.js";
 import type { Cond } from "../../check/index.js";
-import { terminalText } from "../../diagnostics/index.js";
+import { terminalJson, terminalText } from "../../diagnostics/index.js";
 import { compileLineFilter, type TimestampReading } from "../../eval/index.js";
 import { dialects, jsonPointer, type Location, toSql } from "../../sql/index.js";
 import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
@@ -39,7 +38,7 @@ Options:
 ${TIMESTAMPS_USAGE}
 Credentials for buckets come from the environment: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
 (AWS_SESSION_TOKEN, AWS_REGION) for s3://; R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY and R2_ACCOUNT_ID
-for r2://. They are never printed. Needs the optional dependency @duckdb/node-api.
+for r2://. They are never printed. Needs the optional package @duckdb/node-api (npm install @duckdb/node-api).
 Exit status: 0 ran (also when nothing matched), 1 errors in the filter, paths that match nothing,
 unreadable data, a damaged gzip file (what came before the damage is read) or missing
 credentials, 2 usage.`;
@@ -75,9 +74,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const loaded = await loadEvalFilter(values, io, "query");
   if (loaded === undefined) return 1;
   const groupBy = values["group-by"];
-  const dataset = values.dataset ?? "http_requests";
-  if (groupBy !== undefined && values.catalog === undefined && !getCatalog(dataset)?.fields.has(groupBy))
-    throw new UsageError(`--group-by ${JSON.stringify(groupBy)}: ${dataset} has no such field`);
+  const { catalog } = loaded;
+  if (groupBy !== undefined && catalog && !catalog.fields.has(groupBy))
+    throw new UsageError(`--group-by ${terminalJson(groupBy)}: ${catalog.dataset} has no such field`);
   const sql = toSql(loaded.condition, { dialect: "duckdb", from: locations, timestamps });
   if (!sql.ok) {
     if (sql.problem) throw new UserError(sql.problem);
