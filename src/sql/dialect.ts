@@ -8,12 +8,12 @@
  */
 
 /**
- * A JSON value of one record: a top-level field of the record column (`index`: its place among the
- * fields the filter names), or an array element bound by a lambda.
+ * A JSON value of one record: a top-level field of the record (`index`: its place among the fields
+ * the filter names), or an array element bound by a lambda. The record's text is bound to a lambda's
+ * variable by `record`, so no expression inside names the column (a column of any name, such as
+ * DuckDB's case-insensitive `F` or `V`, cannot be taken for a variable).
  */
-export type JsonRef =
-  | { kind: "field"; column: string; name: string; index: number }
-  | { kind: "element"; variable: string };
+export type JsonRef = { kind: "field"; name: string; index: number } | { kind: "element"; variable: string };
 
 /** The JSON types a comparison tells apart. */
 export type JsonKind = "string" | "number" | "bool" | "array" | "object" | "null";
@@ -31,6 +31,10 @@ export interface Dialect {
   text(ref: JsonRef): string;
   /** Whether `text` matches the regular expression as a whole. */
   fullMatch(text: string, pattern: string): string;
+  /** Whether some part of `text` matches the regular expression. */
+  matches(text: string, pattern: string): string;
+  /** `text` with each match of the regular expression replaced by `replacement` (an expression; `\\1` its first group). */
+  replaceAll(text: string, pattern: string, replacement: string): string;
   startsWith(text: string, prefix: string): string;
   endsWith(text: string, suffix: string): string;
   contains(text: string, part: string): string;
@@ -50,9 +54,9 @@ export interface Dialect {
   /** Whether some element of the array field satisfies `test` (given the element's variable). */
   someElement(field: JsonRef & { kind: "field" }, test: (element: JsonRef) => string): string;
   /**
-   * The whole test of a row: whether the column holds a JSON object (eval counts other lines as
-   * malformed and keeps none of them) and, when there is a filter, whether it passes; `fields` are
-   * the names the condition reads, in the order of their refs' `index`.
+   * The whole test of a row: whether the column holds a JSON object as JSON.parse reads one (eval
+   * counts other lines as malformed and keeps none of them) and, when there is a filter, whether it
+   * passes; `fields` are the names the condition reads, in the order of their refs' `index`.
    */
   record(column: string, condition: string | null, fields: readonly string[]): string;
   /** An integer expression over the fields of each row holding a JSON object (0 for any other row), as `record` binds them. */
@@ -61,22 +65,74 @@ export interface Dialect {
   lines(locations: readonly Location[]): { table: string; column: string } | { problem: string };
 }
 
-/** Where `--from` reads: local files (a path or glob), an S3 or R2 bucket, or an HTTPS URL. */
+/**
+ * Where `--from` reads: local files (a path or glob the engine expands, or files named exactly, gzip
+ * or not as their first bytes say), an S3 or R2 bucket, or an HTTPS URL.
+ */
 export type Location =
   | { kind: "file"; path: string }
+  | { kind: "local"; paths: readonly string[]; gzip: boolean }
   | { kind: "s3" | "r2"; bucket: string; key: string }
   | { kind: "https"; url: string };
 
 /** Characters written as escapes: controls (C0, DEL, C1), and invisible format characters (bidi, zero-width, BOM). */
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
-/** The JSON path `$."name"` of a top-level field. */
-const jsonPath = (name: string) => `$.${JSON.stringify(name)}`;
+/**
+ * The lambdas' variables: the record's text, the struct of its fields' types and texts (DuckDB), an
+ * array element. Only the column is named outside them, so no name of a column can capture one.
+ */
+const LINE = "l";
+const FIELDS = "f";
+const ELEMENT = "v";
 
-/** The element variable of a lambda: one no column is named. */
-const variableFor = (column: string) => (column === "v" ? "w" : "v");
-/** DuckDB's variable for the list of the record's fields (never v or w, so never an element's). */
-const fieldsVariable = (column: string) => (column === "f" ? "g" : "f");
+/**
+ * The JSON Pointer (RFC 6901) of a top-level field: it names any key, also one that is empty or
+ * holds `*`, quotes or control characters, which DuckDB's `$."name"` paths do not all reach.
+ */
+export const jsonPointer = (name: string) => `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+
+/** A JSON string in RE2 (both engines' regular expressions): any escape, as JSON.parse checks them after. */
+const JSON_STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+/**
+ * JSON text whose tokens JSON.parse accepts, given that the engine's parser read it: DuckDB's
+ * `json_valid` also takes a comma before `]` or `}` and the numbers NaN and Infinity (any case, `inf`
+ * and `nan` too), which this rules out. Outside strings only structure, numbers and the three
+ * literals may stand, and a comma is followed by a value or a key.
+ */
+const STRICT_JSON_TOKENS = `(?:[-+0-9.eE \\t\\n\\r:\\[\\]{}]|${JSON_STRING}|true|false|null|,[ \\t\\n\\r]*(?:${JSON_STRING}|true|false|null|[-0-9\\[{]))*`;
+
+/**
+ * Where DuckDB's leniency may be: a comma before `]` or `}`, or a value starting as NaN or Infinity
+ * do (also in a string, where it is none). Most lines show none, and skip STRICT_JSON_TOKENS.
+ */
+const LENIENT_JSON_HINT = String.raw`,[ \t\n\r]*[\]}]|[:,\[][ \t\n\r]*[-+]?(?:[nN][aA]|[iI][nN])`;
+
+/**
+ * The record's text with each escape of half a surrogate pair (`\ud800` alone) written as U+FFFD's:
+ * JSON.parse reads such a string, and eval keeps its record, but neither engine's JSON functions
+ * read it. No filter's string holds half a pair, so no comparison tells it from U+FFFD but one of a
+ * string holding U+FFFD, which translate refuses. Escaped backslashes are set aside first (so `\\ud800`
+ * stays text), then the whole pairs, with the character U+0001, which no JSON text holds raw (a
+ * text holding it is left as it is, as is one holding no such escape).
+ */
+function readable(dialect: Dialect, text: string): string {
+  const mark = dialect.string("\u0001");
+  const replace = (of: string, pattern: string, by: string) => dialect.replaceAll(of, pattern, by);
+  const hex = "[0-9a-fA-F]";
+  let rewritten = replace(text, String.raw`\\\\`, `${mark} || ${mark}`);
+  rewritten = replace(
+    rewritten,
+    String.raw`\\(u[dD][89abAB]${hex}{2})\\(u[dD][c-fC-F]${hex}{2})`,
+    `${mark} || ${dialect.string(String.raw`\1`)} || ${mark} || ${dialect.string(String.raw`\2`)}`,
+  );
+  rewritten = replace(rewritten, String.raw`\\u[dD][89a-fA-F]${hex}{2}`, dialect.string(String.raw`\\ufffd`));
+  // A class, not the character alone: ClickHouse takes a pattern of no special characters for
+  // plain text, and its replacement then for plain text too.
+  rewritten = replace(rewritten, "[\u0001]", dialect.string(String.raw`\\`));
+  const halfPair = dialect.matches(text, String.raw`\\u[dD][89a-fA-F]`);
+  return dialect.ifElse(`${halfPair} AND NOT ${dialect.contains(text, mark)}`, rewritten, text);
+}
 
 const duckdbKinds: Record<JsonKind, string> = {
   string: "= 'VARCHAR'",
@@ -94,20 +150,31 @@ const duckdbKinds: Record<JsonKind, string> = {
  * (bench/RESULTS.md, "eval on every core, against DuckDB").
  */
 const duckdbKind = (ref: JsonRef) =>
-  ref.kind === "field"
-    ? `${fieldsVariable(ref.column)}.t[${ref.index + 1}]`
-    : `json_type(${ref.variable}, '$')`;
+  ref.kind === "field" ? `${FIELDS}[1][${ref.index + 1}]` : `json_type(${ref.variable}, '$')`;
 const duckdbText = (ref: JsonRef) =>
-  ref.kind === "field"
-    ? `${fieldsVariable(ref.column)}.s[${ref.index + 1}]`
-    : `json_extract_string(${ref.variable}, '$')`;
+  ref.kind === "field" ? `${FIELDS}[2][${ref.index + 1}]` : `json_extract_string(${ref.variable}, '$')`;
 
-/** `expression` over the record's fields, read in one pass each and bound to a lambda's struct (see duckdbKind). */
-function duckdbFields(column: string, expression: string, fields: readonly string[]): string {
-  const record = duckdb.identifier(column);
-  const paths = fields.map((name) => duckdb.string(jsonPath(name))).join(", ");
-  const values = `{'t': json_type(${record}, [${paths}]), 's': json_extract_string(${record}, [${paths}])}`;
-  return `list_transform([${values}], lambda ${fieldsVariable(column)}: ${expression})[1]`;
+/**
+ * `expression` over the record's fields, read in one pass each and bound to a lambda's variable as
+ * the list of their types and the list of their texts (see duckdbKind). Not a struct: DuckDB reads
+ * `f.t` as the field t of a column named F, when there is one.
+ */
+function duckdbFields(expression: string, fields: readonly string[]): string {
+  const paths = fields.map((name) => duckdb.string(jsonPointer(name))).join(", ");
+  const values = `[json_type(${LINE}, [${paths}]), json_extract_string(${LINE}, [${paths}])]`;
+  return `list_transform([${values}], lambda ${FIELDS}: ${expression})[1]`;
+}
+
+/**
+ * `test` of the record's text bound to LINE when it is a JSON object as JSON.parse reads one, else
+ * `otherwise`. json_type and the extraction functions fail on text that is not JSON: such a row
+ * never reaches them.
+ */
+function duckdbRecord(column: string, test: string, otherwise: string): string {
+  const text = readable(duckdb, duckdb.identifier(column));
+  const strict = `(NOT ${duckdb.matches(LINE, LENIENT_JSON_HINT)} OR ${duckdb.fullMatch(LINE, STRICT_JSON_TOKENS)})`;
+  const object = `json_valid(${LINE}) AND ${strict} AND json_type(${LINE}) = 'OBJECT'`;
+  return `list_transform([${text}], lambda ${LINE}: CASE WHEN ${object} THEN ${test} ELSE ${otherwise} END)[1]`;
 }
 
 export const duckdb: Dialect = {
@@ -128,6 +195,9 @@ export const duckdb: Dialect = {
   isKind: (ref, kind) => `${duckdbKind(ref)} ${duckdbKinds[kind]}`,
   text: duckdbText,
   fullMatch: (text, pattern) => `regexp_full_match(${text}, ${duckdb.string(pattern)})`,
+  matches: (text, pattern) => `regexp_matches(${text}, ${duckdb.string(pattern)})`,
+  replaceAll: (text, pattern, replacement) =>
+    `regexp_replace(${text}, ${duckdb.string(pattern)}, ${replacement}, 'g')`,
   startsWith: (text, prefix) => `starts_with(${text}, ${prefix})`,
   endsWith: (text, suffix) => `ends_with(${text}, ${suffix})`,
   contains: (text, part) => `contains(${text}, ${part})`,
@@ -139,35 +209,43 @@ export const duckdb: Dialect = {
   ifElse: (condition, then, otherwise) => `CASE WHEN ${condition} THEN ${then} ELSE ${otherwise} END`,
   orFalse: (condition) => `COALESCE(${condition}, false)`,
   someElement(field, test) {
-    const variable = variableFor(field.column);
-    const elements = `json_extract(${duckdb.identifier(field.column)}, ${duckdb.string(`${jsonPath(field.name)}[*]`)})`;
-    return `len(list_filter(${elements}, lambda ${variable}: ${test({ kind: "element", variable })})) > 0`;
+    const array = `json_extract(${LINE}, ${duckdb.string(jsonPointer(field.name))})`;
+    const elements = `json_extract(${array}, '$[*]')`;
+    return `len(list_filter(${elements}, lambda ${ELEMENT}: ${test({ kind: "element", variable: ELEMENT })})) > 0`;
   },
-  // json_type and the extraction functions fail on text that is not JSON: such a row never reaches them.
-  record: (column, condition, fields) => {
-    const record = duckdb.identifier(column);
-    const object = `json_type(${record}) = 'OBJECT'`;
-    const test = condition === null ? object : `${object} AND ${duckdbFields(column, condition, fields)}`;
-    return `CASE WHEN json_valid(${record}) THEN ${test} ELSE false END`;
-  },
-  recordCount: (column, expression, fields) => {
-    const record = duckdb.identifier(column);
-    const count = `CASE WHEN json_type(${record}) = 'OBJECT' THEN ${duckdbFields(column, expression, fields)} ELSE 0 END`;
-    return `CASE WHEN json_valid(${record}) THEN ${count} ELSE 0 END`;
-  },
+  record: (column, condition, fields) =>
+    duckdbRecord(column, condition === null ? "true" : duckdbFields(condition, fields), "false"),
+  recordCount: (column, expression, fields) => duckdbRecord(column, duckdbFields(expression, fields), "0"),
   lines(locations) {
-    const urls = locations.map((location) =>
-      duckdb.string(
-        location.kind === "file"
-          ? location.path
-          : location.kind === "https"
-            ? location.url
-            : `${location.kind}://${location.bucket}/${location.key}`,
-      ),
-    );
-    const files = urls.length === 1 ? urls[0] : `[${urls.join(", ")}]`;
     // Malformed lines become NULL rows (counted by eval, kept by neither).
-    return { table: `read_ndjson_objects(${files}, ignore_errors = true)`, column: "json" };
+    const read = (urls: string[], compression = "") => {
+      const files = urls.length === 1 ? urls[0] : `[${urls.join(", ")}]`;
+      return `read_ndjson_objects(${files}, ignore_errors = true${compression})`;
+    };
+    const reads: string[] = [];
+    const others: string[] = [];
+    for (const location of locations) {
+      if (location.kind === "local") {
+        // Each name matches only itself: DuckDB expands * ? [ in a name, and a class of one names it.
+        const exact = location.paths.map((path) => duckdb.string(path.replace(/[*?[]/g, "[$&]")));
+        reads.push(read(exact, `, compression = '${location.gzip ? "gzip" : "uncompressed"}'`));
+      } else
+        others.push(
+          duckdb.string(
+            location.kind === "file"
+              ? location.path
+              : location.kind === "https"
+                ? location.url
+                : `${location.kind}://${location.bucket}/${location.key}`,
+          ),
+        );
+    }
+    if (others.length > 0) reads.unshift(read(others));
+    const table =
+      reads.length === 1
+        ? reads[0]!
+        : `(${reads.map((one) => `SELECT json FROM ${one}`).join(" UNION ALL ")})`;
+    return { table, column: "json" };
   },
 };
 
@@ -181,9 +259,18 @@ const clickhouseKinds: Record<JsonKind, string> = {
 };
 
 const clickhouseArgs = (ref: JsonRef) =>
-  ref.kind === "field"
-    ? `${clickhouse.identifier(ref.column)}, ${clickhouse.string(ref.name)}`
-    : ref.variable;
+  ref.kind === "field" ? `${LINE}, ${clickhouse.string(ref.name)}` : ref.variable;
+
+/**
+ * `test` of the record's text bound to LINE when it is a JSON object as JSON.parse reads one, else
+ * `otherwise`. ClickHouse's parser is stricter than DuckDB's, but reads a line starting with a byte
+ * order mark, which JSON.parse does not.
+ */
+function clickhouseRecord(column: string, test: string, otherwise: string): string {
+  const text = readable(clickhouse, clickhouse.identifier(column));
+  const object = `JSONType(${LINE}) = 'Object' AND NOT startsWith(${LINE}, ${clickhouse.string("\ufeff")})`;
+  return `arrayMap(${LINE} -> if(${object}, ${test}, ${otherwise}), [${text}])[1]`;
+}
 
 /** A hidden character as the `\xNN` escapes of its UTF-8 bytes. */
 const utf8Escapes = (character: string) =>
@@ -199,6 +286,9 @@ export const clickhouse: Dialect = {
   isKind: (ref, kind) => `JSONType(${clickhouseArgs(ref)}) ${clickhouseKinds[kind]}`,
   text: (ref) => `JSONExtractString(${clickhouseArgs(ref)})`,
   fullMatch: (text, pattern) => `match(${text}, ${clickhouse.string(`^(?:${pattern})$`)})`,
+  matches: (text, pattern) => `match(${text}, ${clickhouse.string(pattern)})`,
+  replaceAll: (text, pattern, replacement) =>
+    `replaceRegexpAll(${text}, ${clickhouse.string(pattern)}, ${replacement})`,
   startsWith: (text, prefix) => `startsWith(${text}, ${prefix})`,
   endsWith: (text, suffix) => `endsWith(${text}, ${suffix})`,
   contains: (text, part) => `position(${text}, ${part}) > 0`,
@@ -210,23 +300,18 @@ export const clickhouse: Dialect = {
   ifElse: (condition, then, otherwise) => `if(${condition}, ${then}, ${otherwise})`,
   orFalse: (condition) => `coalesce(${condition}, false)`,
   someElement(field, test) {
-    const variable = variableFor(field.column);
     const elements = `JSONExtractArrayRaw(${clickhouseArgs(field)})`;
-    return `arrayExists(${variable} -> ${test({ kind: "element", variable })}, ${elements})`;
+    return `arrayExists(${ELEMENT} -> ${test({ kind: "element", variable: ELEMENT })}, ${elements})`;
   },
   // The JSON functions answer text that is not JSON with their defaults, never with an error.
-  record: (column, condition) => {
-    const object = `JSONType(${clickhouse.identifier(column)}) = 'Object'`;
-    return condition === null ? object : `${object} AND (${condition})`;
-  },
-  recordCount: (column, expression) =>
-    `if(JSONType(${clickhouse.identifier(column)}) = 'Object', ${expression}, 0)`,
+  record: (column, condition) => clickhouseRecord(column, condition ?? "true", "false"),
+  recordCount: (column, expression) => clickhouseRecord(column, expression, "0"),
   lines(locations) {
     const tables: string[] = [];
     for (const location of locations) {
-      const table = clickhouseTable(location);
-      if (typeof table !== "string") return table;
-      tables.push(table);
+      const table = clickhouseTables(location);
+      if (!Array.isArray(table)) return table;
+      tables.push(...table);
     }
     const table =
       tables.length === 1
@@ -236,16 +321,28 @@ export const clickhouse: Dialect = {
   },
 };
 
-/** The table function that reads one location line by line. */
-function clickhouseTable(location: Location): string | { problem: string } {
+/** The table functions that read one location line by line. */
+function clickhouseTables(location: Location): string[] | { problem: string } {
   const lines = (call: string, url: string) => `${call}(${clickhouse.string(url)}, 'LineAsString')`;
   switch (location.kind) {
     case "file":
-      return lines("file", location.path);
+      return [lines("file", location.path)];
+    case "local": {
+      // file() expands * ? { } in a name, with no escape for them.
+      const globbing = location.paths.find((path) => /[*?{}]/.test(path));
+      if (globbing !== undefined)
+        return {
+          problem: `ClickHouse's file() reads * ? { } in a file's name as a glob, with no escape: ${JSON.stringify(globbing)} cannot be named`,
+        };
+      const compression = clickhouse.string(location.gzip ? "gzip" : "none");
+      return location.paths.map(
+        (path) => `file(${clickhouse.string(path)}, 'LineAsString', 'line String', ${compression})`,
+      );
+    }
     case "https":
-      return lines("url", location.url);
+      return [lines("url", location.url)];
     case "s3":
-      return lines("s3", `https://${location.bucket}.s3.amazonaws.com/${location.key}`);
+      return [lines("s3", `https://${location.bucket}.s3.amazonaws.com/${location.key}`)];
     case "r2":
       return {
         problem: `ClickHouse reads R2 through its S3 API: give the bucket's https URL instead (https://ACCOUNT_ID.r2.cloudflarestorage.com/${location.bucket}/${location.key})`,

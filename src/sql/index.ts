@@ -1,2 +1,2 @@
-export { type DialectName, dialects, type Location } from "./dialect.js";
+export { type DialectName, dialects, jsonPointer, type Location } from "./dialect.js";
 export { DEFAULT_COLUMN, parseLocation, type SqlOptions, type SqlResult, toSql } from "./to-sql.js";

@@ -8,8 +8,11 @@ export interface SqlOptions {
   dialect: DialectName;
   /** The column that holds each record's JSON text (default `json`); not used with `from`. */
   column?: string;
-  /** NDJSON to read (paths or globs, `s3://bucket/key`, `r2://bucket/key` or https URLs): a whole SELECT. */
-  from?: string | readonly string[];
+  /**
+   * NDJSON to read (paths or globs, `s3://bucket/key`, `r2://bucket/key` or https URLs, or locations
+   * such as local files named exactly): a whole SELECT.
+   */
+  from?: string | readonly (string | Location)[];
   /** How a number in a timestamp field is read, as eval reads it (default auto). */
   timestamps?: TimestampReading;
 }
@@ -43,12 +46,12 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
   let table: string | undefined;
   if (options.from !== undefined) {
     const from = typeof options.from === "string" ? [options.from] : options.from;
-    const source = dialect.lines(from.map(parseLocation));
+    const source = dialect.lines(from.map((one) => (typeof one === "string" ? parseLocation(one) : one)));
     if ("problem" in source) return { ok: false, sql: null, diagnostics: [], problem: source.problem };
     ({ table, column } = source);
   }
   const timestamps = options.timestamps ?? DEFAULT_TIMESTAMP_READING;
-  const translated = condition && translate(toNegationNormalForm(condition), dialect, column, timestamps);
+  const translated = condition && translate(toNegationNormalForm(condition), dialect, timestamps);
   if (translated && translated.expression === null)
     return { ok: false, sql: null, diagnostics: translated.diagnostics };
   const fields = translated?.fields ?? [];

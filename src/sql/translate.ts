@@ -9,19 +9,20 @@ import { timestampTest, unreadableTime } from "./timestamps.js";
 
 /** A string holding half of a surrogate pair: no UTF-8 text, so no engine's string can equal it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** U+FFFD, which the SQL reads in place of half a surrogate pair in a record (see dialect.ts). */
+const REPLACEMENT = "\ufffd";
 
 /**
- * A filter's meaning as a boolean SQL expression over `column`, a column holding each record's
- * JSON text, with eval's semantics: each comparison is true or false, never NULL (a missing or null
- * field, or a value of another type, fails every positive operator), so the `!` operators, written
- * `NOT`, mean what they mean in eval. The comparisons no engine can decide exactly are
+ * A filter's meaning as a boolean SQL expression over a record's fields (the dialect's `record`
+ * binds them to the text of a column), with eval's semantics: each comparison is true or false,
+ * never NULL (a missing or null field, or a value of another type, fails every positive operator),
+ * so the `!` operators, written `NOT`, mean what they mean in eval. The comparisons no engine can decide exactly are
  * diagnostics at their place, and there is then no expression. `unreadableTimes` counts a record's
  * values of the timestamp fields the condition names that are no time (null when it names none).
  */
 export function translate(
   condition: Meaning,
   dialect: Dialect,
-  column: string,
   timestamps: TimestampReading,
 ): {
   expression: string | null;
@@ -30,7 +31,7 @@ export function translate(
   diagnostics: Diagnostic[];
 } {
   const diagnostics: Diagnostic[] = [];
-  const translation = new Translation(dialect, column, timestamps, diagnostics);
+  const translation = new Translation(dialect, timestamps, diagnostics);
   const expression = translation.cond(condition, false);
   return {
     expression: diagnostics.length > 0 ? null : expression,
@@ -48,7 +49,6 @@ class Translation {
 
   constructor(
     private readonly dialect: Dialect,
-    private readonly column: string,
     private readonly timestamps: TimestampReading,
     private readonly diagnostics: Diagnostic[],
   ) {}
@@ -66,7 +66,7 @@ class Translation {
 
   private ref(name: string): JsonRef & { kind: "field" } {
     if (!this.fields.includes(name)) this.fields.push(name);
-    return { kind: "field", column: this.column, name, index: this.fields.indexOf(name) };
+    return { kind: "field", name, index: this.fields.indexOf(name) };
   }
 
   /** `nested`: inside a group of the other kind, so that an `or` needs its parentheses. */
@@ -94,9 +94,16 @@ class Translation {
 
   private checkExpressible(leaf: Leaf, value: ScalarValue): void {
     const text = scalarText(value);
+    const name = leaf.field.name;
     let problem: string | undefined;
+    if (LONE_SURROGATE.test(name))
+      problem = "the field's name holds half of a surrogate pair, which no UTF-8 text holds";
+    if (name.includes(REPLACEMENT))
+      problem = "the field's name holds U+FFFD, which the SQL reads in place of half a surrogate pair";
     if (value.kind === "string" && LONE_SURROGATE.test(text))
       problem = "the string holds half of a surrogate pair, which no UTF-8 text holds";
+    if (value.kind === "string" && text.includes(REPLACEMENT))
+      problem = "the string holds U+FFFD, which the SQL reads in place of half a surrogate pair";
     if (value.kind === "number" && !EXACT_NUMBER.test(text))
       problem = `${text} has more than 20 digits before the point or 18 after it, past the exact decimals both engines have`;
     if (problem)

@@ -43,10 +43,12 @@ export function spawnCli(
   args: string[],
   stdin: string | { file: string } = "",
   env: Record<string, string> = {},
+  cwd?: string,
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const fd = typeof stdin === "string" ? "pipe" : openSync(stdin.file, "r");
     const child = spawn(process.execPath, [builtCli(), ...args], {
+      cwd,
       env: { ...process.env, NO_COLOR: "1", ...env },
       stdio: [fd, "pipe", "pipe"],
     });

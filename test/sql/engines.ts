@@ -3,8 +3,9 @@ import { dialects } from "../../src/sql/index.js";
 
 /*
  * The SQL engines the tests run filters in: embedded DuckDB (@duckdb/node-api) and ClickHouse
- * (chdb). Each takes several WHERE expressions over one batch of lines in one query, and says for
- * each which lines it keeps: one query per batch keeps a property of many runs fast.
+ * (chdb). Each takes several WHERE expressions over one batch of lines (in a column named `column`,
+ * default json) in one query, and says for each which lines it keeps: one query per batch keeps a
+ * property of many runs fast.
  */
 
 type Connection = Awaited<ReturnType<DuckDBInstance["connect"]>>;
@@ -17,12 +18,16 @@ export async function closeEngines(): Promise<void> {
   if (opened) (await opened).closeSync();
 }
 
-async function duckdbKeeps(wheres: readonly string[], lines: readonly string[]): Promise<number[][]> {
+async function duckdbKeeps(
+  wheres: readonly string[],
+  lines: readonly string[],
+  column = "json",
+): Promise<number[][]> {
   duckdb ??= DuckDBInstance.create(":memory:").then((instance) => instance.connect());
   const rows = lines.map((line, i) => `(${i}, ${dialects.duckdb.string(line)})`).join(", ");
   const columns = wheres.map((where, k) => `(${where}) AS k${k}`).join(", ");
   const reader = await (await duckdb).runAndReadAll(
-    `SELECT i, ${columns} FROM (VALUES ${rows}) AS t(i, json) ORDER BY i`,
+    `SELECT i, ${columns} FROM (VALUES ${rows}) AS t(i, ${dialects.duckdb.identifier(column)}) ORDER BY i`,
   );
   const kept = wheres.map((): number[] => []);
   for (const row of reader.getRowsJS())
@@ -31,12 +36,17 @@ async function duckdbKeeps(wheres: readonly string[], lines: readonly string[]):
 }
 
 /** ClickHouse, embedded. Loaded when first asked for: the engine is large. */
-async function clickhouseKeeps(wheres: readonly string[], lines: readonly string[]): Promise<number[][]> {
+async function clickhouseKeeps(
+  wheres: readonly string[],
+  lines: readonly string[],
+  column = "json",
+): Promise<number[][]> {
   const { query } = await import("chdb");
-  const rows = lines.map((line, i) => `(${i}, ${dialects.clickhouse.string(line)})`).join(", ");
+  const { string, identifier } = dialects.clickhouse;
+  const rows = lines.map((line, i) => `(${i}, ${string(line)})`).join(", ");
   const columns = wheres.map((where) => `toUInt8(${where})`).join(", ");
   const answer = query(
-    `SELECT i, ${columns} FROM values('i UInt32, json String', ${rows}) ORDER BY i`,
+    `SELECT i, ${columns} FROM values(${string(`i UInt32, ${identifier(column)} String`)}, ${rows}) ORDER BY i`,
     "TabSeparated",
   );
   const kept = wheres.map((): number[] => []);

@@ -1,14 +1,20 @@
 import type { Cond } from "../../check/index.js";
+import { terminalJson, terminalText } from "../../diagnostics/index.js";
 import { compileLineFilter, type TimestampReading } from "../../eval/index.js";
-import { dialects, parseLocation, toSql } from "../../sql/index.js";
+import { dialects, jsonPointer, type Location, toSql } from "../../sql/index.js";
 import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
 import { type DuckDBConnection, duckdbFailure, openDuckDB, remoteAccess } from "../duckdb.js";
 import { loadEvalFilter } from "../eval-filter.js";
+import { gzipDamage } from "../gzip-damage.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
-import { localFiles } from "../local-files.js";
+import { readLocations } from "../local-files.js";
 import { emptyTally, UnreadableTimes, unreadableTimesReport } from "../timestamps.js";
 import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
+
+/** The groups --group-by prints by default, and at most (each is a line held and printed). */
+const DEFAULT_GROUPS = 1000;
+const MAX_GROUPS = 1_000_000;
 
 export const usage = `filterc query (--filter FILE | --expr SOURCE) PATH... [options]
 
@@ -25,6 +31,8 @@ Options:
   --catalog FILE        a JSON field catalog for a dataset filterc does not ship
   --count               print the number of matching lines instead of the lines
   --group-by FIELD      print how many matching lines hold each value of FIELD (most first)
+  --top N               with --group-by, the N values most lines hold, then one line for the rest
+                        (default ${DEFAULT_GROUPS}; at most ${MAX_GROUPS})
   --stats               also tell the share of lines and of bytes the filter keeps (stderr)
   --threads N           DuckDB's threads (default: every core; at most 256)
 ${TIMESTAMPS_USAGE}
@@ -32,7 +40,8 @@ Credentials for buckets come from the environment: AWS_ACCESS_KEY_ID, AWS_SECRET
 (AWS_SESSION_TOKEN, AWS_REGION) for s3://; R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY and R2_ACCOUNT_ID
 for r2://. They are never printed. Needs the optional package @duckdb/node-api (npm install @duckdb/node-api).
 Exit status: 0 ran (also when nothing matched), 1 errors in the filter, paths that match nothing,
-unreadable data or missing credentials, 2 usage.`;
+unreadable data, a damaged gzip file (what came before the damage is read) or missing
+credentials, 2 usage.`;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals: paths } = parseCommandArgs(argv, {
@@ -45,6 +54,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     stats: { type: "boolean" },
     threads: { type: "string" },
     timestamps: { type: "string" },
+    top: { type: "string" },
   });
   if ((values.filter === undefined) === (values.expr === undefined))
     throw new UsageError("give the filter with exactly one of --filter FILE and --expr SOURCE");
@@ -54,28 +64,38 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError("query reads files and URLs, not standard input (use filterc eval)");
   if (values.count && values["group-by"] !== undefined)
     throw new UsageError("give --count or --group-by, not both");
+  if (values.top !== undefined && values["group-by"] === undefined)
+    throw new UsageError("--top says how many groups --group-by prints: give --group-by FIELD");
+  const top = parseCount(values.top, "--top", 1, MAX_GROUPS) ?? DEFAULT_GROUPS;
   const threads = parseCount(values.threads, "--threads", 1, MAX_THREADS);
   const timestamps = parseTimestampReading(values.timestamps);
-  const locations = paths.map(parseLocation);
-  for (const location of locations) if (location.kind === "file") await localFiles(location.path, io.cwd);
+  const locations = await readLocations(paths, io.cwd);
   const access = remoteAccess(locations, io.env);
   const loaded = await loadEvalFilter(values, io, "query");
   if (loaded === undefined) return 1;
   const groupBy = values["group-by"];
   const { catalog } = loaded;
   if (groupBy !== undefined && catalog && !catalog.fields.has(groupBy))
-    throw new UsageError(`--group-by ${JSON.stringify(groupBy)}: ${catalog.dataset} has no such field`);
-  const sql = toSql(loaded.condition, { dialect: "duckdb", from: paths, timestamps });
+    throw new UsageError(`--group-by ${terminalJson(groupBy)}: ${catalog.dataset} has no such field`);
+  const sql = toSql(loaded.condition, { dialect: "duckdb", from: locations, timestamps });
   if (!sql.ok) {
     if (sql.problem) throw new UserError(sql.problem);
     throw new UserError("the filter cannot be written as DuckDB SQL (see filterc sql)");
   }
-  const times = timesOf(loaded.condition, paths, timestamps);
+  const times = timesOf(loaded.condition, locations, timestamps);
   const connection = await openDuckDB(threads);
+  // Inflated here beside DuckDB's read, which says nothing of a gzip file cut short.
+  const damage = gzipDamage(locations, io.cwd);
+  damage.catch(() => undefined);
+  const reportDamage = async () => {
+    const found = await damage;
+    for (const text of found) io.stderr(`filterc query: ${terminalText(text)}\n`);
+    return found.length;
+  };
   try {
     for (const statement of access.statements) await connection.run(statement);
     const stats = values.stats
-      ? await measure(connection, loaded.condition, paths, timestamps, times)
+      ? await measure(connection, loaded.condition, locations, timestamps, times)
       : undefined;
     if (stats) io.stderr(`${keptStats(stats.kept, stats.of)}\n`);
     /** The timestamp values that are no time are counted in the pass below, unless --stats counted them. */
@@ -88,15 +108,19 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           : (await all(connection, `SELECT count(*) FROM (${sql.sql})`))[0]![0]);
       io.stdout(`${count}\n`);
     } else if (groupBy !== undefined) {
-      const value = `json_extract(json, ${dialects.duckdb.string(`$.${JSON.stringify(groupBy)}`)})::VARCHAR`;
-      const rows = counting
-        ? await counting.groups(connection, value)
-        : await all(
-            connection,
-            `SELECT count(*) AS n, ${value} AS value FROM (${sql.sql}) GROUP BY value ORDER BY n DESC, value NULLS LAST`,
-          );
-      for (const [n, found] of rows)
-        io.stdout(`${n}\t${found === null || found === "null" ? "(missing)" : found}\n`);
+      const value = `json_extract(json, ${dialects.duckdb.string(jsonPointer(groupBy))})::VARCHAR`;
+      const groups = counting
+        ? counting.groups(value)
+        : `SELECT count(*) AS n, ${value} AS value, 0 AS unreadable, NULL AS example FROM (${sql.sql}) GROUP BY value`;
+      const rows = await all(connection, topGroups(groups, top));
+      if (counting) counting.add(Number(rows[0]?.[4] ?? 0), (rows[0]?.[5] ?? null) as string | null);
+      const shown = rows.filter((row) => Number(row[0]) > 0);
+      for (const [n, found] of shown)
+        io.stdout(
+          `${n}\t${found === null || found === "null" ? "(missing)" : terminalText(String(found))}\n`,
+        );
+      const more = Number(rows[0]?.[3] ?? 0) - shown.length;
+      if (more > 0) io.stdout(`${rows[0]![2]}\t(${more} more value${more === 1 ? "" : "s"})\n`);
     } else {
       const result = await connection.stream(counting ? counting.rows : sql.sql);
       for await (const rows of result.yieldRows()) {
@@ -109,13 +133,34 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     const report = times && unreadableTimesReport(times.tally, false);
     if (report) io.stderr(`filterc query: ${report}\n`);
+    return (await reportDamage()) > 0 ? 1 : 0;
   } catch (error) {
+    // DuckDB stops at bytes after a gzip file's last member: the damage says what they are.
+    await reportDamage().catch(() => 0);
     if (error instanceof UserError) throw error;
     throw duckdbFailure(error, access.secrets);
   } finally {
     connection.closeSync();
   }
-  return 0;
+}
+
+/**
+ * The `top` groups with most lines (then by value) of `groups` (columns n, value, and the
+ * timestamp values that are no time: their number and a line holding one), each row with the lines
+ * of the groups not shown, the number of groups that have lines, and the timestamp columns over all
+ * groups (the sum, and the line of the first group that holds one). DuckDB ranks them, and only these rows reach filterc (a group with no
+ * line, which only counts timestamps, comes first only when no group has a line).
+ */
+function topGroups(groups: string, top: number): string {
+  const ranked =
+    "SELECT n, value, row_number() OVER (ORDER BY n DESC, value NULLS LAST) AS place, " +
+    "count(*) FILTER (WHERE n > 0) OVER () AS groups, sum(n) OVER () AS lines, " +
+    "sum(unreadable) OVER () AS unreadable, first_value(example IGNORE NULLS) OVER (ORDER BY n DESC, value " +
+    `NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS example FROM (${groups})`;
+  return (
+    `SELECT n, value, lines - sum(n) OVER () AS rest, groups, unreadable, example ` +
+    `FROM (${ranked}) WHERE place <= ${top} AND (n > 0 OR place = 1) ORDER BY place`
+  );
 }
 
 async function all(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
@@ -135,11 +180,11 @@ interface Volume {
 async function measure(
   connection: DuckDBConnection,
   condition: Cond | null,
-  paths: readonly string[],
+  locations: readonly Location[],
   timestamps: TimestampReading | undefined,
   times: QueryTimes | undefined,
 ): Promise<{ kept: Volume; of: Volume }> {
-  const every = toSql(null, { dialect: "duckdb", from: paths }).sql!;
+  const every = toSql(null, { dialect: "duckdb", from: locations }).sql!;
   // The expression over the column of JSON text the SELECT of every record returns.
   const kept = toSql(condition, { dialect: "duckdb", timestamps }).sql!;
   const bytes = "strlen(json::VARCHAR) + 1";
@@ -163,11 +208,15 @@ type QueryTimes = NonNullable<ReturnType<typeof timesOf>>;
  * line holding such a value, which eval's filter reads again to name the field and the value.
  * Undefined when the filter names no timestamp field.
  */
-function timesOf(condition: Cond | null, paths: readonly string[], reading: TimestampReading | undefined) {
+function timesOf(
+  condition: Cond | null,
+  locations: readonly Location[],
+  reading: TimestampReading | undefined,
+) {
   const expression = toSql(condition, { dialect: "duckdb", timestamps: reading });
   if (!expression.ok || expression.unreadableTimes === undefined) return undefined;
   const unreadable = expression.unreadableTimes;
-  const every = toSql(null, { dialect: "duckdb", from: paths }).sql!;
+  const every = toSql(null, { dialect: "duckdb", from: locations }).sql!;
   /** Each record, whether the filter keeps it, and how many of its timestamps are no time. */
   const records = `SELECT json, ${expression.sql} AS kept, ${unreadable} AS unreadable FROM (${every})`;
   const tally = emptyTally();
@@ -194,16 +243,12 @@ function timesOf(condition: Cond | null, paths: readonly string[], reading: Time
       this.add(Number(row![1]), row![2] as string | null);
       return row![0];
     },
-    /** The groups of the records the filter keeps, by `value`, most first, counting as it goes. */
-    async groups(connection: DuckDBConnection, value: string): Promise<unknown[][]> {
-      const rows = await all(
-        connection,
-        `SELECT count(*) FILTER (WHERE kept) AS n, ${value} AS value, coalesce(sum(unreadable), 0), ` +
-          `first(json) FILTER (WHERE unreadable > 0) FROM (${records}) WHERE kept OR unreadable > 0 ` +
-          "GROUP BY value ORDER BY n DESC, value NULLS LAST",
+    /** The groups of the records the filter keeps by `value`, with the counts of topGroups' columns. */
+    groups(value: string): string {
+      return (
+        `SELECT count(*) FILTER (WHERE kept) AS n, ${value} AS value, coalesce(sum(unreadable), 0) AS unreadable, ` +
+        `first(json) FILTER (WHERE unreadable > 0) AS example FROM (${records}) WHERE kept OR unreadable > 0 GROUP BY value`
       );
-      for (const row of rows) this.add(Number(row[2]), row[3] as string | null);
-      return rows.filter((row) => Number(row[0]) > 0);
     },
   };
 }

@@ -1,9 +1,9 @@
-import { DEFAULT_COLUMN, type DialectName, dialects, parseLocation, toSql } from "../../sql/index.js";
+import { DEFAULT_COLUMN, type DialectName, dialects, toSql } from "../../sql/index.js";
 import { parseCommandArgs, singleInput } from "../args.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
 import { loadEvalFilter } from "../eval-filter.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
-import { localFiles } from "../local-files.js";
+import { readLocations } from "../local-files.js";
 import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
 
 export const usage = `filterc sql --dialect duckdb|clickhouse [--from PATH] [FILE|-] [options]
@@ -16,7 +16,8 @@ never through inferred column types.
 Without --from: the boolean expression for a WHERE clause over a column holding each record's JSON
 text (--column, default ${DEFAULT_COLUMN}; DuckDB: VARCHAR or JSON, ClickHouse: String).
 With --from: a complete SELECT of the matching lines of that NDJSON (gzip or not): a local path or
-glob (it must match a file), s3://bucket/key, r2://bucket/key (DuckDB), or an https URL.
+glob (it must match a file; filterc expands it and names each file, gzip or not as its first bytes
+say), s3://bucket/key, r2://bucket/key (DuckDB), or an https URL.
 
 Options:
   --dialect D           duckdb or clickhouse
@@ -46,8 +47,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values.column === "") throw new UsageError("--column needs a name");
   const timestamps = parseTimestampReading(values.timestamps);
   const filter = singleInput(positionals, "sql") ?? "-";
-  if (values.from !== undefined && parseLocation(values.from).kind === "file")
-    await localFiles(values.from, io.cwd);
+  const from = values.from === undefined ? undefined : await readLocations([values.from], io.cwd);
   const loaded = await loadEvalFilter(
     { filter, dataset: values.dataset, catalog: values.catalog },
     io,
@@ -58,7 +58,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     dialect: dialect as DialectName,
     timestamps,
     ...(values.column !== undefined ? { column: values.column } : {}),
-    ...(values.from !== undefined ? { from: values.from } : {}),
+    ...(from !== undefined ? { from } : {}),
   });
   if (!result.ok) {
     if (result.problem) throw new UserError(result.problem);
