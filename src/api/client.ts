@@ -135,6 +135,7 @@ function customFieldsMissing(column: CustomFieldColumn): string {
  * code with a runner that sends only the reads and shows the writes.
  */
 export class LogpushClient {
+  /** @internal The transport every request goes through (the CLI reads its settings). */
   readonly transport: Transport;
   private readonly runner: Runner;
 

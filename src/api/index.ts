@@ -10,6 +10,7 @@ export {
   type SetCustomFieldsResult,
 } from "./client.js";
 export {
+  type ActionParameters,
   CUSTOM_FIELD_COLUMNS,
   CUSTOM_FIELD_LISTS,
   type CustomFieldColumn,
@@ -47,7 +48,9 @@ export {
   OUTPUT_OPTION_NAMES,
   OUTPUT_TYPES,
   type OutputOptions,
+  type OutputType,
   TIMESTAMP_FORMATS,
+  type TimestampFormat,
   UPLOAD_LIMITS,
 } from "./job-options.js";
 export {
@@ -72,6 +75,7 @@ export {
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_RETRY_DELAY_MS,
   DEFAULT_TIMEOUT_MS,
+  type HttpMethod,
   MAX_RESPONSE_BYTES,
   MAX_TIMEOUT_MS,
   type ShownRequest,

@@ -51,7 +51,11 @@ export class LanguageService {
     return this.options;
   }
 
-  /** The analysis of `text`, from the cache when the text was seen lately. */
+  /**
+   * The analysis of `text`, from the cache when the text was seen lately.
+   *
+   * @internal
+   */
   analyze(text: string): Analysis {
     const index = this.analyses.findIndex((analysis) => analysis.text === text);
     const analysis = index >= 0 ? this.analyses[index]! : new Analysis(text, this.options);
