@@ -74,8 +74,13 @@ const UNSUPPORTED_REQUEST_HEADERS: ReadonlySet<string> = new Set(["range"]);
 /** An HTTP token (RFC 9110 `tchar`): header names and cookie names. */
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/**
+ * The `action_parameters` of a custom-fields rule: for each list (`request_fields`, `response_fields`,
+ * `cookie_fields`), the names it logs.
+ */
 export type ActionParameters = Record<string, Array<{ name: string }>>;
 
+/** What `checkCustomFieldRules` finds in a custom-fields ruleset: its problems, and the configuration it holds. */
 export interface CustomFieldsCheck {
   ok: boolean;
   /** The configuration as it will be sent (header names lower-cased, empty lists dropped). */

@@ -35,7 +35,9 @@ export const MAX_DESTINATION_LENGTH = 4096;
 /** The OpenAPI schema's `maxLength` of `logpull_options`. */
 export const MAX_LOGPULL_OPTIONS_LENGTH = 4096;
 
+/** The `output_type` values a job's output options take. */
 export type OutputType = (typeof OUTPUT_TYPES)[number];
+/** The `timestamp_format` values a job's output options take. */
 export type TimestampFormat = (typeof TIMESTAMP_FORMATS)[number];
 
 /** A job's `output_options`, with the service's names. */
@@ -144,6 +146,7 @@ function describe(value: unknown): string {
   return String(value);
 }
 
+/** What `checkJobBody` needs to know beside the body: where the job lives, and whether it is created or updated. */
 export interface JobBodyContext {
   mode: "create" | "update";
   /** The job's dataset: the body's on create, the job's own on update. */
@@ -154,6 +157,7 @@ export interface JobBodyContext {
   scope?: Scope;
 }
 
+/** What `checkJobBody` finds: every problem of a job body at once. */
 export interface JobBodyCheck {
   problems: Problem[];
   notices: string[];

@@ -18,6 +18,10 @@ import { type Decimal, ExactNumber, isShort, jsonNumber, NUMERIC_TEXT, parseDeci
  * is read whatever the reading.
  */
 export const TIMESTAMP_READINGS = ["auto", "unixnano", "unix"] as const;
+/**
+ * How timestamps in records are read: `auto` (RFC 3339, unix or unixnano by their form), or always `unixnano` or
+ * `unix`.
+ */
 export type TimestampReading = (typeof TIMESTAMP_READINGS)[number];
 export const DEFAULT_TIMESTAMP_READING: TimestampReading = "auto";
 

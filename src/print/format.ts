@@ -9,6 +9,7 @@ import {
 } from "../syntax/index.js";
 import { type CommentPlacement, type PrintOptions, printWithComments } from "./print.js";
 
+/** What `format` returns: the formatted text (null on syntax errors) and the syntax errors. */
 export interface FormatResult {
   /** The canonically printed source, ending in a newline; null when the source has syntax errors. */
   text: string | null;

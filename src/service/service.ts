@@ -97,6 +97,10 @@ export class LanguageService {
   }
 }
 
+/**
+ * Makes a language service for editors (diagnostics, completion, hover, formatting, code actions, semantic tokens)
+ * with these options. Never throws.
+ */
 export function createLanguageService(options: ServiceOptions = {}): LanguageService {
   return new LanguageService(options);
 }

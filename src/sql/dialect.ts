@@ -18,6 +18,7 @@ export type JsonRef =
 /** The JSON types a comparison tells apart. */
 export type JsonKind = "string" | "number" | "bool" | "array" | "object" | "null";
 
+/** The SQL dialects `toSql` writes. */
 export type DialectName = "duckdb" | "clickhouse";
 
 export interface Dialect {

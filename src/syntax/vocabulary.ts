@@ -184,6 +184,7 @@ const declarations = {
   },
 } as const satisfies Record<string, OperatorDeclaration>;
 
+/** One of the 14 operators the Logpush filter JSON takes (`eq`, `!eq`, `lt`, … `in`, `!in`). */
 export type CanonicalOperator = keyof typeof declarations;
 
 /** The operators that fail for a record lacking the field; each `!` operator is the negation of one of them. */
@@ -208,8 +209,13 @@ export interface OperatorFacts {
   meaning: string;
 }
 
+/** The 14 operators of the Logpush filter JSON. */
 export const CANONICAL_OPERATORS = Object.keys(declarations) as CanonicalOperator[];
 
+/**
+ * The vocabulary: for each canonical operator, its aliases, near misses, negation, the field types it accepts and
+ * its words.
+ */
 export const OPERATORS = {} as Record<CanonicalOperator, OperatorFacts>;
 for (const canonical of CANONICAL_OPERATORS) {
   const declared: OperatorDeclaration = declarations[canonical];
