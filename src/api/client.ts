@@ -32,7 +32,7 @@ import { DryRunner, LiveRunner, type PlannedRequest, type Runner } from "./runne
 import { type ApiRequest, type ClientOptions, Transport } from "./transport.js";
 
 /** A ruleset as the API returns it (the fields filterc reads). */
-export interface Ruleset {
+interface Ruleset {
   id: string;
   kind: string;
   phase: string;

@@ -6,7 +6,6 @@ export {
   type JobResult,
   LogpushClient,
   type Plan,
-  type Ruleset,
   type SetCustomFieldsResult,
 } from "./client.js";
 export {
@@ -14,14 +13,12 @@ export {
   CUSTOM_FIELD_COLUMNS,
   CUSTOM_FIELD_LISTS,
   type CustomFieldColumn,
-  type CustomFieldList,
   type CustomFieldsCheck,
   type CustomFieldsConfig,
   checkCustomFieldRules,
   checkCustomFields,
   configFromRules,
   customFieldsRule,
-  MAX_CUSTOM_FIELDS,
 } from "./custom-fields.js";
 export { checkDestination, maskDestination, needsOwnershipChallenge } from "./destination.js";
 export {
@@ -35,34 +32,25 @@ export {
 export { isJobId, type JobScope, type ZoneScope } from "./ids.js";
 export {
   checkJobBody,
-  DATASETS_OF_OPTION,
   DEFAULT_TIMESTAMPS,
   datasetScopeProblem,
   JOB_BODY_FIELDS,
-  JOB_KINDS,
   type JobBodyCheck,
   type JobBodyContext,
-  LOGPULL_TIMESTAMP_FORMATS,
   logpullAsOutputOptions,
   OUTPUT_OPTION_DEFAULTS,
-  OUTPUT_OPTION_NAMES,
-  OUTPUT_TYPES,
   type OutputOptions,
   type OutputType,
-  TIMESTAMP_FORMATS,
   type TimestampFormat,
-  UPLOAD_LIMITS,
 } from "./job-options.js";
 export {
   buildCreateBody,
   buildUpdate,
-  diffJob,
   type JobChange,
   type JobFilter,
   type JobSettings,
   jobFields,
   type LogpushJob,
-  selectsCustomFields,
 } from "./jobs.js";
 export type { PlannedRequest } from "./runner.js";
 export { hasControlCharacter, maskSecrets } from "./secrets.js";

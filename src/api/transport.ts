@@ -60,7 +60,7 @@ export interface ApiRequest {
 }
 
 /** What an operation's `result` is: checked before anyone reads it. */
-export type ResultShape = "object" | "array" | "object or null" | "any";
+type ResultShape = "object" | "array" | "object or null" | "any";
 
 /** An answer unwrapped: the envelope's `result` and `result_info`. */
 export interface Envelope<T> {

@@ -43,7 +43,7 @@ function elementTypeOf(docType: string): ElementType | undefined {
   return element === "int" || element === "object" ? element : "string";
 }
 
-export function fieldInfo(spec: FieldSpec): FieldInfo {
+function fieldInfo(spec: FieldSpec): FieldInfo {
   const docType = spec.docType ?? spec.type;
   const elementType = spec.type === "array" ? (elementTypeOf(docType) ?? "string") : undefined;
   const filterable = spec.filterable !== false && spec.type !== "object" && elementType !== "object";

@@ -34,7 +34,7 @@ const SECONDS_MAX_EXPONENT = parseDecimal(AUTO_SECONDS_BELOW)!.exponent - 1;
 const NANOSECONDS_MIN_EXPONENT = parseDecimal(AUTO_NANOSECONDS_FROM)!.exponent;
 
 /** A timestamp as eval compares numbers: a double when that is exact, else an ExactNumber (see numbers.ts). */
-export type Instant = number | ExactNumber;
+type Instant = number | ExactNumber;
 
 /**
  * The instant a timestamp field's value names, in unix nanoseconds; undefined when the value is

@@ -37,7 +37,7 @@ export function format(source: string, options: PrintOptions = {}): FormatResult
  * such comment only: one line ends in one comment); any other comment goes on its own line before
  * the next comparison, or at the end when no comparison follows.
  */
-export function attachComments(filter: FilterSource, source: string): CommentPlacement {
+function attachComments(filter: FilterSource, source: string): CommentPlacement {
   const comparisons = filter.expr ? comparisonsOf(filter.expr) : [];
   const placement: CommentPlacement = {
     leading: new Map(),

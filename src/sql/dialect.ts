@@ -16,7 +16,7 @@ export type JsonRef =
   | { kind: "element"; variable: string };
 
 /** The JSON types a comparison tells apart. */
-export type JsonKind = "string" | "number" | "bool" | "array" | "object" | "null";
+type JsonKind = "string" | "number" | "bool" | "array" | "object" | "null";
 
 /** The SQL dialects `toSql` writes. */
 export type DialectName = "duckdb" | "clickhouse";
@@ -112,7 +112,7 @@ function duckdbFields(column: string, expression: string, fields: readonly strin
   return `list_transform([${values}], lambda ${fieldsVariable(column)}: ${expression})[1]`;
 }
 
-export const duckdb: Dialect = {
+const duckdb: Dialect = {
   name: "duckdb",
   string(text) {
     // Standard SQL: quotes doubled, backslashes plain; a hidden character joins as chr(code point).
@@ -193,7 +193,7 @@ const utf8Escapes = (character: string) =>
     .map((byte) => `\\x${byte.toString(16).toUpperCase().padStart(2, "0")}`)
     .join("");
 
-export const clickhouse: Dialect = {
+const clickhouse: Dialect = {
   name: "clickhouse",
   // ClickHouse reads backslash escapes in every string literal.
   string: (text) => `'${text.replace(/[\\']/g, "\\$&").replace(HIDDEN, utf8Escapes)}'`,

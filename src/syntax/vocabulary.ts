@@ -287,7 +287,7 @@ export const LOGIC = {
   },
 } as const;
 
-export type LogicWord = keyof typeof LOGIC;
+type LogicWord = keyof typeof LOGIC;
 
 /** The value words (case-sensitive). */
 export const BOOLEAN_WORDS = ["true", "false"] as const;
@@ -306,5 +306,3 @@ export type TokenFacts =
   | { class: "logic"; logic: LogicWord }
   | { class: "value"; value: "string" | "number" | "bool"; unterminated?: true }
   | { class: "punctuation"; punctuation: Punctuation };
-
-export type TokenClass = TokenFacts["class"];
