@@ -20,7 +20,12 @@ export {
   configFromRules,
   customFieldsRule,
 } from "./custom-fields.js";
-export { checkDestination, maskDestination, needsOwnershipChallenge } from "./destination.js";
+export {
+  checkDestination,
+  destinationSecrets,
+  maskDestination,
+  needsOwnershipChallenge,
+} from "./destination.js";
 export {
   ApiError,
   type ApiFailure,
