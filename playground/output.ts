@@ -1,5 +1,6 @@
 import type { EditorView } from "@codemirror/view";
-import { type CompileResult, type Diagnostic, toJsonStringLiteral } from "../src/index.js";
+import { toJsonStringLiteral } from "../src/emit/index.js";
+import type { CompileResult, Diagnostic } from "../src/index.js";
 import { element } from "./dom.js";
 
 /** Fills a gauge: the figure against its limit, amber from 80 %, red past the limit. */

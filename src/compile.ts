@@ -19,8 +19,10 @@ import {
 } from "./emit/index.js";
 import type { FilterSource } from "./syntax/index.js";
 
+/** Options of `compile`: those of `check` and of `emit`. */
 export interface CompileOptions extends CheckOptions, EmitOptions {}
 
+/** What `compile` returns: the job's `filter` string, its stats and diagnostics, and the stages' results on the way. */
 export interface CompileResult {
   /** True when there is no error (warnings allowed). */
   ok: boolean;

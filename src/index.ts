@@ -1,27 +1,76 @@
 /**
  * filterc: the library. Every function here runs in browsers as well as Node (no Node-only API).
+ *
+ * This list is the public surface, and `etc/filterc.api.md` is its report: what is not exported
+ * here is internal and may change in any release.
  */
 
-export * from "./api/index.js";
+export {
+  type ActionParameters,
+  ApiError,
+  type ApiFailure,
+  type ClearCustomFieldsResult,
+  ClientConfigError,
+  type ClientOptions,
+  type CustomFieldsCheck,
+  type CustomFieldsConfig,
+  type CustomFieldsState,
+  checkCustomFieldRules,
+  checkJobBody,
+  createClient,
+  DEFAULT_BASE_URL,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_DELAY_MS,
+  DEFAULT_TIMEOUT_MS,
+  type DestinationAnswer,
+  type EnvelopeMessage,
+  type HttpMethod,
+  type JobBodyCheck,
+  type JobBodyContext,
+  type JobChange,
+  type JobFilter,
+  type JobResult,
+  type JobScope,
+  type JobSettings,
+  LogpushClient,
+  type LogpushJob,
+  needsOwnershipChallenge,
+  type OutputOptions,
+  type OutputType,
+  type Plan,
+  type PlannedRequest,
+  type Problem,
+  type SetCustomFieldsResult,
+  type ShownRequest,
+  type TimestampFormat,
+  ValidationError,
+  type ZoneScope,
+} from "./api/index.js";
 export {
   type Catalog,
   createCatalog,
   DEFAULT_DATASET,
   datasetNames,
+  datasetScopes,
+  type ElementType,
   type FieldInfo,
   type FieldSpec,
   type FieldType,
   getCatalog,
+  type Scope,
 } from "./catalog/index.js";
 export {
   type CheckOptions,
   type CheckResult,
   type Cond,
   check,
+  type FilterAnalysis,
+  type Group,
   type Leaf,
   type Meaning,
-  operatorAccepts,
-  operatorsFor,
+  type Negation,
   type ScalarValue,
 } from "./check/index.js";
 export { type CompileOptions, type CompileResult, compile } from "./compile.js";
@@ -31,13 +80,13 @@ export {
   type DecompileResult,
   decompile,
 } from "./decompile/index.js";
-export {
-  type Diagnostic,
-  DiagnosticKind,
-  type Position,
-  type Range,
-  type Severity,
-  type Suggestion,
+export type {
+  Diagnostic,
+  Position,
+  Range,
+  RelatedLocation,
+  Severity,
+  Suggestion,
 } from "./diagnostics/index.js";
 export { type DiffOptions, diffFilters, type FilterDiff, type Relation } from "./diff/index.js";
 export {
@@ -50,8 +99,6 @@ export {
   type LogpushFilter,
   type LogpushLeaf,
   type LogpushNode,
-  toHclStringLiteral,
-  toJsonStringLiteral,
 } from "./emit/index.js";
 export {
   compileLineFilter,
@@ -72,19 +119,57 @@ export {
   type PrintOptions,
   print,
 } from "./print/index.js";
-export * from "./service/index.js";
+export {
+  type CodeAction,
+  type CompletionItem,
+  type CompletionKind,
+  createLanguageService,
+  type FormattingOptions,
+  type Highlight,
+  type HighlightKind,
+  type Hover,
+  LanguageService,
+  type OffsetRange,
+  type SemanticToken,
+  type SemanticTokenModifier,
+  type SemanticTokenType,
+  type ServiceOptions,
+  semanticTokenModifiers,
+  semanticTokenTypes,
+  type TextEdit,
+} from "./service/index.js";
 export { type DialectName, type SqlOptions, type SqlResult, toSql } from "./sql/index.js";
-export * from "./syntax/ast.js";
+export type {
+  BoolValue,
+  Comment,
+  Comparison,
+  DatasetDirective,
+  DecimalValue,
+  ErrorNode,
+  Expr,
+  FieldRef,
+  FilterSource,
+  IntValue,
+  ListValue,
+  Logical,
+  Node,
+  Not,
+  OperatorRef,
+  Scalar,
+  StringValue,
+  Value,
+  Word,
+} from "./syntax/ast.js";
 export {
   CANONICAL_OPERATORS,
   type CanonicalOperator,
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_DIAGNOSTICS,
   DEFAULT_MAX_SOURCE_LENGTH,
-  isCanonicalOperator,
   OPERATORS,
   type OperatorFacts,
   type ParseOptions,
   type ParseResult,
+  type PositiveOperator,
   parse,
 } from "./syntax/index.js";

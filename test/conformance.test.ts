@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { compile, DiagnosticKind } from "../src/index.js";
+import { DiagnosticKind } from "../src/diagnostics/index.js";
+import { compile } from "../src/index.js";
 import { runCli } from "./helpers/cli.js";
 import {
   type ConformanceCase,

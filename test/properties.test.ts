@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import Ajv from "ajv";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { operatorAccepts } from "../src/check/index.js";
 import { decompile } from "../src/decompile/index.js";
 import { renderDiagnostics } from "../src/diagnostics/index.js";
 import {
@@ -11,7 +12,6 @@ import {
   type FieldInfo,
   getCatalog,
   type LogpushNode,
-  operatorAccepts,
   parse,
 } from "../src/index.js";
 

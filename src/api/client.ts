@@ -32,7 +32,7 @@ import { DryRunner, LiveRunner, type PlannedRequest, type Runner } from "./runne
 import { type ApiRequest, type ClientOptions, Transport } from "./transport.js";
 
 /** A ruleset as the API returns it (the fields filterc reads). */
-export interface Ruleset {
+interface Ruleset {
   id: string;
   kind: string;
   phase: string;
@@ -41,11 +41,13 @@ export interface Ruleset {
   rules?: RulesetRule[];
 }
 
+/** A zone's custom fields as the API holds them: the ruleset and its configuration. */
 export interface CustomFieldsState {
   rulesetId: string;
   config: CustomFieldsConfig;
 }
 
+/** What `LogpushClient.setCustomFields` returns: the new state, and whether it was created or changed. */
 export interface SetCustomFieldsResult extends CustomFieldsState {
   /** Whether the zone's ruleset had to be created first. */
   created: boolean;
@@ -54,6 +56,7 @@ export interface SetCustomFieldsResult extends CustomFieldsState {
   notices: string[];
 }
 
+/** What `LogpushClient.clearCustomFields` returns. */
 export interface ClearCustomFieldsResult {
   /** The zone's `http_log_custom_fields` ruleset, left with no rules; null when the zone has none. */
   rulesetId: string | null;
@@ -62,6 +65,7 @@ export interface ClearCustomFieldsResult {
   notices: string[];
 }
 
+/** What `LogpushClient.createJob` and `updateJob` return: the job, its changes and the notices. */
 export interface JobResult {
   /** The job as the service returned it (in a dry run: as it would be). */
   job: LogpushJob;
@@ -135,6 +139,7 @@ function customFieldsMissing(column: CustomFieldColumn): string {
  * code with a runner that sends only the reads and shows the writes.
  */
 export class LogpushClient {
+  /** @internal The transport every request goes through (the CLI reads its settings). */
   readonly transport: Transport;
   private readonly runner: Runner;
 

@@ -15,7 +15,7 @@ export interface CustomFieldsConfig {
   cookies?: string[];
 }
 
-export type CustomFieldList = keyof CustomFieldsConfig;
+type CustomFieldList = keyof CustomFieldsConfig;
 
 /** The http_requests fields a job selects to get the custom fields' values. */
 export const CUSTOM_FIELD_COLUMNS = ["RequestHeaders", "ResponseHeaders", "Cookies"] as const;
@@ -66,16 +66,21 @@ export const CUSTOM_FIELD_LISTS: ReadonlyArray<{
 ];
 
 /** Custom fields a zone may log, across all lists. */
-export const MAX_CUSTOM_FIELDS = 40;
+const MAX_CUSTOM_FIELDS = 40;
 export const CUSTOM_FIELDS_PHASE = "http_log_custom_fields";
-export const CUSTOM_FIELD_ACTION = "log_custom_field";
+const CUSTOM_FIELD_ACTION = "log_custom_field";
 /** Request headers the service refuses to log. */
 const UNSUPPORTED_REQUEST_HEADERS: ReadonlySet<string> = new Set(["range"]);
 /** An HTTP token (RFC 9110 `tchar`): header names and cookie names. */
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/**
+ * The `action_parameters` of a custom-fields rule: for each list (`request_fields`, `response_fields`,
+ * `cookie_fields`), the names it logs.
+ */
 export type ActionParameters = Record<string, Array<{ name: string }>>;
 
+/** What `checkCustomFieldRules` finds in a custom-fields ruleset: its problems, and the configuration it holds. */
 export interface CustomFieldsCheck {
   ok: boolean;
   /** The configuration as it will be sent (header names lower-cased, empty lists dropped). */

@@ -118,7 +118,7 @@ export function needsOwnershipChallenge(destination: string): boolean {
   return parts.scheme === "gs" || parts.scheme === "azure" || parts.scheme === "sumo";
 }
 
-export interface DestinationCheck {
+interface DestinationCheck {
   problems: Problem[];
   notices: string[];
 }

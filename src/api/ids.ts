@@ -4,6 +4,7 @@ import { problem } from "./problems.js";
 
 /** Where a job lives: a zone or an account. Custom fields (rulesets) are zone-level only. */
 export type JobScope = { zoneId: string } | { accountId: string };
+/** A zone, by its ID: where custom fields and zone-level jobs live. */
 export type ZoneScope = { zoneId: string };
 
 /** Zone and account IDs are 32 hex digits (not the zone's name, not an account email). */

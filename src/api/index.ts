@@ -6,21 +6,19 @@ export {
   type JobResult,
   LogpushClient,
   type Plan,
-  type Ruleset,
   type SetCustomFieldsResult,
 } from "./client.js";
 export {
+  type ActionParameters,
   CUSTOM_FIELD_COLUMNS,
   CUSTOM_FIELD_LISTS,
   type CustomFieldColumn,
-  type CustomFieldList,
   type CustomFieldsCheck,
   type CustomFieldsConfig,
   checkCustomFieldRules,
   checkCustomFields,
   configFromRules,
   customFieldsRule,
-  MAX_CUSTOM_FIELDS,
 } from "./custom-fields.js";
 export {
   checkDestination,
@@ -39,32 +37,25 @@ export {
 export { isJobId, type JobScope, type ZoneScope } from "./ids.js";
 export {
   checkJobBody,
-  DATASETS_OF_OPTION,
   DEFAULT_TIMESTAMPS,
   datasetScopeProblem,
   JOB_BODY_FIELDS,
-  JOB_KINDS,
   type JobBodyCheck,
   type JobBodyContext,
-  LOGPULL_TIMESTAMP_FORMATS,
   logpullAsOutputOptions,
   OUTPUT_OPTION_DEFAULTS,
-  OUTPUT_OPTION_NAMES,
-  OUTPUT_TYPES,
   type OutputOptions,
-  TIMESTAMP_FORMATS,
-  UPLOAD_LIMITS,
+  type OutputType,
+  type TimestampFormat,
 } from "./job-options.js";
 export {
   buildCreateBody,
   buildUpdate,
-  diffJob,
   type JobChange,
   type JobFilter,
   type JobSettings,
   jobFields,
   type LogpushJob,
-  selectsCustomFields,
 } from "./jobs.js";
 export type { PlannedRequest } from "./runner.js";
 export { hasControlCharacter, maskSecrets } from "./secrets.js";
@@ -77,6 +68,7 @@ export {
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_RETRY_DELAY_MS,
   DEFAULT_TIMEOUT_MS,
+  type HttpMethod,
   MAX_RESPONSE_BYTES,
   MAX_TIMEOUT_MS,
   type ShownRequest,

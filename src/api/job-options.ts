@@ -11,10 +11,10 @@ import { checkRecordTemplate } from "./record-template.js";
  * Sources: the OpenAPI job schema, the SDK's `OutputOptions`, and the Logpush docs (2026).
  */
 
-export const OUTPUT_TYPES = ["ndjson", "csv"] as const;
-export const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
+const OUTPUT_TYPES = ["ndjson", "csv"] as const;
+const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
 /** The formats a `logpull_options` string's `timestamps=` takes (the older form has no ms/ns variants). */
-export const LOGPULL_TIMESTAMP_FORMATS = ["rfc3339", "unix", "unixnano"] as const;
+const LOGPULL_TIMESTAMP_FORMATS = ["rfc3339", "unix", "unixnano"] as const;
 /**
  * The keys of a `logpull_options` string (the query string of the Logpull API, which Logpush jobs
  * took before `output_options`), each with the output option it is. Logpush sets the Logpull
@@ -29,13 +29,15 @@ const LOGPULL_OPTION_KEYS = {
 type LogpullOptionKey = keyof typeof LOGPULL_OPTION_KEYS;
 /** The timestamp format filterc gives a new job when none is named. */
 export const DEFAULT_TIMESTAMPS = "rfc3339";
-export const JOB_KINDS = ["", "edge"] as const;
-export const FREQUENCIES = ["high", "low"] as const;
+const JOB_KINDS = ["", "edge"] as const;
+const FREQUENCIES = ["high", "low"] as const;
 export const MAX_DESTINATION_LENGTH = 4096;
 /** The OpenAPI schema's `maxLength` of `logpull_options`. */
-export const MAX_LOGPULL_OPTIONS_LENGTH = 4096;
+const MAX_LOGPULL_OPTIONS_LENGTH = 4096;
 
+/** The `output_type` values a job's output options take. */
 export type OutputType = (typeof OUTPUT_TYPES)[number];
+/** The `timestamp_format` values a job's output options take. */
 export type TimestampFormat = (typeof TIMESTAMP_FORMATS)[number];
 
 /** A job's `output_options`, with the service's names. */
@@ -84,7 +86,7 @@ const STRING_OUTPUT_OPTIONS = [
   "field_delimiter",
 ] as const;
 
-export const OUTPUT_OPTION_NAMES: readonly (keyof OutputOptions)[] = [
+const OUTPUT_OPTION_NAMES: readonly (keyof OutputOptions)[] = [
   "field_names",
   "output_type",
   "timestamp_format",
@@ -96,16 +98,16 @@ export const OUTPUT_OPTION_NAMES: readonly (keyof OutputOptions)[] = [
 ];
 
 /** An upload limit: 0 turns it off, otherwise the value lies in the range. */
-export const UPLOAD_LIMITS = {
+const UPLOAD_LIMITS = {
   max_upload_bytes: { min: 5_000_000, max: 1_000_000_000, accepted: "0 or 5,000,000–1,000,000,000 (bytes)" },
   max_upload_records: { min: 1_000, max: 1_000_000, accepted: "0 or 1,000–1,000,000 (records)" },
   max_upload_interval_seconds: { min: 30, max: 300, accepted: "0 or 30–300 (seconds)" },
 } as const;
 
-export type UploadLimit = keyof typeof UPLOAD_LIMITS;
+type UploadLimit = keyof typeof UPLOAD_LIMITS;
 
 /** Options that exist for some datasets only. */
-export const DATASETS_OF_OPTION = {
+const DATASETS_OF_OPTION = {
   filter_attack_traffic: ["http_requests", "firewall_events", "network_analytics_logs"],
   merge_subrequests: ["http_requests"],
   kind: ["http_requests"],
@@ -144,6 +146,7 @@ function describe(value: unknown): string {
   return String(value);
 }
 
+/** What `checkJobBody` needs to know beside the body: where the job lives, and whether it is created or updated. */
 export interface JobBodyContext {
   mode: "create" | "update";
   /** The job's dataset: the body's on create, the job's own on update. */
@@ -154,6 +157,7 @@ export interface JobBodyContext {
   scope?: Scope;
 }
 
+/** What `checkJobBody` finds: every problem of a job body at once. */
 export interface JobBodyCheck {
   problems: Problem[];
   notices: string[];
@@ -411,11 +415,7 @@ function checkOutputOptions(
 }
 
 /** The field names of a job, checked against the catalog: at least one, each known, none twice. */
-export function checkFieldNames(
-  fields: readonly string[],
-  catalog: Catalog | undefined,
-  path: string,
-): Problem[] {
+function checkFieldNames(fields: readonly string[], catalog: Catalog | undefined, path: string): Problem[] {
   if (fields.length === 0) return [problem("NoJobFields", path, {})];
   const problems: Problem[] = [];
   const seen = new Set<string>();

@@ -3,7 +3,6 @@ import { type CompileOptions, type CompileResult, compile } from "../compile.js"
 import { decompile } from "../decompile/index.js";
 import type { Diagnostic } from "../diagnostics/index.js";
 import { emit } from "../emit/index.js";
-import { CUSTOM_FIELD_COLUMNS } from "./custom-fields.js";
 import { checkDestination, maskDestination, needsOwnershipChallenge } from "./destination.js";
 import { type Problem, ValidationError } from "./errors.js";
 import {
@@ -92,7 +91,7 @@ export interface JobChange {
   after: unknown;
 }
 
-export interface JobBody {
+interface JobBody {
   body: Record<string, unknown>;
   notices: string[];
   /** The filter's diagnostics (warnings only: errors throw), with ranges in `filterSource`. */
@@ -100,7 +99,7 @@ export interface JobBody {
   filterSource: string | undefined;
 }
 
-export interface JobUpdate extends JobBody {
+interface JobUpdate extends JobBody {
   /** What the update changes, in body order; empty when the job already is as asked. */
   changes: JobChange[];
 }
@@ -138,7 +137,7 @@ function mergedOutputOptions(base: OutputOptions, settings: JobSettings): Output
 }
 
 /** Where a job lives, to write the `filterc jobs ownership` command a refusal names. */
-export interface JobPlace {
+interface JobPlace {
   scope: Scope;
   id: string;
 }
@@ -289,7 +288,7 @@ function ownershipProblems(
 }
 
 /** What `body` changes on `job`, field by field (inside `output_options` too). */
-export function diffJob(job: LogpushJob, body: Record<string, unknown>): JobChange[] {
+function diffJob(job: LogpushJob, body: Record<string, unknown>): JobChange[] {
   const changes: JobChange[] = [];
   for (const [key, after] of Object.entries(body)) {
     if (key === "ownership_challenge") continue;
@@ -410,11 +409,6 @@ function compileFilter(
   settings: JobSettings,
 ): CompileResult {
   return compile(source, { ...settings.compileOptions, catalog, dataset });
-}
-
-/** Whether a field selection includes any column that carries custom fields. */
-export function selectsCustomFields(fields: readonly string[]): boolean {
-  return CUSTOM_FIELD_COLUMNS.some((column) => fields.includes(column));
 }
 
 /** The fields a job selects, read back from its `output_options` or `logpull_options`. */

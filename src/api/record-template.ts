@@ -21,7 +21,7 @@ interface ParsedRecordTemplate {
   problems: TemplateProblem[];
 }
 
-export interface RecordTemplateCheck {
+interface RecordTemplateCheck {
   /** What is wrong, each naming the action and its offset. */
   problems: string[];
   /** The fields the template reads, in order, each once. */

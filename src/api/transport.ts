@@ -3,8 +3,14 @@ import { ApiError, ClientConfigError, type EnvelopeMessage } from "./errors.js";
 import { maskAnswer } from "./masked-answer.js";
 import { hasControlCharacter, MASK, maskSecrets } from "./secrets.js";
 
+/** The Cloudflare API address a client uses unless told another (`baseUrl`, `CLOUDFLARE_API_BASE_URL`). */
 export const DEFAULT_BASE_URL = "https://api.cloudflare.com/client/v4";
+/** How long a client waits for one response, in milliseconds (`timeoutMs`). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * How many times a client retries an idempotent request (GET, PUT, DELETE) on 429, 5xx, a timeout or a network failure
+ * (`maxRetries`).
+ */
 export const DEFAULT_MAX_RETRIES = 2;
 /** The longest `Retry-After` waited out (option maxRetryDelayMs); a longer one ends the call with the service's answer. */
 export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
@@ -35,6 +41,7 @@ export const DEFAULT_MAX_PAGES = 100;
 /** The Content-Encodings fetch undoes (in Node and in browsers), one at a time; any other is refused. */
 const DECODED_ENCODINGS: ReadonlySet<string> = new Set(["gzip", "x-gzip", "deflate", "br"]);
 
+/** The HTTP methods the client sends. */
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
 /** One call to the API, before it is sent (or shown by a dry run). */
@@ -53,7 +60,7 @@ export interface ApiRequest {
 }
 
 /** What an operation's `result` is: checked before anyone reads it. */
-export type ResultShape = "object" | "array" | "object or null" | "any";
+type ResultShape = "object" | "array" | "object or null" | "any";
 
 /** An answer unwrapped: the envelope's `result` and `result_info`. */
 export interface Envelope<T> {
@@ -71,6 +78,7 @@ export interface ShownRequest {
   body: string | null;
 }
 
+/** Options of `createClient`: credentials, address and the limits of each request (every limit has a `DEFAULT_*`). */
 export interface ClientOptions {
   /** API token (`Authorization: Bearer`); default `CLOUDFLARE_API_TOKEN`. Wins over email and key. */
   apiToken?: string;

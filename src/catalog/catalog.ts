@@ -4,6 +4,7 @@ export type FieldType = "string" | "int" | "float" | "bool" | "array" | "object"
 /** The type of each element of an array field. */
 export type ElementType = "string" | "int" | "object";
 
+/** One field of a dataset: its name, type and whether a filter may use it. */
 export interface FieldInfo {
   name: string;
   type: FieldType;
@@ -27,6 +28,7 @@ export interface FieldSpec {
   filterable?: boolean;
 }
 
+/** The fields of one dataset, by name: what a filter is checked against (from `getCatalog` or `createCatalog`). */
 export interface Catalog {
   dataset: string;
   fields: ReadonlyMap<string, FieldInfo>;
@@ -41,7 +43,7 @@ function elementTypeOf(docType: string): ElementType | undefined {
   return element === "int" || element === "object" ? element : "string";
 }
 
-export function fieldInfo(spec: FieldSpec): FieldInfo {
+function fieldInfo(spec: FieldSpec): FieldInfo {
   const docType = spec.docType ?? spec.type;
   const elementType = spec.type === "array" ? (elementTypeOf(docType) ?? "string") : undefined;
   const filterable = spec.filterable !== false && spec.type !== "object" && elementType !== "object";

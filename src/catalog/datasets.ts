@@ -89,8 +89,10 @@ export type Scope = "zone" | "account";
 
 export const SCOPES: readonly Scope[] = ["zone", "account"];
 
+/** The dataset a filter is checked against when neither an option nor the source names one. */
 export const DEFAULT_DATASET = "http_requests";
 
+/** The names of every Logpush dataset with a catalog, sorted. */
 export const datasetNames: readonly string[] = Object.keys(specsByDataset).sort();
 
 const built = new Map<string, Catalog>();

@@ -5,7 +5,6 @@ export {
   type FieldInfo,
   type FieldSpec,
   type FieldType,
-  fieldInfo,
 } from "./catalog.js";
 export {
   DEFAULT_DATASET,

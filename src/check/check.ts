@@ -16,6 +16,7 @@ import {
 } from "../syntax/index.js";
 import { analyzeExpr, type FilterAnalysis, unanalyzed } from "./analyze.js";
 
+/** Options of `check`: the dataset or catalog to check against, and the parser's limits. */
 export interface CheckOptions extends ParseOptions {
   /**
    * The Logpush dataset whose field catalog applies. A source that names another one with
@@ -35,6 +36,7 @@ export interface CheckOptions extends ParseOptions {
   catalog?: Catalog;
 }
 
+/** What `check` returns: the parsed and checked filter, its meaning and every diagnostic. */
 export interface CheckResult extends FilterAnalysis {
   /** The AST, as parsed. */
   filter: FilterSource;

@@ -23,10 +23,8 @@ export {
   scalarText,
 } from "./ir.js";
 export {
-  type Conjunct,
   DEFAULT_MAX_SEARCH_STEPS,
   findRecord,
-  type SearchResult,
 } from "./meaning/search.js";
 export type { FieldValue, Witness } from "./meaning/value.js";
 export { toNegationNormalForm } from "./negate.js";

@@ -25,6 +25,7 @@ export type ScalarValue =
   | { kind: "number"; text: string }
   | { kind: "bool"; value: boolean };
 
+/** A checked comparison: the field from the catalog, a canonical operator and typed values. */
 export interface Leaf {
   kind: "leaf";
   field: FieldInfo;
@@ -34,12 +35,14 @@ export interface Leaf {
   range: Range;
 }
 
+/** An `and` or `or` of checked operands. */
 export interface Group<Operand = Cond> {
   kind: "and" | "or";
   operands: Operand[];
   range: Range;
 }
 
+/** A `not` of a checked operand, as written (the meaning pushes it down). */
 export interface Negation {
   kind: "not";
   operand: Cond;

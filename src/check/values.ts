@@ -21,7 +21,7 @@ import { canonicalNumber, fitsInt64Range, isIntegerText, isNumberText } from "./
 /** The type one value must have: the field's type, or for arrays the element type. */
 type ValueType = "string" | "int" | "float" | "bool";
 
-export interface ValueContext {
+interface ValueContext {
   field: FieldInfo;
   operator: CanonicalOperator;
   operatorRef: OperatorRef;

@@ -36,7 +36,7 @@ export const apiFlags = {
   "max-pages": { type: "string" },
 } as const;
 
-export interface ApiFlagValues {
+interface ApiFlagValues {
   zone?: string | undefined;
   account?: string | undefined;
   "dry-run"?: boolean | undefined;

@@ -1,7 +1,7 @@
 import type { CliIO } from "./io.js";
 
 /** A command module: its usage text and what it does. */
-export interface Command {
+interface Command {
   usage: string;
   run(argv: string[], io: CliIO): Promise<number>;
 }

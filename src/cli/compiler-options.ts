@@ -16,7 +16,7 @@ export const compilerFlags = {
   "max-bytes": { type: "string" },
 } as const;
 
-export interface CompilerFlagValues {
+interface CompilerFlagValues {
   dataset?: string | undefined;
   catalog?: string | undefined;
   "no-optimize"?: boolean | undefined;

@@ -29,7 +29,7 @@ export async function openDuckDB(threads: number | undefined): Promise<DuckDBCon
 }
 
 /** Credentials for reading a bucket, from the environment; their values, for masking. */
-export interface RemoteAccess {
+interface RemoteAccess {
   statements: string[];
   secrets: string[];
 }

@@ -7,7 +7,7 @@ import { compilerOptionsFrom, withFolderDefaults } from "./compiler-options.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, readSource } from "./io.js";
 
-export interface EvalFilterFlags {
+interface EvalFilterFlags {
   filter?: string | undefined;
   expr?: string | undefined;
   dataset?: string | undefined;
@@ -15,7 +15,7 @@ export interface EvalFilterFlags {
 }
 
 /** A filter's text and the name diagnostics give it. */
-export interface FilterInput {
+interface FilterInput {
   text: string;
   name: string;
 }

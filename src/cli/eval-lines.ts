@@ -36,7 +36,7 @@ export function emptyCounts(): EvalCounts {
   };
 }
 
-export interface EvalLinesOptions {
+interface EvalLinesOptions {
   filter: LineFilter;
   /** The same filter over blocks of lines, which tests lines of ASCII faster (see compileBlockFilter). */
   blockFilter: BlockFilter | undefined;
@@ -80,7 +80,7 @@ export function warningText(warning: EvalWarning, lineOffset = 0): string {
 }
 
 /** How a run of one input ended: whether it went to the end (false: --strict stopped it), and its lines, blank ones included. */
-export interface EvalEnd {
+interface EvalEnd {
   completed: boolean;
   lineCount: number;
 }

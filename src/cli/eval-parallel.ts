@@ -20,7 +20,7 @@ interface PartState {
   worker: Worker;
 }
 
-export interface ParallelRun {
+interface ParallelRun {
   workerFile: string;
   setup: WorkerSetup;
   jobs: number;

@@ -22,7 +22,7 @@ export interface LiveJob {
 }
 
 /** A job of the listing that cannot be written or compared, and why, in words. */
-export interface RefusedJob {
+interface RefusedJob {
   /** The job's id and name, fit to show. */
   label: string;
   /** The id as the service gave it (for `--json`). */

@@ -20,6 +20,7 @@ import {
 import { JsonDocument, jsonTypeName, membersOf, parseDocument } from "./document.js";
 import { at, ShapeReader } from "./shape.js";
 
+/** Options of `decompile`: the catalog to check against, the input's limits, and how to print the source. */
 export interface DecompileOptions extends PrintOptions {
   /** The dataset whose catalog types the comparisons (default: the job record's `dataset`, else `defaultDataset`). */
   dataset?: string;
@@ -35,6 +36,7 @@ export interface DecompileOptions extends PrintOptions {
   maxDiagnostics?: number;
 }
 
+/** What `decompile` returns: the filter as filterc source (null on errors), and the diagnostics with JSON pointers. */
 export interface DecompileResult {
   /** True when there is no error (warnings allowed). */
   ok: boolean;
@@ -46,6 +48,7 @@ export interface DecompileResult {
   diagnostics: Diagnostic[];
 }
 
+/** The longest JSON text, in characters, `decompile` reads (`maxInputLength`). */
 export const DEFAULT_MAX_INPUT_LENGTH = 100_000;
 
 const noFilter: DecompileResult = { ok: true, condition: null, source: "", diagnostics: [] };

@@ -21,7 +21,7 @@ import { type JsonDocument, jsonTypeName, membersOf, pointerSegment } from "./do
 import { suggestJsonOperator } from "./operators.js";
 
 /** What a range of the AST stands for in the JSON: the member's pointer and its role. */
-export interface Place {
+interface Place {
   pointer: string;
   role: "key" | "operator" | "value" | "node";
 }

@@ -16,6 +16,10 @@ export interface RelatedLocation {
   pointer?: string;
 }
 
+/**
+ * A problem found in a source or JSON: a stable code, a severity, a message, where it is, and a fix where one is
+ * known.
+ */
 export interface Diagnostic {
   code: string;
   severity: Severity;

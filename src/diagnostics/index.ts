@@ -13,12 +13,10 @@ export {
   LineIndex,
   type Position,
   type Range,
-  rangeContains,
-  spanRanges,
   startOfSource,
 } from "./range.js";
-export { type RenderOptions, renderDiagnostic, renderDiagnostics } from "./render.js";
-export { closestMatch, editDistance } from "./suggest.js";
+export { renderDiagnostics } from "./render.js";
+export { closestMatch } from "./suggest.js";
 export {
   codePointName,
   isHiddenCharacter,

@@ -20,14 +20,6 @@ export function emptyRangeAt(position: Position): Range {
   return { start: position, end: position };
 }
 
-export function spanRanges(first: Range, last: Range): Range {
-  return { start: first.start, end: last.end };
-}
-
-export function rangeContains(outer: Range, inner: Range): boolean {
-  return inner.start.offset >= outer.start.offset && inner.end.offset <= outer.end.offset;
-}
-
 /** Maps offsets to line/column positions for ranges the tokens do not already carry (end of input, spans). */
 export class LineIndex {
   private readonly lineStarts: number[] = [0];

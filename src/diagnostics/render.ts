@@ -3,7 +3,7 @@ import { type Cell, layOutLine } from "./line-layout.js";
 import { LineIndex, type Range } from "./range.js";
 import { terminalText } from "./terminal-text.js";
 
-export interface RenderOptions {
+interface RenderOptions {
   /** Shown after `-->`; "<stdin>" when reading standard input. */
   fileName?: string;
   /** ANSI colours (the CLI turns them on for terminals without NO_COLOR). */
@@ -33,7 +33,7 @@ const ELLIPSIS = "…";
  * source or the diagnostic is made safe for a terminal (see terminal-text.ts). Never throws: a
  * range outside the source is clamped into it.
  */
-export function renderDiagnostic(
+function renderDiagnostic(
   diagnostic: Diagnostic,
   source: string,
   options: RenderOptions = {},

@@ -11,11 +11,16 @@ import { recordJson } from "./record.js";
 /** How the records two filters keep compare: A ⊂ B is `subset`. */
 export type Relation = "equivalent" | "subset" | "superset" | "overlap" | "disjoint";
 
+/** Options of `diffFilters`. */
 export interface DiffOptions {
   /** Most search steps per question before the comparison gives up undecided (default 1,000,000). */
   maxSearchSteps?: number;
 }
 
+/**
+ * What `diffFilters` returns: how the two filters' sets of records relate, with example records where they
+ * differ, or `decided: false` when the search gave up.
+ */
 export type FilterDiff =
   | {
       decided: true;

@@ -56,7 +56,7 @@ export interface SuiteFiles {
 export type FilterDefaults = Pick<LoadOptions, "maxOperators" | "maxBytes"> & { dataset?: string };
 
 /** A test file ready to run: its filter loaded, its cases checked against the catalog (its log is read as it runs). */
-export interface TestSuite {
+interface TestSuite {
   spec: FilterTestSpec;
   filter: LoadedFilter;
   source: string;
@@ -65,7 +65,7 @@ export interface TestSuite {
 }
 
 /** What stops a test file from running: its problems, and the filter's diagnostics when those are why. */
-export interface SuiteErrors {
+interface SuiteErrors {
   errors: string[];
   filter?: { loaded: LoadedFilter; source: string; sourceName: string };
 }

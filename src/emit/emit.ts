@@ -4,6 +4,7 @@ import type { LogpushFilter } from "./json.js";
 import { optimize } from "./optimize.js";
 import { serialize } from "./serialize.js";
 
+/** Options of `emit`: whether to optimize, and the Logpush limits to check. */
 export interface EmitOptions {
   /** Rewrite into fewer comparisons with the same meaning (default true). */
   optimize?: boolean;
@@ -13,7 +14,9 @@ export interface EmitOptions {
   maxBytes?: number;
 }
 
+/** The most comparisons a filter may have, as Logpush allows (`maxOperators`). */
 export const DEFAULT_MAX_OPERATORS = 30;
+/** The most bytes a filter's JSON may have, as Logpush allows (`maxBytes`). */
 export const DEFAULT_MAX_BYTES = 1000;
 
 /** What the filter uses against the limits Logpush sets. */
@@ -24,6 +27,7 @@ export interface FilterStats {
   maxBytes: number;
 }
 
+/** What `emit` returns: the job's `filter` string (null when a limit is exceeded), its stats and diagnostics. */
 export interface EmitResult {
   /** The compact JSON string for the job's `filter`; null when over a limit. */
   filter: string | null;

@@ -5,8 +5,10 @@ export interface LogpushFilter {
   where: LogpushNode;
 }
 
+/** A node of the Logpush filter JSON: a comparison, or an `and`/`or` of nodes. */
 export type LogpushNode = LogpushLeaf | { and: LogpushNode[] } | { or: LogpushNode[] };
 
+/** A comparison in the Logpush filter JSON. */
 export interface LogpushLeaf {
   key: string;
   operator: CanonicalOperator;

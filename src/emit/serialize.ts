@@ -1,7 +1,7 @@
 import { type Leaf, type Meaning, scalarText } from "../check/index.js";
 
 /** The compact JSON of a filter, its UTF-8 length, and where each comparison ends in it. */
-export interface Serialized {
+interface Serialized {
   text: string;
   bytes: number;
   /** The comparisons in output order, each with the UTF-8 byte offset at which its JSON ends. */

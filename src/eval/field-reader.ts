@@ -5,7 +5,7 @@ import { otherValue, parseRecord } from "./records.js";
  * Reads the top-level fields a filter names from one log line into `values` (`values[i]` for
  * `fields[i]`, undefined when the record lacks it). Returns false when the line is malformed.
  */
-export type FieldReader = (line: string, values: unknown[]) => boolean;
+type FieldReader = (line: string, values: unknown[]) => boolean;
 
 /**
  * Compiles a reader for the named (distinct) top-level fields that agrees with `parseRecord` followed by

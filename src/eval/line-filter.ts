@@ -8,8 +8,10 @@ import type { TimestampOptions } from "./timestamps.js";
 
 /** What one log line is to a filter. */
 export const LineVerdict = { miss: 0, match: 1, malformed: 2 } as const;
+/** A line's verdict: `miss`, `match`, or `malformed` (the line is no JSON record). */
 export type LineVerdict = (typeof LineVerdict)[keyof typeof LineVerdict];
 
+/** Options of `compileLineFilter`. */
 export interface LineFilterOptions extends TimestampOptions {
   /**
    * Reject lines by their raw text before reading their fields where the filter allows it

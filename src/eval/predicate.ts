@@ -52,10 +52,10 @@ export function compilePredicate(condition: Cond, options: TimestampOptions = {}
 }
 
 /** A test over the slot values of one record: `values.value(i)` is the record's field `fields[i]` (undefined when absent). */
-export type SlotTest = (values: SlotValues) => boolean;
+type SlotTest = (values: SlotValues) => boolean;
 
 /** A filter over the values of the fields it names: lets a caller read just those fields from a log line. */
-export interface SlotPredicate {
+interface SlotPredicate {
   /** The top-level fields the condition names, each once, in order of first mention. */
   fields: string[];
   /** The slots of the timestamp fields among them. */

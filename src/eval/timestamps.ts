@@ -18,6 +18,10 @@ import { type Decimal, ExactNumber, isShort, jsonNumber, NUMERIC_TEXT, parseDeci
  * is read whatever the reading.
  */
 export const TIMESTAMP_READINGS = ["auto", "unixnano", "unix"] as const;
+/**
+ * How timestamps in records are read: `auto` (RFC 3339, unix or unixnano by their form), or always `unixnano` or
+ * `unix`.
+ */
 export type TimestampReading = (typeof TIMESTAMP_READINGS)[number];
 export const DEFAULT_TIMESTAMP_READING: TimestampReading = "auto";
 
@@ -30,7 +34,7 @@ const SECONDS_MAX_EXPONENT = parseDecimal(AUTO_SECONDS_BELOW)!.exponent - 1;
 const NANOSECONDS_MIN_EXPONENT = parseDecimal(AUTO_NANOSECONDS_FROM)!.exponent;
 
 /** A timestamp as eval compares numbers: a double when that is exact, else an ExactNumber (see numbers.ts). */
-export type Instant = number | ExactNumber;
+type Instant = number | ExactNumber;
 
 /**
  * The instant a timestamp field's value names, in unix nanoseconds; undefined when the value is

@@ -17,7 +17,7 @@ export class NotRegularFile extends Error {
   }
 }
 
-export interface OpenFile {
+interface OpenFile {
   handle: FileHandle;
   /** A regular file's size; undefined for a stream, which is read in order and has no size. */
   size: number | undefined;

@@ -29,7 +29,7 @@ import {
  * document does the conversion, so positions agree with the editor's for every line ending.
  */
 
-export function toRange(document: TextDocument, range: OffsetRange): Range {
+function toRange(document: TextDocument, range: OffsetRange): Range {
   return { start: document.positionAt(range.start), end: document.positionAt(range.end) };
 }
 

@@ -10,7 +10,7 @@ import { LanguageService, type ServiceOptions } from "../service/index.js";
 const MAX_SERVICES = 16;
 
 /** A document's language service, and the problems of the filterc.json that should have set it. */
-export interface DocumentService {
+interface DocumentService {
   service: LanguageService;
   problems: readonly string[];
 }

@@ -6,7 +6,7 @@ import {
   type Message,
 } from "vscode-languageserver/node";
 
-export interface FrameLimits {
+interface FrameLimits {
   /** A longer message is skipped (its bytes read and dropped), with a message on stderr. */
   maxMessageBytes: number;
   /** Headers longer than this without their blank line end the server. */
@@ -17,7 +17,7 @@ export interface FrameLimits {
 export const DEFAULT_FRAME_LIMITS: FrameLimits = { maxMessageBytes: 16 * 1024 * 1024, maxHeaderBytes: 8192 };
 
 /** A frame the reader cannot read: once one is met, the bytes after it cannot be trusted. */
-export class FrameError extends Error {
+class FrameError extends Error {
   override readonly name = "FrameError";
 }
 

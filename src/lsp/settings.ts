@@ -1,12 +1,5 @@
 import type { ServiceOptions } from "../service/index.js";
 
-/** The client settings filterc reads, under the section `filterc`. */
-export interface FiltercSettings {
-  dataset?: string;
-  maxOperators?: number;
-  maxBytes?: number;
-}
-
 export const SETTINGS_SECTION = "filterc";
 
 const isCount = (value: unknown): value is number =>

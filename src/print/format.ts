@@ -9,6 +9,7 @@ import {
 } from "../syntax/index.js";
 import { type CommentPlacement, type PrintOptions, printWithComments } from "./print.js";
 
+/** What `format` returns: the formatted text (null on syntax errors) and the syntax errors. */
 export interface FormatResult {
   /** The canonically printed source, ending in a newline; null when the source has syntax errors. */
   text: string | null;
@@ -36,7 +37,7 @@ export function format(source: string, options: PrintOptions = {}): FormatResult
  * such comment only: one line ends in one comment); any other comment goes on its own line before
  * the next comparison, or at the end when no comparison follows.
  */
-export function attachComments(filter: FilterSource, source: string): CommentPlacement {
+function attachComments(filter: FilterSource, source: string): CommentPlacement {
   const comparisons = filter.expr ? comparisonsOf(filter.expr) : [];
   const placement: CommentPlacement = {
     leading: new Map(),

@@ -9,11 +9,13 @@ import {
   type Value,
 } from "../syntax/index.js";
 
+/** Options of `print`, `format` and `decompile`'s output. */
 export interface PrintOptions {
   /** The column lines are wrapped at (default 80). */
   lineWidth?: number;
 }
 
+/** The width `print`, `format` and `decompile` wrap lines at, unless told another (`lineWidth`). */
 export const DEFAULT_LINE_WIDTH = 80;
 
 /** Comments to keep next to the comparisons of a printed source (see `attachComments`). */

@@ -3,7 +3,7 @@ import { S3_BUCKET } from "../api/destination.js";
 import { invalidJob } from "./errors.js";
 
 /** An `s3://bucket/path?region=…` destination, mapped to the folder `<data dir>/<bucket>/<path>`. */
-export interface Destination {
+interface Destination {
   bucket: string;
   /** Path segments under the bucket; `{DATE}` is kept and filled in at push time. */
   segments: string[];

@@ -126,7 +126,7 @@ function nanoseconds(value: unknown): bigint | undefined {
 }
 
 /** A value as JSON text, numbers as the log wrote them (64-bit integers stay exact). */
-export function jsonText(value: unknown): string {
+function jsonText(value: unknown): string {
   if (value instanceof ExactNumber) return value.text;
   if (value === undefined) return "null";
   if (Array.isArray(value)) return `[${value.map(jsonText).join(",")}]`;

@@ -20,7 +20,7 @@ import { utcDate } from "./ownership.js";
 import { jobSettingsProblem } from "./state-file.js";
 
 /** Custom field values are cut to this many UTF-8 bytes, as Logpush does. */
-export const MAX_CUSTOM_FIELD_BYTES = 8192;
+const MAX_CUSTOM_FIELD_BYTES = 8192;
 
 /** Compiled filters by dataset and filter text; emptied when it grows past this many (filters of deleted jobs). */
 const MAX_CACHED_PREDICATES = 1000;
@@ -41,7 +41,7 @@ function predicateOf(job: Job): Predicate {
 }
 
 /** Cuts a value to at most `MAX_CUSTOM_FIELD_BYTES` UTF-8 bytes, never inside a character. */
-export function cutValue(value: string): string {
+function cutValue(value: string): string {
   const bytes = Buffer.from(value, "utf8");
   if (bytes.length <= MAX_CUSTOM_FIELD_BYTES) return value;
   let end = MAX_CUSTOM_FIELD_BYTES;
@@ -121,7 +121,7 @@ const compactTime = (at: Date) =>
     .replace(/\.\d+Z$/, "Z");
 
 /** Line numbers of malformed lines reported in the answer; `malformed` counts them all. */
-export const MAX_REPORTED_MALFORMED_LINES = 100;
+const MAX_REPORTED_MALFORMED_LINES = 100;
 
 /** One file of a job's push, open while records go in. */
 interface Batch {

@@ -23,7 +23,7 @@ interface PendingChange {
 }
 
 /** The state folder inside the data directory; `_` cannot start an S3 bucket name, so no destination folder collides. */
-export const STATE_FOLDER = "_sandbox";
+const STATE_FOLDER = "_sandbox";
 
 /**
  * Challenges a zone keeps, the oldest dropped first (the service's tokens expire after 7 days;

@@ -29,7 +29,7 @@ const RULESET_FILE = /^([1-9][0-9]{0,15})\.json$/;
 const JOB_FILE = /^([1-9][0-9]{0,15})\.json$/;
 
 /** A zone as loaded: its state, and where each ruleset is kept. */
-export interface LoadedZone {
+interface LoadedZone {
   state: ZoneState;
   /** Each ruleset's number (its file `rulesets/<n>.json`), by ruleset id. */
   rulesetNumbers: Map<string, number>;

@@ -129,7 +129,7 @@ function fieldCandidates(catalog: Catalog | undefined, typed: string): Candidate
   return candidates;
 }
 
-export function fieldDocumentation(field: FieldInfo): string {
+function fieldDocumentation(field: FieldInfo): string {
   const deprecated = field.deprecated ? "\n\nDeprecated." : "";
   return `${field.description}${deprecated}`;
 }

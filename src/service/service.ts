@@ -51,7 +51,11 @@ export class LanguageService {
     return this.options;
   }
 
-  /** The analysis of `text`, from the cache when the text was seen lately. */
+  /**
+   * The analysis of `text`, from the cache when the text was seen lately.
+   *
+   * @internal
+   */
   analyze(text: string): Analysis {
     const index = this.analyses.findIndex((analysis) => analysis.text === text);
     const analysis = index >= 0 ? this.analyses[index]! : new Analysis(text, this.options);
@@ -93,6 +97,10 @@ export class LanguageService {
   }
 }
 
+/**
+ * Makes a language service for editors (diagnostics, completion, hover, formatting, code actions, semantic tokens)
+ * with these options. Never throws.
+ */
 export function createLanguageService(options: ServiceOptions = {}): LanguageService {
   return new LanguageService(options);
 }

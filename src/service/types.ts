@@ -28,8 +28,10 @@ export interface TextEdit {
   newText: string;
 }
 
+/** What a completion inserts: a field, an operator, a keyword, a value or punctuation. */
 export type CompletionKind = "field" | "operator" | "keyword" | "value" | "punctuation";
 
+/** One completion an editor offers at a position. */
 export interface CompletionItem {
   label: string;
   kind: CompletionKind;
@@ -45,12 +47,14 @@ export interface CompletionItem {
   edit: TextEdit;
 }
 
+/** What an editor shows over a position: markdown, and the span it is about. */
 export interface Hover {
   /** Markdown. */
   contents: string;
   range: OffsetRange;
 }
 
+/** A fix an editor offers for a diagnostic: a title and the edits that apply it. */
 export interface CodeAction {
   title: string;
   kind: "quickfix";
@@ -59,6 +63,7 @@ export interface CodeAction {
   edit: TextEdit;
 }
 
+/** Options of `LanguageService.format`. */
 export interface FormattingOptions {
   /** Column at which lines wrap (default 80). */
   lineWidth?: number;
@@ -76,6 +81,7 @@ export type HighlightKind =
   | "comment"
   | "invalid";
 
+/** A span an editor colours, with its kind. */
 export interface Highlight {
   offset: number;
   length: number;
@@ -86,10 +92,12 @@ export interface Highlight {
 
 /** The semantic token types, in the order of their indexes in `semanticTokenLegend`. */
 export const semanticTokenTypes = ["property", "operator", "keyword", "string", "number", "comment"] as const;
+/** An LSP semantic token type the service reports. */
 export type SemanticTokenType = (typeof semanticTokenTypes)[number];
 
 /** The semantic token modifiers, in bit order. */
 export const semanticTokenModifiers = ["deprecated"] as const;
+/** An LSP semantic token modifier the service reports. */
 export type SemanticTokenModifier = (typeof semanticTokenModifiers)[number];
 
 export const semanticTokenLegend = {
@@ -97,6 +105,7 @@ export const semanticTokenLegend = {
   tokenModifiers: [...semanticTokenModifiers],
 };
 
+/** A span an editor colours, with its LSP token type and modifiers. */
 export interface SemanticToken {
   offset: number;
   length: number;

@@ -16,8 +16,9 @@
 export type JsonRef = { kind: "field"; name: string; index: number } | { kind: "element"; variable: string };
 
 /** The JSON types a comparison tells apart. */
-export type JsonKind = "string" | "number" | "bool" | "array" | "object" | "null";
+type JsonKind = "string" | "number" | "bool" | "array" | "object" | "null";
 
+/** The SQL dialects `toSql` writes. */
 export type DialectName = "duckdb" | "clickhouse";
 
 export interface Dialect {
@@ -177,7 +178,7 @@ function duckdbRecord(column: string, test: string, otherwise: string): string {
   return `list_transform([${text}], lambda ${LINE}: CASE WHEN ${object} THEN ${test} ELSE ${otherwise} END)[1]`;
 }
 
-export const duckdb: Dialect = {
+const duckdb: Dialect = {
   name: "duckdb",
   string(text) {
     // Standard SQL: quotes doubled, backslashes plain; a hidden character joins as chr(code point).
@@ -278,7 +279,7 @@ const utf8Escapes = (character: string) =>
     .map((byte) => `\\x${byte.toString(16).toUpperCase().padStart(2, "0")}`)
     .join("");
 
-export const clickhouse: Dialect = {
+const clickhouse: Dialect = {
   name: "clickhouse",
   // ClickHouse reads backslash escapes in every string literal.
   string: (text) => `'${text.replace(/[\\']/g, "\\$&").replace(HIDDEN, utf8Escapes)}'`,

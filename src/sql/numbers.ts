@@ -6,7 +6,7 @@ import type { Dialect, JsonRef } from "./dialect.js";
 export const unanchoredPattern = (pattern: RegExp) => pattern.source.slice(1, -1);
 
 /** The strings eval reads as numbers, as the engines' regular expressions (RE2 in both) write them. */
-export const NUMERIC_STRING = unanchoredPattern(NUMERIC_TEXT);
+const NUMERIC_STRING = unanchoredPattern(NUMERIC_TEXT);
 
 /**
  * Numbers both engines hold exactly as DECIMAL(38, 18): up to 20 digits before the point (every

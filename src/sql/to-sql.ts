@@ -4,6 +4,7 @@ import { DEFAULT_TIMESTAMP_READING, type TimestampReading } from "../eval/index.
 import { type DialectName, dialects, type Location } from "./dialect.js";
 import { translate } from "./translate.js";
 
+/** Options of `toSql`: the dialect, and the column or table the records are in. */
 export interface SqlOptions {
   dialect: DialectName;
   /** The column that holds each record's JSON text (default `json`); not used with `from`. */
@@ -17,6 +18,7 @@ export interface SqlOptions {
   timestamps?: TimestampReading;
 }
 
+/** What `toSql` returns: the SQL, or the reason the filter has no SQL. */
 export type SqlResult =
   | {
       ok: true;

@@ -19,6 +19,7 @@ export interface DatasetDirective {
   range: Range;
 }
 
+/** A `#` comment in the source. */
 export interface Comment {
   kind: "comment";
   /** The text after `#`, up to the end of the line. */
@@ -26,6 +27,7 @@ export interface Comment {
   range: Range;
 }
 
+/** An expression in the source: a comparison, `and`/`or`, `not`, or what could not be parsed. */
 export type Expr = Comparison | Logical | Not | ErrorNode;
 
 /** `a and b and c` is one node with three operands; a parenthesized group of the same kind is merged in. */
@@ -35,12 +37,14 @@ export interface Logical {
   range: Range;
 }
 
+/** A `not` (or `!`) before an expression in the source. */
 export interface Not {
   kind: "not";
   operand: Expr;
   range: Range;
 }
 
+/** A comparison in the source: a field, an operator and a value (`BotScore lt 30`). */
 export interface Comparison {
   kind: "comparison";
   field: FieldRef;
@@ -49,12 +53,14 @@ export interface Comparison {
   range: Range;
 }
 
+/** A field name as written in the source. */
 export interface FieldRef {
   kind: "field";
   name: string;
   range: Range;
 }
 
+/** An operator as written in the source (any alias) and its canonical operator. */
 export interface OperatorRef {
   kind: "operator";
   /** The canonical operator, or null when the text is not an operator (the checker says which one was meant). */
@@ -64,15 +70,19 @@ export interface OperatorRef {
   range: Range;
 }
 
+/** A single value in the source (not a list). */
 export type Scalar = StringValue | IntValue | DecimalValue | BoolValue | Word | ErrorNode;
+/** A comparison's value in the source: a scalar or a list. */
 export type Value = Scalar | ListValue;
 
+/** A quoted string in the source. */
 export interface StringValue {
   kind: "string";
   value: string;
   range: Range;
 }
 
+/** A whole number in the source. */
 export interface IntValue {
   kind: "int";
   /** Decimal digits with an optional `-`, exactly as written (never rounded through a float). */
@@ -80,18 +90,21 @@ export interface IntValue {
   range: Range;
 }
 
+/** A number with a fraction in the source (`30.5`). */
 export interface DecimalValue {
   kind: "decimal";
   text: string;
   range: Range;
 }
 
+/** A `true` or `false` value in the source. */
 export interface BoolValue {
   kind: "bool";
   value: boolean;
   range: Range;
 }
 
+/** A list of values in brackets or parentheses (`[500, 502]`). */
 export interface ListValue {
   kind: "list";
   elements: Scalar[];
@@ -111,4 +124,5 @@ export interface ErrorNode {
   range: Range;
 }
 
+/** Any node of the AST. */
 export type Node = FilterSource | Expr | FieldRef | OperatorRef | Value | Comment;

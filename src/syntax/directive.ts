@@ -20,7 +20,7 @@ export function directiveName(comment: string): { at: number; name: string } | u
 }
 
 /** What the comments before the filter say about its dataset, and the problems with how they say it. */
-export interface DirectiveReading {
+interface DirectiveReading {
   directive: DatasetDirective | undefined;
   diagnostics: Diagnostic[];
 }

@@ -21,7 +21,6 @@ export {
   isListOperator,
   isNegativeOperator,
   LOGIC,
-  type LogicWord,
   negateOperator,
   OPERATOR_NAMES,
   OPERATOR_SPELLINGS,
@@ -31,6 +30,5 @@ export {
   operatorsFor,
   type PositiveOperator,
   type Punctuation,
-  type TokenClass,
   type TokenFacts,
 } from "./vocabulary.js";

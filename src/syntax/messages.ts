@@ -5,7 +5,7 @@ const found = (token: IToken | undefined) =>
   token && token.tokenType.name !== "EOF" ? `\`${token.image}\`` : "the end of the filter";
 const after = (token: IToken | undefined) => (token?.image ? ` after \`${token.image}\`` : "");
 /** What a syntax error says: what the parser expected, and what it found. */
-export interface Expectation {
+interface Expectation {
   expected: string;
   found: string;
 }

@@ -33,6 +33,7 @@ import {
 } from "./tokens.js";
 import { parseWellFormed } from "./well-formed.js";
 
+/** Options of `parse`: the limits of what it reads. */
 export interface ParseOptions {
   /** Longest source accepted, in UTF-16 code units (default 100,000). */
   maxSourceLength?: number;
@@ -42,10 +43,14 @@ export interface ParseOptions {
   maxDiagnostics?: number;
 }
 
+/** The longest source, in characters, the parser reads (`maxSourceLength`). */
 export const DEFAULT_MAX_SOURCE_LENGTH = 100_000;
+/** The most levels of parentheses and `not` a source may nest (`maxDepth`). */
 export const DEFAULT_MAX_DEPTH = 100;
+/** The most diagnostics one call reports (`maxDiagnostics`). */
 export const DEFAULT_MAX_DIAGNOSTICS = 100;
 
+/** What `parse` returns: the AST and every syntax error, found in one pass. */
 export interface ParseResult {
   filter: FilterSource;
   diagnostics: Diagnostic[];

@@ -184,6 +184,7 @@ const declarations = {
   },
 } as const satisfies Record<string, OperatorDeclaration>;
 
+/** One of the 14 operators the Logpush filter JSON takes (`eq`, `!eq`, `lt`, … `in`, `!in`). */
 export type CanonicalOperator = keyof typeof declarations;
 
 /** The operators that fail for a record lacking the field; each `!` operator is the negation of one of them. */
@@ -208,8 +209,13 @@ export interface OperatorFacts {
   meaning: string;
 }
 
+/** The 14 operators of the Logpush filter JSON. */
 export const CANONICAL_OPERATORS = Object.keys(declarations) as CanonicalOperator[];
 
+/**
+ * The vocabulary: for each canonical operator, its aliases, near misses, negation, the field types it accepts and
+ * its words.
+ */
 export const OPERATORS = {} as Record<CanonicalOperator, OperatorFacts>;
 for (const canonical of CANONICAL_OPERATORS) {
   const declared: OperatorDeclaration = declarations[canonical];
@@ -281,7 +287,7 @@ export const LOGIC = {
   },
 } as const;
 
-export type LogicWord = keyof typeof LOGIC;
+type LogicWord = keyof typeof LOGIC;
 
 /** The value words (case-sensitive). */
 export const BOOLEAN_WORDS = ["true", "false"] as const;
@@ -300,5 +306,3 @@ export type TokenFacts =
   | { class: "logic"; logic: LogicWord }
   | { class: "value"; value: "string" | "number" | "bool"; unterminated?: true }
   | { class: "punctuation"; punctuation: Punctuation };
-
-export type TokenClass = TokenFacts["class"];

@@ -1,12 +1,6 @@
 import fc from "fast-check";
-import {
-  type Cond,
-  type FieldInfo,
-  getCatalog,
-  type Leaf,
-  operatorsFor,
-  type ScalarValue,
-} from "../../src/index.js";
+import { operatorsFor } from "../../src/check/index.js";
+import { type Cond, type FieldInfo, getCatalog, type Leaf, type ScalarValue } from "../../src/index.js";
 
 const place = { offset: 0, line: 1, column: 1 };
 /** The range of generated conditions: they have no source. */

@@ -82,7 +82,7 @@ const INT_MIN_TEXT = "-9223372036854775808";
 const INT_MAX_TEXT = "18446744073709551615";
 
 /** A filter's meaning and whether the question wants it to fail (`negated`): the conjuncts of one question to the search. */
-export interface Conjunct {
+interface Conjunct {
   /** Null for the empty filter, which every record passes. */
   cond: Meaning | null;
   negated: boolean;
@@ -91,7 +91,7 @@ export interface Conjunct {
 /** The most branches and literals the search takes by default before it gives up (not in practice: see docs/diff.md). */
 export const DEFAULT_MAX_SEARCH_STEPS = 1_000_000;
 
-export type SearchResult =
+type SearchResult =
   | { status: "found"; record: Witness }
   | { status: "none" }
   | { status: "undecided"; steps: number };
