@@ -138,7 +138,7 @@ export {
   semanticTokenTypes,
   type TextEdit,
 } from "./service/index.js";
-export { type DialectName, type SqlOptions, type SqlResult, toSql } from "./sql/index.js";
+export { type DialectName, type Location, type SqlOptions, type SqlResult, toSql } from "./sql/index.js";
 export type {
   BoolValue,
   Comment,
