@@ -217,7 +217,10 @@ describe("filterc test", () => {
     });
     const json = await runCli(["test", "--json", empty]);
     expect(json).toMatchObject({ code: 0, stdout: '{"passed":0,"failed":0,"files":[]}\n', stderr: "" });
-    for (const args of [["test", "--require-tests", empty], ["test", "--json", "--require-tests", empty]]) {
+    for (const args of [
+      ["test", "--require-tests", empty],
+      ["test", "--json", "--require-tests", empty],
+    ]) {
       const required = await runCli(args);
       expect(required.code).toBe(2);
       expect(required.stderr).toBe(
