@@ -114,6 +114,17 @@ export const DiagnosticKind = {
     "error",
     () => 'lists do not nest; write the values in one list, like ["a", "b"]',
   ),
+  WrongBrackets: kind<{ brackets: string | undefined; list: boolean; replacement: string | undefined }>(
+    "E0111",
+    "error",
+    (a) =>
+      `${a.list ? `a list is written in \`[ ]\`${a.brackets === undefined ? "" : `, not in \`${a.brackets}\``}` : `a value is written without \`${a.brackets}\``}${a.replacement === undefined ? "" : `: write ${a.replacement}`}`,
+  ),
+  KeywordSlip: kind<{ word: string; keyword: string }>(
+    "E0112",
+    "error",
+    (a) => `${quote(a.word)} is not a keyword; did you mean ${quote(a.keyword)}?`,
+  ),
   LeadingZero: kind<{ text: string; fixed: string }>(
     "E0106",
     "error",
@@ -136,6 +147,12 @@ export const DiagnosticKind = {
     "E0203",
     "error",
     (a) => `${quote(a.field)} is an ${a.docType} field, and Logpush cannot filter on objects`,
+  ),
+  ObjectMember: kind<{ name: string; object: string }>(
+    "E0208",
+    "error",
+    (a) =>
+      `${quote(a.name)} is a member of the object field ${quote(a.object)}, and Logpush cannot filter on what objects hold, custom fields' values included: a job can only deliver them`,
   ),
   NotFilterable: kind<{ field: string; dataset: string }>(
     "E0204",
@@ -173,10 +190,10 @@ export const DiagnosticKind = {
     (a) =>
       `${quote(a.field)} is ${a.type} field, but the value is ${a.found}${a.replacement === undefined ? "" : `; write ${a.replacement}`}`,
   ),
-  UnquotedString: kind<{ word: string }>(
+  UnquotedString: kind<{ word: string; quoted: string }>(
     "E0303",
     "error",
-    (a) => `${quote(a.word)} is not a value; quote text: "${a.word}"`,
+    (a) => `${quote(a.word)} is not a value; quote text: ${a.quoted}`,
   ),
   ListRequired: kind<{ operator: string }>(
     "E0304",

@@ -16,6 +16,7 @@ import type { Comment, Expr, FilterSource } from "./ast.js";
 import { scan } from "./lexer.js";
 import { clearExpectations, expectationOf } from "./messages.js";
 import { tokenRange } from "./nodes.js";
+import { hasExponent, plainDigits } from "./numbers.js";
 import { filterParser } from "./parser.js";
 import { findInvalidEscapes, isTerminated, stringLiteral, unicodeEscapes } from "./strings.js";
 import {
@@ -30,6 +31,7 @@ import {
   SingleQuoted,
   UnterminatedString,
 } from "./tokens.js";
+import { joinsComparisons, readKeywordSlips } from "./typos.js";
 import { parseWellFormed } from "./well-formed.js";
 
 export interface ParseOptions {
@@ -51,7 +53,6 @@ export interface ParseResult {
 }
 
 const characterHints: Record<string, string> = {
-  "=": "; compare with `eq` or `==`",
   "&": "; join comparisons with `and` or `&&`",
   "|": "; join comparisons with `or` or `||`",
   "{": "; this is the filter language; to read Logpush JSON, use decompile",
@@ -82,14 +83,15 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
 
   const diagnostics: Diagnostic[] = [];
   const lexed = scan(source);
+  readKeywordSlips(lexed.tokens, diagnostics);
   // The scanner tracks lines itself; a line index is built only to place rejected characters.
   const whole: Range = { start: startOfSource, end: lexed.end };
   const empty: FilterSource = { kind: "filter", expr: null, comments: [], range: whole };
   if (lexed.errors.length > 0) {
     const lines = new LineIndex(source);
-    for (const error of lexed.errors) diagnostics.push(lexingDiagnostic(error, source, lines));
+    for (const error of lexed.errors) diagnostics.push(lexingDiagnostic(error, source, lines, lexed.tokens));
   }
-  for (const token of lexed.tokens) tokenDiagnostics(token, diagnostics);
+  for (const token of lexed.tokens) tokenDiagnostics(token, source, diagnostics);
 
   const comments: Comment[] = lexed.comments.map((token) => ({
     kind: "comment",
@@ -111,7 +113,7 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     return finish({ kind: "filter", expr: wellFormed, comments, range: whole }, diagnostics, options);
   filterParser().lexingErrorOffsets = lexed.errors.map((error) => error.offset);
   try {
-    const expr = parseFragments(lexed.tokens, lexed.end, diagnostics, maxDiagnostics);
+    const expr = parseFragments(source, lexed.tokens, lexed.end, diagnostics, maxDiagnostics);
     return finish({ kind: "filter", expr, comments, range: whole }, diagnostics, options);
   } catch (error) {
     // A maxDepth raised past what the call stack holds: still a diagnostic, never a crash.
@@ -131,6 +133,7 @@ const startsExpression = new Set(["Identifier", "Not", "Bang", "LParen"]);
  * the source has a syntax error, so nothing is ever emitted from that join.
  */
 function parseFragments(
+  source: string,
   tokens: IToken[],
   endOfInput: Position,
   diagnostics: Diagnostic[],
@@ -138,6 +141,7 @@ function parseFragments(
 ): Expr | null {
   const parser = filterParser();
   parser.endOfInput = endOfInput;
+  parser.source = source;
   const endOfTokens = lastTokenEnd(tokens);
   const fragments: Expr[] = [];
   let start = 0;
@@ -203,20 +207,25 @@ export function capDiagnostics(diagnostics: Diagnostic[], limit = DEFAULT_MAX_DI
   return kept;
 }
 
+/** What a lone `&` or `|` between two comparisons is fixed to. */
+const joinerFixes: Record<string, string> = { "&": "&&", "|": "||" };
+
 function lexingDiagnostic(
   error: { offset: number; length: number },
   source: string,
   lines: LineIndex,
+  tokens: readonly IToken[],
 ): Diagnostic {
   const text = source.slice(error.offset, error.offset + error.length);
   const range = lines.rangeOf(error.offset, error.offset + error.length);
   const hint = characterHints[text[0] ?? ""] ?? "";
-  if (text === "=") {
+  const joiner = joinerFixes[text];
+  if (joiner !== undefined && joinsComparisons(tokens, error.offset)) {
     return diagnose(
       "UnexpectedCharacter",
       range,
       { text, hint },
-      { message: "use `==`", range, replacement: "==" },
+      { message: `use \`${joiner}\``, range, replacement: joiner },
     );
   }
   // Characters that cannot be seen are named by code point, and they can only be deleted.
@@ -236,12 +245,16 @@ function lexingDiagnostic(
   });
 }
 
-function tokenDiagnostics(token: IToken, diagnostics: Diagnostic[]): void {
+function tokenDiagnostics(token: IToken, source: string, diagnostics: Diagnostic[]): void {
   const type = token.tokenType;
   if (type === UnterminatedString || type === DoubleQuoted || type === SingleQuoted) {
     const range = tokenRange(token);
-    if (type === UnterminatedString && !isTerminated(token.image))
-      diagnostics.push(unterminatedString(token.image, range));
+    if (type === UnterminatedString && !isTerminated(token.image)) {
+      // A quote right after other text (`eq "a or b eq "c"`: the first string lacks its end and
+      // took the next one's start) is no string of its own to close.
+      const glued = token.startOffset > 0 && /[^\s([{,=<>!&|]/.test(source[token.startOffset - 1]!);
+      diagnostics.push(unterminatedString(token.image, range, glued));
+    }
     if (unseenInString.test(token.image)) warnUnseenCharacters(token.image, range, diagnostics);
     if (token.image.includes("\\")) {
       for (const invalid of findInvalidEscapes(token.image)) {
@@ -334,7 +347,7 @@ const isCurlyQuote = (character: string | undefined) =>
  * quote gets that quote straightened; one ending in `\"` (an escaped quote) gets a backslash of its
  * own; any other is closed at the end of the line.
  */
-function unterminatedString(image: string, range: Range): Diagnostic {
+function unterminatedString(image: string, range: Range, glued: boolean): Diagnostic {
   const quote = image[0]!;
   const other = quote === '"' ? "'" : '"';
   const curly = /[“”„‘’‚]/.exec(image.slice(1));
@@ -357,25 +370,8 @@ function unterminatedString(image: string, range: Range): Diagnostic {
     "UnterminatedString",
     range,
     { quote, hint },
-    { message: "close it", range, replacement: fixed },
+    glued ? undefined : { message: "close it", range, replacement: fixed },
   );
-}
-
-const hasExponent = (number: string) => /[eE]/.test(number);
-
-/** The digits of `1.5e3` without the exponent (`1500`), or undefined past 64 digits of shifting. */
-function plainDigits(number: string): string | undefined {
-  const match = /^(-?)([0-9]+)(?:\.([0-9]+))?[eE]([+-]?[0-9]+)$/.exec(number)!;
-  const exponent = Number(match[4]);
-  if (Math.abs(exponent) > 64) return undefined;
-  const digits = match[2]! + (match[3] ?? "");
-  const point = match[2]!.length + exponent;
-  const padded = point <= 0 ? "0".repeat(1 - point) + digits : digits.padEnd(point, "0");
-  const split = Math.max(point, 1);
-  const whole = padded.slice(0, split).replace(/^0+(?=[0-9])/, "");
-  const fraction = padded.slice(split).replace(/0+$/, "");
-  const plain = fraction ? `${whole}.${fraction}` : whole;
-  return plain === "0" ? "0" : match[1] + plain;
 }
 
 /** Whether the number's digits start with 0: only then can the regex find a leading zero. */

@@ -40,7 +40,7 @@ const numberTypes = ["int", "float"] as const;
 const declarations = {
   eq: {
     aliases: ["=="],
-    nearMisses: ["equals", "equal", "is", "==="],
+    nearMisses: ["equals", "equal", "is", "===", "="],
     negation: "!eq",
     list: false,
     infixNot: false,
@@ -52,7 +52,7 @@ const declarations = {
   },
   "!eq": {
     aliases: ["!=", "ne"],
-    nearMisses: ["neq", "nq", "noteq", "<>", "!=="],
+    nearMisses: ["neq", "nq", "noteq", "<>", "!==", "=!"],
     negation: "eq",
     list: false,
     infixNot: false,
@@ -286,8 +286,11 @@ export type LogicWord = keyof typeof LOGIC;
 /** The value words (case-sensitive). */
 export const BOOLEAN_WORDS = ["true", "false"] as const;
 
-/** The punctuation of the language. */
-export const PUNCTUATION = ["(", ")", "[", "]", ","] as const;
+/**
+ * The punctuation of the language; braces are scanned only to say that a list takes `[ ]`
+ * (`in {"us", "ca"}`, E0111).
+ */
+export const PUNCTUATION = ["(", ")", "[", "]", ",", "{", "}"] as const;
 export type Punctuation = (typeof PUNCTUATION)[number];
 
 /**
