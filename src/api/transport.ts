@@ -1,3 +1,4 @@
+import { type NamedOption, type OptionLabels, optionLabel } from "../diagnostics/index.js";
 import { destinationSecrets, maskDestination } from "./destination.js";
 import { ApiError, ClientConfigError, type EnvelopeMessage } from "./errors.js";
 import { hasControlCharacter, MASK, maskSecrets } from "./secrets.js";
@@ -67,6 +68,8 @@ export interface ClientOptions {
   maxRetries?: number;
   /** The longest `Retry-After` waited out, in milliseconds (default 60,000). */
   maxRetryDelayMs?: number;
+  /** How messages name the options (`timeoutMs`, `maxRetryDelayMs`): see OptionLabels. */
+  optionLabels?: OptionLabels;
   fetch?: typeof fetch;
   /** Waits between retries; tests make them instant. */
   sleep?: (ms: number) => Promise<void>;
@@ -104,6 +107,7 @@ export class Transport {
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly maxRetryDelayMs: number;
+  private readonly optionLabels: OptionLabels | undefined;
   private readonly fetchImpl: typeof fetch;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
@@ -135,6 +139,7 @@ export class Transport {
       0,
       MAX_TIMEOUT_MS,
     );
+    this.optionLabels = options.optionLabels;
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = options.random ?? Math.random;
@@ -190,7 +195,7 @@ export class Transport {
         const asked = outcome.kind === "response" ? this.parseRetryAfter(outcome.retryAfter) : null;
         if (asked !== null && asked > this.maxRetryDelayMs && outcome.kind === "response")
           return this.unwrap<T>(request, outcome.status, outcome.text, secrets, [
-            `the service asked to retry after ${Math.ceil(asked / 1000)} s, longer than the ${this.maxRetryDelayMs / 1000} s filterc waits (maxRetryDelayMs): not retried`,
+            `the service asked to retry after ${Math.ceil(asked / 1000)} s, longer than the ${this.maxRetryDelayMs / 1000} s filterc waits${this.setBy("maxRetryDelayMs")}: not retried`,
           ]);
         await this.sleep(asked ?? this.backoff(attempt));
         continue;
@@ -201,12 +206,18 @@ export class Transport {
           "timeout",
           null,
           [],
-          `no response within ${this.timeoutMs} ms (timeout) from ${request.method} ${this.url(request)}${attempt > 0 ? ` (${attempt + 1} attempts)` : ""}`,
+          `no response within ${this.timeoutMs} ms${this.setBy("timeoutMs")} from ${request.method} ${this.url(request)}${attempt > 0 ? ` (${attempt + 1} attempts)` : ""}`,
         );
       if (outcome.kind === "network")
         throw new ApiError(request.operation, "network", null, [], maskSecrets(outcome.detail, secrets));
       return this.unwrap<T>(request, outcome.status, outcome.text, secrets, []);
     }
+  }
+
+  /** ` (option timeoutMs)`: where the limit a message gives is set, as the caller names it. */
+  private setBy(name: NamedOption): string {
+    const label = optionLabel(this.optionLabels, name);
+    return label === undefined ? "" : ` (${label})`;
   }
 
   private async attempt(

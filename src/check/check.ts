@@ -64,7 +64,7 @@ export function check(
     condition: analysis.condition,
     normal: analysis.normal,
     comparisons: analysis.comparisons,
-    diagnostics: capDiagnostics(sortDiagnostics(diagnostics), options.maxDiagnostics),
+    diagnostics: capDiagnostics(sortDiagnostics(diagnostics), options),
     catalog,
   };
 }

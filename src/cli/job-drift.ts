@@ -9,6 +9,7 @@ import { makeFolders } from "../files/index.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, cannotWrite, decodeText, readSourceBytes, UserError } from "./io.js";
 import { jobLabel } from "./job-listing.js";
+import { CLI_OPTION_LABELS } from "./option-labels.js";
 
 /** The first line of a pulled file: the job it was pulled from, read back by `jobs diff`. */
 const headerPattern = /^# Logpush job (\d+)(?: ("(?:[^"\\]|\\.)*"))? \(dataset ([^\s)]+)\)$/;
@@ -63,7 +64,7 @@ export async function pullJobs(
       failed.push(job.id);
       continue;
     }
-    const read = decompile(job.filter ?? null, { dataset: datasetOf(job) });
+    const read = decompile(job.filter ?? null, { dataset: datasetOf(job), optionLabels: CLI_OPTION_LABELS });
     if (read.source === null) {
       reportDiagnostics(io, read.diagnostics, job.filter ?? "", `job ${job.id} (live filter)`);
       io.stderr(`filterc jobs pull: job ${jobLabel(job)} was not written: its filter has errors\n`);
@@ -173,12 +174,12 @@ export async function diffJobs(
       });
       continue;
     }
-    const mine = loadFilter(file.text, { dataset });
+    const mine = loadFilter(file.text, { dataset, optionLabels: CLI_OPTION_LABELS });
     if (hasErrors(mine.diagnostics)) {
       error(file.file, "the file's filter has errors", mine.diagnostics, file.text);
       continue;
     }
-    const theirs = loadFilter(job.filter ?? "", { dataset });
+    const theirs = loadFilter(job.filter ?? "", { dataset, optionLabels: CLI_OPTION_LABELS });
     if (hasErrors(theirs.diagnostics)) {
       error(
         `job ${job.id} (live filter)`,

@@ -7,7 +7,13 @@ export {
   sortDiagnostics,
 } from "./diagnostic.js";
 export { type ArgsOf, DiagnosticKind, type DiagnosticKindName, type Severity } from "./kinds.js";
-export { numericOptionProblem, optionDiagnostics } from "./options.js";
+export {
+  type NamedOption,
+  numericOptionProblem,
+  type OptionLabels,
+  optionDiagnostics,
+  optionLabel,
+} from "./options.js";
 export {
   emptyRangeAt,
   LineIndex,

@@ -25,6 +25,12 @@ function kind<Args = Record<string, never>>(
 }
 
 const quote = (text: string) => `\`${text}\``;
+
+/**
+ * Where a limit is set, after it: ` (option maxBytes)` for a library caller, ` (--max-bytes)` on the
+ * command line; nothing where the caller's user cannot change it (see OptionLabels).
+ */
+const setBy = (option: string | undefined) => (option === undefined ? "" : ` (${option})`);
 /** A name as Logpush JSON writes it. */
 const jsonQuote = (text: string) => JSON.stringify(text);
 
@@ -37,27 +43,27 @@ const didYouMean = (meant: string | undefined, quoted: (text: string) => string)
 
 export const DiagnosticKind = {
   // Input limits and options.
-  SourceTooLong: kind<{ length: number; limit: number }>(
+  SourceTooLong: kind<{ length: number; limit: number; option: string | undefined }>(
     "E0001",
     "error",
-    (a) => `the source is ${a.length} characters long; the limit is ${a.limit} (option maxSourceLength)`,
+    (a) => `the source is ${a.length} characters long; the limit is ${a.limit}${setBy(a.option)}`,
   ),
-  NestingTooDeep: kind<{ limit: number }>(
+  NestingTooDeep: kind<{ limit: number; option: string | undefined }>(
     "E0002",
     "error",
     (a) =>
-      `the filter nests deeper than ${a.limit} levels (option maxDepth); flatten the parentheses or \`not\`s`,
+      `the filter nests deeper than ${a.limit} levels${setBy(a.option)}; flatten the parentheses or \`not\`s`,
   ),
-  TooManyDiagnostics: kind<{ limit: number }>(
+  TooManyDiagnostics: kind<{ limit: number; option: string | undefined }>(
     "E0003",
     "error",
-    (a) => `too many problems; only the first ${a.limit} are reported (option maxDiagnostics)`,
+    (a) => `too many problems; only the first ${a.limit} are reported${setBy(a.option)}`,
   ),
-  NestingExhaustsStack: kind<{ limit: number }>(
+  NestingExhaustsStack: kind<{ limit: number; option: string | undefined }>(
     "E0005",
     "error",
     (a) =>
-      `the filter nests too deeply for the parser before reaching the ${a.limit} levels of option maxDepth; flatten the parentheses or \`not\`s, or lower maxDepth`,
+      `the filter nests too deeply for the parser before reaching the ${a.limit} levels${setBy(a.option)}; flatten the parentheses or \`not\`s${a.option === undefined ? "" : `, or lower ${a.option}`}`,
   ),
   InvalidOption: kind<{ problem: string }>("E0006", "error", (a) => a.problem),
   UnknownDataset: kind<{ dataset: string; known: string }>(
@@ -224,17 +230,22 @@ export const DiagnosticKind = {
   ),
 
   // Limits of the emitted filter.
-  TooManyOperators: kind<{ count: number; limit: number }>(
+  TooManyOperators: kind<{
+    count: number;
+    limit: number;
+    option: string | undefined;
+    help: string | undefined;
+  }>(
     "E0401",
     "error",
     (a) =>
-      `the filter has ${a.count} comparisons; Logpush accepts at most ${a.limit} (option maxOperators); this comparison crosses the limit`,
+      `the filter has ${a.count} comparisons; Logpush accepts at most ${a.limit}${setBy(a.option)}; this comparison crosses the limit${a.help === undefined ? "" : `; ${a.help}`}`,
   ),
-  TooManyBytes: kind<{ bytes: number; limit: number }>(
+  TooManyBytes: kind<{ bytes: number; limit: number; option: string | undefined; help: string | undefined }>(
     "E0402",
     "error",
     (a) =>
-      `the filter JSON is ${a.bytes} bytes; Logpush accepts at most ${a.limit} (option maxBytes); this comparison crosses the limit`,
+      `the filter JSON is ${a.bytes} bytes; Logpush accepts at most ${a.limit}${setBy(a.option)}; this comparison crosses the limit${a.help === undefined ? "" : `; ${a.help}`}`,
   ),
 
   // Custom log fields and job settings, checked before an API call (no source range: `path` names the setting).
@@ -358,10 +369,10 @@ export const DiagnosticKind = {
   ),
 
   // Decompiler input: Logpush JSON read back. `at` is the JSON pointer with ": " after it, or "" at the top.
-  InputTooLong: kind<{ length: number; limit: number }>(
+  InputTooLong: kind<{ length: number; limit: number; option: string | undefined }>(
     "E0501",
     "error",
-    (a) => `the input is ${a.length} characters long; the limit is ${a.limit} (option maxInputLength)`,
+    (a) => `the input is ${a.length} characters long; the limit is ${a.limit}${setBy(a.option)}`,
   ),
   InvalidJson: kind<{ problem: string }>("E0502", "error", (a) => `invalid JSON: ${a.problem}`),
   NotAFilter: kind<{ at: string; found: string }>(

@@ -22,14 +22,46 @@ const atStart: Range = {
   end: { offset: 0, line: 1, column: 1 },
 };
 
+/** The options that messages name, so that their reader can find where a limit is set. */
+export type NamedOption =
+  | "maxSourceLength"
+  | "maxInputLength"
+  | "maxDepth"
+  | "maxDiagnostics"
+  | "maxOperators"
+  | "maxBytes"
+  | "lineWidth"
+  | "optimize"
+  | "timeoutMs"
+  | "maxRetryDelayMs";
+
+/**
+ * How messages name the options (the `optionLabels` option of every entry point): by default
+ * `option maxBytes`, as a library caller sets it. A front end gives the control its own user has
+ * instead (`--max-bytes` on the command line, `setting filterc.maxBytes` in an editor), or null
+ * where its user cannot change the option: the message then gives the limit alone.
+ */
+export type OptionLabels = Partial<Record<NamedOption, string | null>>;
+
+/** How a message names `name` for a caller whose labels are `labels`; undefined to leave it out. */
+export function optionLabel(labels: OptionLabels | undefined, name: NamedOption): string | undefined {
+  const label = labels?.[name];
+  return label === undefined ? `option ${name}` : (label ?? undefined);
+}
+
 /** What is wrong with `value` as the numeric option `name`, or undefined when it is right. */
-export function numericOptionProblem(name: string, value: unknown): string | undefined {
+export function numericOptionProblem(
+  name: string,
+  value: unknown,
+  labels?: OptionLabels,
+): string | undefined {
   if (value === undefined || !Object.hasOwn(numericOptions, name)) return undefined;
   const least = numericOptions[name]!;
   const whole = typeof value === "number" && (Number.isInteger(value) || value === Number.POSITIVE_INFINITY);
   if (whole && value >= least) return undefined;
   const shown = typeof value === "number" ? String(value) : (JSON.stringify(value) ?? String(value));
-  return `option ${name} must be a whole number of at least ${least}, not ${shown}`;
+  const label = optionLabel(labels, name as NamedOption) ?? `option ${name}`;
+  return `${label} must be a whole number of at least ${least}, not ${shown}`;
 }
 
 /**
@@ -49,12 +81,16 @@ function hasInvalidOption(options: object): boolean {
  * the names above: entry points report these instead of running, so that a bad option never throws
  * and never half-works.
  */
-export function optionDiagnostics(options: object): Diagnostic[] {
+export function optionDiagnostics(options: object & { optionLabels?: OptionLabels }): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   if (!hasInvalidOption(options)) return diagnostics;
   for (let i = 0; i < numericOptionNames.length; i++) {
     const name = numericOptionNames[i]!;
-    const problem = numericOptionProblem(name, (options as Record<string, unknown>)[name]);
+    const problem = numericOptionProblem(
+      name,
+      (options as Record<string, unknown>)[name],
+      options.optionLabels,
+    );
     if (problem) diagnostics.push(diagnose("InvalidOption", atStart, { problem }));
   }
   return diagnostics;

@@ -1,13 +1,15 @@
 import { type Catalog, DEFAULT_DATASET } from "../catalog/index.js";
 import { type Cond, check } from "../check/index.js";
 import { decompile } from "../decompile/index.js";
-import { type Diagnostic, diagnose, LineIndex } from "../diagnostics/index.js";
+import { type Diagnostic, diagnose, LineIndex, type OptionLabels } from "../diagnostics/index.js";
 import { emit } from "../emit/index.js";
 
 export interface LoadOptions {
   /** The dataset of a filter that does not name one (a job record does); default `http_requests`. */
   dataset?: string;
   catalog?: Catalog;
+  /** How messages name the options: see OptionLabels. */
+  optionLabels?: OptionLabels;
 }
 
 export interface LoadedFilter {
@@ -33,9 +35,14 @@ export function loadFilter(text: string, options: LoadOptions = {}): LoadedFilte
   if (isJson(text)) {
     const named = recordDataset(text);
     const dataset = named?.dataset ?? options.dataset ?? DEFAULT_DATASET;
-    const result = decompile(text, { dataset, ...(options.catalog ? { catalog: options.catalog } : {}) });
+    const { catalog, optionLabels } = options;
+    const result = decompile(text, {
+      dataset,
+      ...(catalog && { catalog }),
+      ...(optionLabels && { optionLabels }),
+    });
     // The Logpush limits hold for JSON too: they also bound the work of comparing filters.
-    const emitted = result.condition && emit(result.condition);
+    const emitted = result.condition && emit(result.condition, { ...(optionLabels && { optionLabels }) });
     return {
       condition: result.condition,
       diagnostics: [...result.diagnostics, ...(emitted?.diagnostics ?? [])],
@@ -44,8 +51,13 @@ export function loadFilter(text: string, options: LoadOptions = {}): LoadedFilte
     };
   }
   const dataset = options.dataset ?? DEFAULT_DATASET;
-  const checked = check(text, { dataset, ...(options.catalog ? { catalog: options.catalog } : {}) });
-  const emitted = checked.condition && emit(checked.condition);
+  const { catalog, optionLabels } = options;
+  const checked = check(text, {
+    dataset,
+    ...(catalog && { catalog }),
+    ...(optionLabels && { optionLabels }),
+  });
+  const emitted = checked.condition && emit(checked.condition, { ...(optionLabels && { optionLabels }) });
   const diagnostics = [...checked.diagnostics, ...(emitted?.diagnostics ?? [])];
   return { condition: checked.condition, diagnostics, dataset, datasetRange: start };
 }

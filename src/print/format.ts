@@ -20,7 +20,7 @@ export interface FormatResult {
 export function format(source: string, options: PrintOptions = {}): FormatResult {
   const invalidOptions = optionDiagnostics(options);
   if (invalidOptions.length > 0) return { text: null, diagnostics: invalidOptions };
-  const parsed = parse(source);
+  const parsed = parse(source, { optionLabels: options.optionLabels });
   if (hasErrors(parsed.diagnostics)) return { text: null, diagnostics: parsed.diagnostics };
   const comments = attachComments(parsed.filter, source);
   const printed = printWithComments(parsed.filter.expr, comments, options);

@@ -1,4 +1,4 @@
-import { numericOptionProblem } from "../diagnostics/index.js";
+import { numericOptionProblem, type OptionLabels } from "../diagnostics/index.js";
 import {
   type Comment,
   type Comparison,
@@ -12,6 +12,8 @@ import {
 export interface PrintOptions {
   /** The column lines are wrapped at (default 80). */
   lineWidth?: number;
+  /** How messages name the options: see OptionLabels. */
+  optionLabels?: OptionLabels;
 }
 
 export const DEFAULT_LINE_WIDTH = 80;
@@ -43,7 +45,7 @@ export function printWithComments(
   options: PrintOptions = {},
 ): string {
   // Printing returns text, not diagnostics: a line width that is not a whole number is a caller's error.
-  const problem = numericOptionProblem("lineWidth", options.lineWidth);
+  const problem = numericOptionProblem("lineWidth", options.lineWidth, options.optionLabels);
   if (problem) throw new RangeError(problem);
   const printer = new Printer(options.lineWidth ?? DEFAULT_LINE_WIDTH, comments);
   if (expr) {

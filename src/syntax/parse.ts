@@ -6,7 +6,9 @@ import {
   emptyRangeAt,
   isHiddenCharacter,
   LineIndex,
+  type OptionLabels,
   optionDiagnostics,
+  optionLabel,
   type Position,
   type Range,
   sortDiagnostics,
@@ -35,6 +37,8 @@ import { joinsComparisons, readKeywordSlips } from "./typos.js";
 import { parseWellFormed } from "./well-formed.js";
 
 export interface ParseOptions {
+  /** How messages name the options: see OptionLabels (default `option maxDepth` and so on). */
+  optionLabels?: OptionLabels;
   /** Longest source accepted, in UTF-16 code units (default 100,000). */
   maxSourceLength?: number;
   /** Deepest nesting of parentheses and `not`s accepted (default 100). */
@@ -77,7 +81,13 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     };
     return {
       filter: empty,
-      diagnostics: [diagnose("SourceTooLong", crossing, { length: source.length, limit: maxSourceLength })],
+      diagnostics: [
+        diagnose("SourceTooLong", crossing, {
+          length: source.length,
+          limit: maxSourceLength,
+          option: optionLabel(options.optionLabels, "maxSourceLength"),
+        }),
+      ],
     };
   }
 
@@ -102,7 +112,8 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const tooDeep = findDepthOverflow(lexed.tokens, maxDepth);
   if (tooDeep) {
-    diagnostics.push(diagnose("NestingTooDeep", tokenRange(tooDeep), { limit: maxDepth }));
+    const option = optionLabel(options.optionLabels, "maxDepth");
+    diagnostics.push(diagnose("NestingTooDeep", tokenRange(tooDeep), { limit: maxDepth, option }));
     return finish({ ...empty, comments }, diagnostics, options);
   }
 
@@ -119,7 +130,8 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     // A maxDepth raised past what the call stack holds: still a diagnostic, never a crash.
     if (!(error instanceof RangeError)) throw error;
     const deepest = findDepthOverflow(lexed.tokens, 0, true)!;
-    diagnostics.push(diagnose("NestingExhaustsStack", tokenRange(deepest), { limit: maxDepth }));
+    const option = optionLabel(options.optionLabels, "maxDepth");
+    diagnostics.push(diagnose("NestingExhaustsStack", tokenRange(deepest), { limit: maxDepth, option }));
     return finish({ ...empty, comments }, diagnostics, options);
   }
 }
@@ -195,15 +207,20 @@ function parseFragments(
 }
 
 function finish(filter: FilterSource, diagnostics: Diagnostic[], options: ParseOptions): ParseResult {
-  return { filter, diagnostics: capDiagnostics(sortDiagnostics(diagnostics), options.maxDiagnostics) };
+  return { filter, diagnostics: capDiagnostics(sortDiagnostics(diagnostics), options) };
 }
 
-/** Keeps the first `limit` diagnostics and says that more were dropped. */
-export function capDiagnostics(diagnostics: Diagnostic[], limit = DEFAULT_MAX_DIAGNOSTICS): Diagnostic[] {
+/** Keeps the first `maxDiagnostics` diagnostics (by the options) and says that more were dropped. */
+export function capDiagnostics(
+  diagnostics: Diagnostic[],
+  options: { maxDiagnostics?: number; optionLabels?: OptionLabels },
+): Diagnostic[] {
+  const limit = options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS;
   if (diagnostics.length <= limit) return diagnostics;
   const kept = diagnostics.slice(0, limit);
   const last = kept[kept.length - 1]!;
-  kept.push(diagnose("TooManyDiagnostics", last.range, { limit }));
+  const option = optionLabel(options.optionLabels, "maxDiagnostics");
+  kept.push(diagnose("TooManyDiagnostics", last.range, { limit, option }));
   return kept;
 }
 

@@ -3,6 +3,7 @@ import { parseCommandArgs, parseCount, singleInput } from "../args.js";
 import { compilerOptionsFrom } from "../compiler-options.js";
 import { diagnosticsJson, reportDiagnostics } from "../diagnostics-output.js";
 import { type CliIO, readSource } from "../io.js";
+import { CLI_OPTION_LABELS } from "../option-labels.js";
 
 export const usage = `filterc decompile [FILE|-] [options]
 
@@ -32,6 +33,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const lineWidth = parseCount(values["line-width"], "--line-width", 1);
   const input = await readSource(io, singleInput(positionals, "decompile"));
   const result = decompile(input.text, {
+    optionLabels: CLI_OPTION_LABELS,
     ...(dataset !== undefined && { dataset }),
     ...(catalog !== undefined && { catalog }),
     ...(lineWidth !== undefined && { lineWidth }),
