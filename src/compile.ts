@@ -1,6 +1,6 @@
 import type { Catalog } from "./catalog/index.js";
 import { type CheckOptions, type CheckResult, type Cond, check, type Leaf } from "./check/index.js";
-import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics/index.js";
+import { type Diagnostic, hasErrors, isObject, sortDiagnostics } from "./diagnostics/index.js";
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_OPERATORS,
@@ -76,7 +76,9 @@ export function compile(source: string, options: CompileOptions = {}): CompileRe
   const checked = check(source, options);
   if (!checked.normal) {
     const ok = !hasErrors(checked.diagnostics);
-    return new Compiled(ok, null, checked.diagnostics, emptyStats(options), checked);
+    // Options that are no object were reported (E0006); the limits are then the defaults.
+    const stats = emptyStats(isObject(options) ? options : {});
+    return new Compiled(ok, null, checked.diagnostics, stats, checked);
   }
   const emitted = emitNormal(checked.normal, options);
   const diagnostics = emitted.diagnostics.length

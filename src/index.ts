@@ -33,6 +33,9 @@ export {
 export {
   type Diagnostic,
   DiagnosticKind,
+  InvalidArgumentError,
+  type NamedOption,
+  type OptionLabels,
   type Position,
   type Range,
   type Severity,

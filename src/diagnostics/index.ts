@@ -1,4 +1,14 @@
 export {
+  describeValue,
+  expectArgument,
+  InvalidArgumentError,
+  isCatalog,
+  isObject,
+  isOffset,
+  isOptions,
+  isString,
+} from "./arguments.js";
+export {
   type Diagnostic,
   diagnose,
   hasErrors,

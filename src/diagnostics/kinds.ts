@@ -131,6 +131,11 @@ export const DiagnosticKind = {
     "error",
     (a) => `${quote(a.word)} is not a keyword; did you mean ${quote(a.keyword)}?`,
   ),
+  SourceNotText: kind<{ found: string }>(
+    "E0113",
+    "error",
+    (a) => `the source must be a string (the filter's text), not ${a.found}`,
+  ),
   LeadingZero: kind<{ text: string; fixed: string }>(
     "E0106",
     "error",

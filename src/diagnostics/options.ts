@@ -1,3 +1,4 @@
+import { describeValue, isCatalog, isObject, isString } from "./arguments.js";
 import { type Diagnostic, diagnose } from "./diagnostic.js";
 import type { Range } from "./range.js";
 
@@ -15,7 +16,22 @@ const numericOptions: Record<string, number> = {
   lineWidth: 1,
 };
 
-const numericOptionNames = Object.keys(numericOptions);
+/**
+ * The other options of the entry points a JavaScript caller may give the wrong type, with the test
+ * a value passes and what the option takes.
+ */
+const typedOptions: Record<string, [test: (value: unknown) => boolean, expected: string]> = {
+  dataset: [isString, "a dataset name (a string)"],
+  catalog: [isCatalog, "a catalog from createCatalog"],
+  optimize: [(value) => typeof value === "boolean", "true or false"],
+  optionLabels: [
+    (value) => isObject(value) && Object.values(value).every((label) => label === null || isString(label)),
+    "an object whose labels are strings or null",
+  ],
+};
+
+/** Every option checked, in the order their problems are reported. */
+const checkedOptionNames = [...Object.keys(numericOptions), ...Object.keys(typedOptions)];
 
 const atStart: Range = {
   start: { offset: 0, line: 1, column: 1 },
@@ -64,33 +80,43 @@ export function numericOptionProblem(
   return `${label} must be a whole number of at least ${least}, not ${shown}`;
 }
 
+/** What is wrong with `value` as the option `name` (numeric or other), or undefined when it is right. */
+function optionProblem(name: string, value: unknown, labels: unknown): string | undefined {
+  const typed = Object.hasOwn(typedOptions, name) ? typedOptions[name] : undefined;
+  if (typed === undefined)
+    return numericOptionProblem(name, value, isObject(labels) ? (labels as OptionLabels) : undefined);
+  if (value === undefined || typed[0](value)) return undefined;
+  return `option ${name} must be ${typed[1]}, not ${describeValue(value)}`;
+}
+
 /**
- * Whether some numeric option given is not right: the options given are walked (usually none or
- * one or two) rather than every numeric name looked up, since every entry point asks, three times
- * a compile, and `for…in` allocates nothing (node --cpu-prof: looking up every name was 8% of a
- * small compile, and with `maxBytes` given a sixth of it).
+ * Whether some option given is not right: the options given are walked (usually none or one or
+ * two) rather than every name looked up, since every entry point asks, three times a compile, and
+ * `for…in` allocates nothing (node --cpu-prof: looking up every name was 8% of a small compile,
+ * and with `maxBytes` given a sixth of it).
  */
-function hasInvalidOption(options: object): boolean {
+function hasInvalidOption(options: Record<string, unknown>): boolean {
   for (const name in options)
-    if (numericOptionProblem(name, (options as Record<string, unknown>)[name]) !== undefined) return true;
+    if (optionProblem(name, options[name], options["optionLabels"]) !== undefined) return true;
   return false;
 }
 
 /**
- * One E0006 per numeric option of `options` that is not a whole number in range, in the order of
- * the names above: entry points report these instead of running, so that a bad option never throws
- * and never half-works.
+ * One E0006 per option of `options` of the wrong type or out of range, in the order of the names
+ * above, or one for options that are no object at all: entry points report these instead of
+ * running, so that a bad option never throws and never half-works.
  */
-export function optionDiagnostics(options: object & { optionLabels?: OptionLabels }): Diagnostic[] {
+export function optionDiagnostics(options: unknown): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
+  if (!isObject(options)) {
+    if (options === undefined) return diagnostics;
+    const problem = `options must be an object, not ${describeValue(options)}`;
+    return [diagnose("InvalidOption", atStart, { problem })];
+  }
   if (!hasInvalidOption(options)) return diagnostics;
-  for (let i = 0; i < numericOptionNames.length; i++) {
-    const name = numericOptionNames[i]!;
-    const problem = numericOptionProblem(
-      name,
-      (options as Record<string, unknown>)[name],
-      options.optionLabels,
-    );
+  for (let i = 0; i < checkedOptionNames.length; i++) {
+    const name = checkedOptionNames[i]!;
+    const problem = optionProblem(name, options[name], options["optionLabels"]);
     if (problem) diagnostics.push(diagnose("InvalidOption", atStart, { problem }));
   }
   return diagnostics;

@@ -1,7 +1,9 @@
-import { type Cond, toNegationNormalForm } from "../check/index.js";
+import { A_CONDITION, type Cond, isCond, toNegationNormalForm } from "../check/index.js";
 import {
   type Diagnostic,
   diagnose,
+  expectArgument,
+  isObject,
   type OptionLabels,
   optionDiagnostics,
   optionLabel,
@@ -92,17 +94,20 @@ function limitHelp(written: Cond, options: EmitOptions): string | undefined {
 
 /** Writes a checked condition as Logpush JSON and holds it to the limits. */
 export function emit(condition: Cond, options: EmitOptions = {}): EmitResult {
+  expectArgument(condition, isCond, "emit", "condition", A_CONDITION);
   return emitNormal(toNegationNormalForm(condition), options);
 }
 
 /** `emit` for a condition already in negation normal form (the analysis computes it once). */
-export function emitNormal(normal: Cond, options: EmitOptions = {}): EmitResult {
+export function emitNormal(normal: Cond, given: EmitOptions = {}): EmitResult {
+  // Options that are no object are reported (E0006) with the defaults' figures.
+  const options: EmitOptions = isObject(given) ? given : {};
   const maxOperators = options.maxOperators ?? DEFAULT_MAX_OPERATORS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const written = options.optimize === false ? normal : optimize(normal);
   const { text, bytes, leaves } = serialize(written);
   const stats: FilterStats = { operators: leaves.length, bytes, maxOperators, maxBytes };
-  const invalidOptions = optionDiagnostics(options);
+  const invalidOptions = optionDiagnostics(given);
   if (invalidOptions.length > 0) return new Emitted(null, invalidOptions, stats, written);
   const diagnostics: Diagnostic[] = [];
   const labels = options.optionLabels;

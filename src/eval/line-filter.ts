@@ -1,4 +1,6 @@
+import { A_CONDITION, isCondOrNull } from "../check/cond-shape.js";
 import type { Cond } from "../check/ir.js";
+import { expectArgument, isObject } from "../diagnostics/arguments.js";
 import { compileFieldReader } from "./field-reader.js";
 import { compilePredicate, compileSlotPredicate } from "./predicate.js";
 import { compileLineRejecter } from "./prefilter.js";
@@ -26,11 +28,27 @@ export interface LineFilterOptions {
 /** A compiled filter over raw NDJSON lines (without their line terminator). */
 export type LineFilter = (line: string) => LineVerdict;
 
+/** Options left out, or an object whose switches are booleans. */
+const isLineFilterOptions = (value: unknown): value is LineFilterOptions | undefined =>
+  value === undefined ||
+  (isObject(value) &&
+    ["prefilter", "fieldReader"].every(
+      (name) => value[name] === undefined || typeof value[name] === "boolean",
+    ));
+
 /**
  * Compiles a filter (null: the empty filter, which keeps every record) into a test of raw log
  * lines. Numbers compare by their exact decimal value (see numbers.ts).
  */
 export function compileLineFilter(condition: Cond | null, options: LineFilterOptions = {}): LineFilter {
+  expectArgument(condition, isCondOrNull, "compileLineFilter", "condition", `${A_CONDITION}, or null`);
+  expectArgument(
+    options,
+    isLineFilterOptions,
+    "compileLineFilter",
+    "options",
+    "{prefilter?, fieldReader?} (booleans)",
+  );
   const reject = condition && options.prefilter !== false ? compileLineRejecter(condition) : undefined;
   let full: LineFilter;
   if (options.fieldReader === false) {

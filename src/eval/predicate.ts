@@ -1,6 +1,8 @@
 // The modules, not the stages' indexes: those bring the parser, the checker and every dataset's
 // catalog, which an eval worker never uses (see src/cli/eval-worker.ts).
+import { A_CONDITION, isCond } from "../check/cond-shape.js";
 import { type Cond, type Leaf, type ScalarValue, scalarText } from "../check/ir.js";
+import { expectArgument } from "../diagnostics/arguments.js";
 import { OPERATORS, operatorAccepts, type PositiveOperator } from "../syntax/vocabulary.js";
 import {
   compareDecimals,
@@ -31,6 +33,7 @@ type ValueTest = (value: unknown) => boolean;
  * bool fields accept JSON booleans only. `not` is evaluated as written.
  */
 export function compilePredicate(condition: Cond): Predicate {
+  expectArgument(condition, isCond, "compilePredicate", "condition", A_CONDITION);
   // Each field the filter names has a slot, read from the record when a comparison first asks for
   // it: a filter that tests one field many times costs one property lookup, not many, and one
   // whose first comparison fails reads no other field.

@@ -1,12 +1,20 @@
-import { type Cond, type Leaf, scalarSource } from "../check/index.js";
+import { A_CONDITION, type Cond, isCondOrNull, type Leaf, scalarSource } from "../check/index.js";
+import { expectArgument, isObject } from "../diagnostics/index.js";
 import type { FilterStats } from "../emit/index.js";
 import { OPERATORS } from "../syntax/index.js";
+
+/** What `explain` reads of the stats emit and compile give. */
+const isStats = (value: unknown): value is FilterStats =>
+  isObject(value) &&
+  ["operators", "bytes", "maxOperators", "maxBytes"].every((name) => typeof value[name] === "number");
 
 /**
  * The filter in words, as an indented tree: one line per group and per comparison, then what it
  * uses against the Logpush limits ("3 of 30 comparisons, 180 of 1000 bytes").
  */
 export function explain(condition: Cond | null, stats: FilterStats): string {
+  expectArgument(condition, isCondOrNull, "explain", "condition", `${A_CONDITION}, or null`);
+  expectArgument(stats, isStats, "explain", "stats", "the stats of emit or compile");
   const lines: string[] = [];
   if (condition) tree(condition, 0, lines);
   else lines.push("no filter: every log line is pushed");

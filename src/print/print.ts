@@ -1,9 +1,10 @@
-import { numericOptionProblem, type OptionLabels } from "../diagnostics/index.js";
+import { expectArgument, isOptions, numericOptionProblem, type OptionLabels } from "../diagnostics/index.js";
 import {
   type Comment,
   type Comparison,
   type Expr,
   type FilterSource,
+  isPrintable,
   type Scalar,
   stringLiteral,
   type Value,
@@ -36,6 +37,8 @@ const INDENT = 2;
 
 /** The canonical source of an AST: canonical operator spellings, minimal parentheses, wrapped lines. */
 export function print(node: FilterSource | Expr, options: PrintOptions = {}): string {
+  expectArgument(node, isPrintable, "print", "node", "a filter or expression from parse");
+  expectArgument(options, isOptions, "print", "options", "an object");
   return printWithComments(node.kind === "filter" ? node.expr : node, undefined, options);
 }
 

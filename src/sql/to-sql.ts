@@ -1,5 +1,5 @@
-import type { Cond } from "../check/index.js";
-import type { Diagnostic } from "../diagnostics/index.js";
+import { A_CONDITION, type Cond, isCondOrNull } from "../check/index.js";
+import { type Diagnostic, expectArgument, isObject, isString } from "../diagnostics/index.js";
 import { type DialectName, dialects, type Location } from "./dialect.js";
 import { translate } from "./translate.js";
 
@@ -18,6 +18,15 @@ export type SqlResult =
 /** The column name `toSql` expects records in when none is given. */
 export const DEFAULT_COLUMN = "json";
 
+/** What `toSql` takes as options: a dialect it knows, a column name, and locations of NDJSON. */
+const isSqlOptions = (value: unknown): value is SqlOptions =>
+  isObject(value) &&
+  Object.hasOwn(dialects, value["dialect"] as string) &&
+  (value["column"] === undefined || isString(value["column"])) &&
+  (value["from"] === undefined ||
+    isString(value["from"]) ||
+    (Array.isArray(value["from"]) && value["from"].every(isString)));
+
 /**
  * A checked filter as SQL with eval's semantics (null: no filter, every record): without `from`,
  * the boolean expression for a WHERE clause over a column of JSON text; with `from`, the SELECT of
@@ -25,6 +34,14 @@ export const DEFAULT_COLUMN = "json";
  * are error diagnostics, and there is then no SQL; an unreadable `from` is a `problem`.
  */
 export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
+  expectArgument(condition, isCondOrNull, "toSql", "condition", `${A_CONDITION}, or null`);
+  expectArgument(
+    options,
+    isSqlOptions,
+    "toSql",
+    "options",
+    '{dialect: "duckdb" | "clickhouse", column?, from?}',
+  );
   const dialect = dialects[options.dialect];
   let column = options.column ?? DEFAULT_COLUMN;
   let table: string | undefined;

@@ -2,6 +2,7 @@ import type { IRecognitionException, IToken } from "chevrotain";
 import {
   codePointName,
   type Diagnostic,
+  describeValue,
   diagnose,
   emptyRangeAt,
   isHiddenCharacter,
@@ -62,9 +63,19 @@ const characterHints: Record<string, string> = {
   "{": "; this is the filter language; to read Logpush JSON, use decompile",
 };
 
+/** The result for a source that is no string (a JavaScript caller's `undefined`, `42`): E0113, and nothing parsed. */
+export function notText(source: unknown, diagnostics: Diagnostic[] = []): ParseResult {
+  const empty: Range = { start: startOfSource, end: startOfSource };
+  return {
+    filter: { kind: "filter", expr: null, comments: [], range: empty },
+    diagnostics: [diagnose("SourceNotText", empty, { found: describeValue(source) }), ...diagnostics],
+  };
+}
+
 /** Parses a filter source into its AST and every syntax error in it. Never throws. */
 export function parse(source: string, options: ParseOptions = {}): ParseResult {
   const invalidOptions = optionDiagnostics(options);
+  if (typeof source !== "string") return notText(source, invalidOptions);
   if (invalidOptions.length > 0) {
     const range = new LineIndex(source).rangeOf(0, source.length);
     return { filter: { kind: "filter", expr: null, comments: [], range }, diagnostics: invalidOptions };

@@ -240,9 +240,12 @@ export const OPERATOR_SPELLINGS: ReadonlyMap<string, CanonicalOperator> = new Ma
   ]),
 );
 
-/** The operator × type matrix: whether `operator` compares a field of `type`. Object fields take nothing. */
+/**
+ * The operator × type matrix: whether `operator` compares a field of `type`. Object fields take
+ * nothing, and anything but one of the 14 canonical operators accepts nothing.
+ */
 export function operatorAccepts(operator: CanonicalOperator, type: FieldType): boolean {
-  return OPERATORS[operator].accepts.includes(type);
+  return isCanonicalOperator(operator) && OPERATORS[operator].accepts.includes(type);
 }
 
 /** The operators a field of `type` accepts, in canonical order. */
