@@ -1,3 +1,5 @@
+import { expectArgument, isObject } from "../diagnostics/index.js";
+import { isStrings } from "./argument-shapes.js";
 import type { Problem } from "./errors.js";
 import { problem } from "./problems.js";
 
@@ -51,6 +53,11 @@ export interface CustomFieldsCheck {
   notices: string[];
 }
 
+/** A configuration whose lists, each given or not, are arrays of names. */
+const isConfig = (value: unknown): value is CustomFieldsConfig =>
+  isObject(value) &&
+  CUSTOM_FIELD_LISTS.every(({ list }) => value[list] === undefined || isStrings(value[list]));
+
 /**
  * Checks a configuration against the service's rules before anything is sent: at least one list;
  * header names are valid tokens, lower-cased (with a notice); cookie names are valid tokens kept as
@@ -58,6 +65,13 @@ export interface CustomFieldsCheck {
  * at most 40 fields in all.
  */
 export function checkCustomFields(config: CustomFieldsConfig): CustomFieldsCheck {
+  expectArgument(
+    config,
+    isConfig,
+    "checkCustomFields",
+    "config",
+    "an object of lists of names ({requestHeaders?: string[], …})",
+  );
   const problems: Problem[] = [];
   const notices: string[] = [];
   const normalized: CustomFieldsConfig = {};
@@ -118,6 +132,7 @@ export function checkCustomFields(config: CustomFieldsConfig): CustomFieldsCheck
 
 /** The single rule of the `http_log_custom_fields` ruleset. */
 export function customFieldsRule(actionParameters: ActionParameters) {
+  expectArgument(actionParameters, isObject, "customFieldsRule", "actionParameters", "an object");
   return {
     action: CUSTOM_FIELD_ACTION,
     expression: "true",
@@ -138,6 +153,8 @@ export interface RulesetRule {
 
 /** The configuration a ruleset's rules carry (every `log_custom_field` rule, lists merged). */
 export function configFromRules(rules: readonly RulesetRule[]): CustomFieldsConfig {
+  const isRules = (value: unknown): value is RulesetRule[] => Array.isArray(value) && value.every(isObject);
+  expectArgument(rules, isRules, "configFromRules", "rules", "a ruleset's rules (an array of objects)");
   const config: CustomFieldsConfig = {};
   for (const rule of rules) {
     if (rule.action !== CUSTOM_FIELD_ACTION) continue;

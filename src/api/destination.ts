@@ -1,3 +1,4 @@
+import { expectArgument, isString } from "../diagnostics/index.js";
 import type { Problem } from "./errors.js";
 import { problem } from "./problems.js";
 import { MASK } from "./secrets.js";
@@ -57,6 +58,7 @@ function decode(text: string): string {
  * values, Azure SAS signatures, API keys, a Sumo Logic collector code and any user:password before the host.
  */
 export function maskDestination(destination: string): string {
+  expectArgument(destination, isString, "maskDestination", "destination", "a destination (a string)");
   let masked = destination.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, `$1${MASK}@`);
   masked = masked.replace(/^(sumo:\/\/[^/?#]*\/receiver\/v1\/http\/)[^?#]+/i, `$1${MASK}`);
   const query = masked.indexOf("?");
@@ -97,6 +99,8 @@ export interface DestinationCheck {
  * credentials (the destination is shown masked).
  */
 export function checkDestination(destination: string, path = "destination_conf"): DestinationCheck {
+  expectArgument(destination, isString, "checkDestination", "destination", "a destination (a string)");
+  expectArgument(path, isString, "checkDestination", "path", "the setting's name (a string)");
   const invalid = (reason: string): DestinationCheck => ({
     problems: [problem("InvalidDestination", path, { destination: maskDestination(destination), reason })],
     notices: [],

@@ -1,4 +1,5 @@
 import type { Scope } from "../catalog/index.js";
+import { isObject } from "../diagnostics/index.js";
 import { ValidationError } from "./errors.js";
 import { problem } from "./problems.js";
 
@@ -19,7 +20,8 @@ export interface ResolvedScope {
 
 /** Checks the scope's ID once, up front, and gives the path prefix every request of the call uses. */
 export function resolveScope(scope: JobScope, operation: string): ResolvedScope {
-  const given = scope as { zoneId?: unknown; accountId?: unknown };
+  // A scope that is no object (a JavaScript caller's `undefined`) names neither ID.
+  const given = (isObject(scope) ? scope : {}) as { zoneId?: unknown; accountId?: unknown };
   const zone = given.zoneId !== undefined;
   const account = given.accountId !== undefined;
   if (zone === account)

@@ -1,8 +1,9 @@
 import { type Catalog, DEFAULT_DATASET, getCatalog, type Scope } from "../catalog/index.js";
 import { type CompileOptions, type CompileResult, compile } from "../compile.js";
 import { decompile } from "../decompile/index.js";
-import type { Diagnostic } from "../diagnostics/index.js";
+import { type Diagnostic, expectArgument, isObject, isString } from "../diagnostics/index.js";
 import { emit } from "../emit/index.js";
+import { isJob, isJobSettings, isScope, isStrings, JOB_SETTINGS } from "./argument-shapes.js";
 import { type Problem, ValidationError } from "./errors.js";
 import {
   checkJobBody,
@@ -131,6 +132,9 @@ function mergedOutputOptions(base: OutputOptions, settings: JobSettings): Output
  * problems (and the filter's diagnostics) when anything would be refused.
  */
 export function buildCreateBody(settings: JobSettings, operation: string, scope?: Scope): JobBody {
+  expectArgument(settings, isJobSettings, "buildCreateBody", "settings", JOB_SETTINGS);
+  expectArgument(operation, isString, "buildCreateBody", "operation", "what is being done (a string)");
+  expectArgument(scope, isScope, "buildCreateBody", "scope", '"zone" or "account"');
   const dataset = settings.dataset ?? DEFAULT_DATASET;
   const { name, ...rest } = topLevel(settings);
   const body: Record<string, unknown> = name === undefined ? {} : { name };
@@ -161,6 +165,10 @@ export function buildUpdate(
   operation: string,
   scope?: Scope,
 ): JobUpdate {
+  expectArgument(job, isJob, "buildUpdate", "job", "a job as the API returns it (an object)");
+  expectArgument(settings, isJobSettings, "buildUpdate", "settings", JOB_SETTINGS);
+  expectArgument(operation, isString, "buildUpdate", "operation", "what is being done (a string)");
+  expectArgument(scope, isScope, "buildUpdate", "scope", '"zone" or "account"');
   const dataset = job.dataset ?? DEFAULT_DATASET;
   const problems: Problem[] = [];
   if (settings.dataset !== undefined && settings.dataset !== dataset)
@@ -219,6 +227,8 @@ function updatedLogpullOptions(current: string, settings: JobSettings): string {
 
 /** What `body` changes on `job`, field by field (inside `output_options` too). */
 export function diffJob(job: LogpushJob, body: Record<string, unknown>): JobChange[] {
+  expectArgument(job, isJob, "diffJob", "job", "a job as the API returns it (an object)");
+  expectArgument(body, isObject, "diffJob", "body", "a job body (an object)");
   const changes: JobChange[] = [];
   for (const [key, after] of Object.entries(body)) {
     if (key === "ownership_challenge") continue;
@@ -316,11 +326,13 @@ function compileFilter(source: string, catalog: Catalog, settings: JobSettings):
 
 /** Whether a field selection includes any column that carries custom fields. */
 export function selectsCustomFields(fields: readonly string[]): boolean {
+  expectArgument(fields, isStrings, "selectsCustomFields", "fields", "field names (an array of strings)");
   return CUSTOM_FIELD_COLUMNS.some((column) => fields.includes(column));
 }
 
 /** The fields a job selects, read back from its `output_options` or `logpull_options`. */
 export function jobFields(job: LogpushJob): string[] {
+  expectArgument(job, isJob, "jobFields", "job", "a job as the API returns it (an object)");
   const names = job.output_options?.field_names;
   if (Array.isArray(names)) return names.filter((n): n is string => typeof n === "string");
   return parseLogpullOptions(job.logpull_options ?? "").fields;

@@ -1,3 +1,6 @@
+import { expectArgument, isString } from "../diagnostics/index.js";
+import { isStrings } from "./argument-shapes.js";
+
 /** What replaces a credential wherever a request, an error or a destination is shown. */
 export const MASK = "****";
 
@@ -9,6 +12,8 @@ const MASKED_PREFIX_LENGTH = 8;
  * trimmed, JSON-escaped, URL-encoded, and any prefix of eight characters or more (a truncated echo).
  */
 export function maskSecrets(text: string, secrets: readonly string[]): string {
+  expectArgument(text, isString, "maskSecrets", "text", "a string");
+  expectArgument(secrets, isStrings, "maskSecrets", "secrets", "the secrets (an array of strings)");
   let masked = text;
   for (const secret of secrets) {
     const forms = new Set([
@@ -40,5 +45,6 @@ function maskPrefixes(text: string, secret: string): string {
 
 /** Whether a credential holds a character no HTTP header can carry (CR, LF and other controls). */
 export function hasControlCharacter(value: string): boolean {
+  expectArgument(value, isString, "hasControlCharacter", "value", "a string");
   return /[\0-\x1f\x7f]/.test(value);
 }

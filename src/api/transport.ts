@@ -1,4 +1,11 @@
-import { type NamedOption, type OptionLabels, optionLabel } from "../diagnostics/index.js";
+import {
+  InvalidArgumentError,
+  isObject,
+  isString,
+  type NamedOption,
+  type OptionLabels,
+  optionLabel,
+} from "../diagnostics/index.js";
 import { destinationSecrets, maskDestination } from "./destination.js";
 import { ApiError, ClientConfigError, type EnvelopeMessage } from "./errors.js";
 import { hasControlCharacter, MASK, maskSecrets } from "./secrets.js";
@@ -95,6 +102,22 @@ function wholeOption(name: string, value: number, least: number, most: number): 
   );
 }
 
+const isFunction = (value: unknown) => typeof value === "function";
+
+/** The options a type error would break, with what each takes; numbers are checked by wholeOption. */
+const clientOptionShapes: Record<string, [(value: unknown) => boolean, string]> = {
+  apiToken: [isString, "a string"],
+  email: [isString, "a string"],
+  apiKey: [isString, "a string"],
+  baseUrl: [isString, "a string"],
+  env: [isObject, "an object of environment variables"],
+  optionLabels: [isObject, "an object of labels"],
+  fetch: [isFunction, "a function like fetch"],
+  sleep: [isFunction, "a function"],
+  random: [isFunction, "a function"],
+  now: [isFunction, "a function"],
+};
+
 const nonEmpty = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
 
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "PUT", "DELETE"]);
@@ -114,6 +137,14 @@ export class Transport {
   private readonly now: () => number;
 
   constructor(options: ClientOptions = {}) {
+    for (const [name, [test, expected]] of Object.entries(clientOptionShapes))
+      if (options[name as keyof ClientOptions] !== undefined && !test(options[name as keyof ClientOptions]))
+        throw new InvalidArgumentError(
+          "createClient",
+          `options.${name}`,
+          expected,
+          options[name as keyof ClientOptions],
+        );
     const env = options.env ?? defaultEnv();
     const baseUrl = nonEmpty(options.baseUrl) ?? nonEmpty(env["CLOUDFLARE_BASE_URL"]) ?? DEFAULT_BASE_URL;
     if (!/^https?:\/\/[^/\s]+/.test(baseUrl))
