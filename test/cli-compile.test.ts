@@ -114,9 +114,10 @@ describe("filterc compile (the built bundle)", () => {
     const run = await runCli(["fields", "bogus"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      'filterc fields: unknown subcommand "bogus"; use get, set, add, remove\n' +
+      'filterc fields: unknown subcommand "bogus"; use get, set, add, remove, clear\n' +
         "Usage: filterc fields get --zone ID [options]\n" +
         "       filterc fields set|add|remove --zone ID [--request-header H]… [--response-header H]… [--cookie C]… [options]\n" +
+        "       filterc fields clear --zone ID [options]\n" +
         "Run filterc fields --help for the options.\n",
     );
   });

@@ -45,7 +45,8 @@ const source = 'EdgeResponseStatus in [500, 502] and ClientRequestHost eq "a.com
 const state = EditorState.create({ doc: source, extensions: editor.logpushFilter() });
 const diagnostic = filterc.compile("BotScor lt 1").diagnostics[0]!;
 const job = { id: 1, dataset: "http_requests", destination_conf: "s3://logs?region=us-east-1" };
-const settings = { destination: "s3://logs/http?region=us-east-1", fields: ["ClientIP"] };
+// A destination without an ownership challenge, so that the job body builds.
+const settings = { destination: "https://logs.example.com/http", fields: ["ClientIP"] };
 const options = [undefined, {}];
 
 /** The library, `filterc`. */
@@ -109,12 +110,14 @@ const library: Record<string, Row> = {
   LogpushClient: { args: [{ apiToken: "t" }], answers: ["throws"], right: { 0: options }, construct: true },
   checkCustomFields: { args: [{ requestHeaders: ["x-id"] }], answers: ["throws"], right: { 0: [{}] } },
   customFieldsRule: { args: [{}], answers: ["throws"], right: { 0: [{}] } },
+  checkCustomFieldRules: { args: [[]], answers: ["throws"], right: { 0: [[]] } },
   configFromRules: { args: [[]], answers: ["throws"], right: { 0: [[]] } },
   checkDestination: {
     args: [settings.destination, "destination_conf"],
     answers: ["throws", "throws"],
     right: { 0: ["text"], 1: [undefined, "text"] },
   },
+  needsOwnershipChallenge: { args: [settings.destination], answers: ["throws"], right: { 0: ["text"] } },
   maskDestination: { args: [settings.destination], answers: ["throws"], right: { 0: ["text"] } },
   maskSecrets: {
     args: ["a secret", ["secret"]],
@@ -123,15 +126,18 @@ const library: Record<string, Row> = {
   },
   hasControlCharacter: { args: ["x"], answers: ["throws"], right: { 0: ["text"] } },
   buildCreateBody: {
-    args: [settings, "create job", "zone"],
+    args: [settings, "create job", { scope: "zone", id: "023e105f4ecef8ad9ca31a8372d0c353" }],
     answers: ["throws", "throws", "throws"],
     right: { 0: [{}], 1: ["text"], 2: [undefined] },
   },
   buildUpdate: {
-    args: [job, { enabled: false }, "update job", "zone"],
+    args: [job, { enabled: false }, "update job", { scope: "zone", id: "023e105f4ecef8ad9ca31a8372d0c353" }],
     answers: ["throws", "throws", "throws", "throws"],
     right: { 0: [{}], 1: [{}], 2: ["text"], 3: [undefined] },
   },
+  logpullAsOutputOptions: { args: ["fields=ClientIP"], answers: ["throws"], right: { 0: ["text"] } },
+  // A predicate: no job ID is anything but a string of digits.
+  isJobId: { args: ["123"], answers: [{ returns: false }] },
   checkJobBody: {
     args: [{}, { mode: "create", dataset: "http_requests", catalog: undefined }],
     answers: ["throws", "throws"],

@@ -12,6 +12,13 @@ export const isStrings = (value: unknown): value is string[] => Array.isArray(va
 export const isScope = (value: unknown): value is "zone" | "account" | undefined =>
   value === undefined || value === "zone" || value === "account";
 
+/** Where a job lives (its scope and ID), or left out. */
+export const isPlace = (value: unknown): value is { scope: "zone" | "account"; id: string } | undefined =>
+  value === undefined ||
+  (isObject(value) && value["scope"] !== undefined && isScope(value["scope"]) && isString(value["id"]));
+
+export const A_PLACE = 'where the job lives ({scope: "zone" | "account", id})';
+
 /** What each setting of JobSettings a type error would break must be; the rest `checkJobBody` checks itself. */
 const settingShapes: Record<string, (value: unknown) => boolean> = {
   name: isOptional((value) => value === null || isString(value)),
@@ -20,6 +27,7 @@ const settingShapes: Record<string, (value: unknown) => boolean> = {
   fields: isOptional(isStrings),
   timestamps: isOptional(isString),
   outputOptions: isOptional(isObject),
+  logpullOptions: isOptional(isString),
   ownershipChallenge: isOptional(isString),
   compileOptions: isOptional(isObject),
   filter: isOptional(

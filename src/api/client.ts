@@ -1,14 +1,20 @@
 import { DEFAULT_DATASET } from "../catalog/index.js";
 import { type Diagnostic, expectArgument, isOptions } from "../diagnostics/index.js";
 import {
+  CUSTOM_FIELD_COLUMNS,
+  CUSTOM_FIELD_LISTS,
   CUSTOM_FIELDS_PHASE,
+  type CustomFieldColumn,
   type CustomFieldsConfig,
   checkCustomFields,
   configFromRules,
+  cookieCaseNotices,
   customFieldsRule,
   mergeCustomFields,
+  namesByColumn,
   type RulesetRule,
   rulesMatch,
+  unconfiguredNames,
 } from "./custom-fields.js";
 import { checkDestination } from "./destination.js";
 import { ApiError, ValidationError } from "./errors.js";
@@ -17,12 +23,10 @@ import { datasetScopeProblem } from "./job-options.js";
 import {
   buildCreateBody,
   buildUpdate,
-  CUSTOM_FIELD_COLUMNS,
   type JobChange,
   type JobSettings,
   jobFields,
   type LogpushJob,
-  selectsCustomFields,
 } from "./jobs.js";
 import { DryRunner, LiveRunner, type PlannedRequest, type Runner } from "./runner.js";
 import { type ApiRequest, type ClientOptions, Transport } from "./transport.js";
@@ -46,6 +50,14 @@ export interface SetCustomFieldsResult extends CustomFieldsState {
   /** Whether the zone's ruleset had to be created first. */
   created: boolean;
   /** False when the ruleset already held exactly this configuration (nothing was written). */
+  changed: boolean;
+  notices: string[];
+}
+
+export interface ClearCustomFieldsResult {
+  /** The zone's `http_log_custom_fields` ruleset, left with no rules; null when the zone has none. */
+  rulesetId: string | null;
+  /** False when there was nothing to clear (nothing was written). */
   changed: boolean;
   notices: string[];
 }
@@ -83,6 +95,20 @@ const RULESET_FOR_CUSTOM_FIELDS = {
   phase: CUSTOM_FIELDS_PHASE,
 };
 
+/** The notice of a PUT that replaced a ruleset's rules. */
+function replacedRules(ruleset: Ruleset): string[] {
+  const replaced = (ruleset.rules ?? []).length;
+  return replaced === 0
+    ? []
+    : [`replaced the ruleset's ${replaced} rule${replaced === 1 ? "" : "s"} (a PUT replaces all rules)`];
+}
+
+/**
+ * The longest cursor of a list followed: it goes into the next request's URL (which servers refuse
+ * past about 8 KB), and every cursor is kept to tell a loop. The service's are about a hundred.
+ */
+const MAX_CURSOR_LENGTH = 2048;
+
 const isCustomFieldsRuleset = (r: unknown) =>
   r !== null &&
   typeof r === "object" &&
@@ -95,6 +121,12 @@ function customFieldsNotSelected(known: boolean): string {
   return known
     ? `the zone has custom fields, but the job selects none of ${columns}: their values will not be in the logs`
     : `the job selects none of ${columns}: custom fields the zone has will not be in the logs`;
+}
+
+/** A notice when the job selects a field the zone logs no custom fields into. */
+function customFieldsMissing(column: CustomFieldColumn): string {
+  const noun = CUSTOM_FIELD_LISTS.find((list) => list.column === column)!.noun;
+  return `the job selects ${column}, but the zone logs no ${noun} as a custom field: ${column} will be empty (add one with filterc fields add --${noun.replace(" ", "-")} NAME)`;
 }
 
 /**
@@ -127,6 +159,16 @@ export class LogpushClient {
     return { requests: runner.requests, result };
   }
 
+  /**
+   * `answer`, what a call of this client returned, fit to show: the credentials masked wherever the
+   * service echoes them, and, unless `showDestinations`, every destination's credentials (a job's
+   * `destination_conf`, a change of it, and those of `destinations`, the ones the call sent) in
+   * every form the client sent them. The answers themselves stay as the service gave them.
+   */
+  masked<T>(answer: T, options: { destinations?: readonly string[]; showDestinations?: boolean } = {}): T {
+    return this.transport.masked(answer, options.destinations ?? [], options.showDestinations === true);
+  }
+
   // Custom fields.
 
   /** The zone's custom fields, or null when it has no `http_log_custom_fields` ruleset. */
@@ -142,7 +184,8 @@ export class LogpushClient {
    * Sets the zone's custom fields in one call: checks the configuration, finds the zone's
    * `http_log_custom_fields` ruleset (creating it if missing) and PUTs its single rule. The PUT
    * replaces every rule of the ruleset. Nothing is written when the ruleset already matches.
-   * `merge: "add" | "remove"` changes the current configuration by the lists given instead.
+   * `merge: "add" | "remove"` changes the current configuration by the lists given instead: a name
+   * to remove must be configured, and removing the last ones clears the ruleset's rules.
    */
   async setCustomFields(
     zone: ZoneScope,
@@ -157,22 +200,36 @@ export class LogpushClient {
     }
     const found = await this.findCustomFieldsRuleset(scope, operation);
     const current = found ? await this.readRuleset(scope, found.id) : undefined;
-    const wanted = options.merge
-      ? mergeCustomFields(configFromRules(current?.rules ?? []), config, options.merge)
-      : config;
+    const held = configFromRules(current?.rules ?? []);
+    const notices: string[] = [];
+    let wanted = config;
+    if (options.merge === "remove") {
+      const unknown = unconfiguredNames(held, config);
+      if (unknown.length > 0) throw new ValidationError(operation, unknown);
+      wanted = mergeCustomFields(held, config, "remove");
+      if (Object.keys(wanted).length === 0 && current && (current.rules ?? []).length > 0) {
+        const cleared = await this.clearRules(scope, current, operation);
+        return {
+          rulesetId: current.id,
+          config: {},
+          created: false,
+          changed: true,
+          notices: ["no custom fields are left: the ruleset's rules are cleared", ...cleared],
+        };
+      }
+    } else if (options.merge === "add") {
+      notices.push(...cookieCaseNotices(held, config));
+      wanted = mergeCustomFields(held, config, "add");
+    }
     const checked = checkCustomFields(wanted);
     if (!checked.ok) throw new ValidationError(operation, checked.problems);
-    const notices = [...checked.notices];
+    notices.push(...checked.notices);
     let rulesetId: string;
     let created = false;
     if (current) {
       if (rulesMatch(current.rules ?? [], checked.actionParameters))
         return { rulesetId: current.id, config: checked.config, created, changed: false, notices };
-      const replaced = (current.rules ?? []).length;
-      if (replaced > 0)
-        notices.push(
-          `replaced the ruleset's ${replaced} rule${replaced === 1 ? "" : "s"} (a PUT replaces all rules)`,
-        );
+      notices.push(...replacedRules(current));
       rulesetId = current.id;
     } else {
       const request: ApiRequest = {
@@ -211,6 +268,38 @@ export class LogpushClient {
     };
   }
 
+  /**
+   * Removes the zone's custom fields: PUTs the `http_log_custom_fields` ruleset with no rules (the
+   * documented PUT that replaces every rule). The ruleset stays, empty, so a later set writes to it
+   * again. Nothing is written when the zone has no such ruleset, or its rules are already gone.
+   */
+  async clearCustomFields(zone: ZoneScope): Promise<ClearCustomFieldsResult> {
+    const operation = "clear custom fields";
+    const scope = resolveScope(zone, operation);
+    const found = await this.findCustomFieldsRuleset(scope, operation);
+    if (!found) return { rulesetId: null, changed: false, notices: [] };
+    const current = await this.readRuleset(scope, found.id);
+    if ((current.rules ?? []).length === 0) return { rulesetId: current.id, changed: false, notices: [] };
+    const notices = await this.clearRules(scope, current, operation);
+    return { rulesetId: current.id, changed: true, notices };
+  }
+
+  /** PUTs the ruleset with no rules; the notice of what that replaced. */
+  private async clearRules(scope: ResolvedScope, ruleset: Ruleset, operation: string): Promise<string[]> {
+    await this.runner.write<Ruleset>(
+      {
+        operation,
+        method: "PUT",
+        path: `${scope.path}/rulesets/${encodeURIComponent(ruleset.id)}`,
+        body: { rules: [] },
+        expects: "object",
+      },
+      () => ({ ...ruleset, rules: [] }),
+      "replaces all rules of the ruleset",
+    );
+    return replacedRules(ruleset);
+  }
+
   private async readRuleset(scope: ResolvedScope, id: string): Promise<Ruleset> {
     const request: ApiRequest = {
       operation: "get ruleset",
@@ -225,8 +314,10 @@ export class LogpushClient {
     scope: ResolvedScope,
     operation: string,
   ): Promise<Ruleset | undefined> {
+    // Every cursor handed out, by the page it led to: one given again means the list loops.
+    const seen = new Map<string, number>();
     let cursor: string | undefined;
-    do {
+    for (let page = 1; ; page++) {
       const request: ApiRequest = {
         operation,
         method: "GET",
@@ -234,13 +325,41 @@ export class LogpushClient {
         expects: "array",
       };
       if (cursor !== undefined) request.query = { cursor };
-      const page = await this.runner.read<unknown[]>(request);
-      const found = page.result.find(isCustomFieldsRuleset) as Ruleset | undefined;
+      const answer = await this.runner.read<unknown[]>(request);
+      const found = answer.result.find(isCustomFieldsRuleset) as Ruleset | undefined;
       if (found) return found;
-      const next = page.resultInfo?.["cursor"];
-      cursor = typeof next === "string" && next !== "" && next !== cursor ? next : undefined;
-    } while (cursor !== undefined);
-    return undefined;
+      const next = answer.resultInfo?.["cursor"];
+      // The list ends without a cursor, or with an empty page (as the official SDK reads it).
+      if (typeof next !== "string" || next === "" || answer.result.length === 0) return undefined;
+      if (next.length > MAX_CURSOR_LENGTH)
+        throw new ApiError(
+          operation,
+          "response",
+          200,
+          [],
+          `the list of rulesets gives a cursor of ${next.length} characters on page ${page}, more than the ${MAX_CURSOR_LENGTH} a cursor may have; stopped`,
+        );
+      const again = seen.get(next);
+      if (again !== undefined)
+        throw new ApiError(
+          operation,
+          "response",
+          200,
+          [],
+          `the list of rulesets loops: page ${page} gives the cursor of page ${again} again; stopped`,
+        );
+      if (page === this.transport.maxPages)
+        throw new ApiError(
+          operation,
+          "response",
+          200,
+          [],
+          `the list of rulesets goes on past ${page} pages (maxPages); stopped`,
+          "maxPages",
+        );
+      seen.set(next, page + 1);
+      cursor = next;
+    }
   }
 
   // Jobs.
@@ -265,10 +384,11 @@ export class LogpushClient {
   }
 
   /**
-   * Creates a job after checking every setting (the dataset against the scope) and compiling its
-   * filter with the dataset's catalog. When an http_requests job selects none of
-   * RequestHeaders/ResponseHeaders/Cookies, the zone's custom fields are read, and a notice says if
-   * they are set (turn off with `checkCustomFields: false`).
+   * Creates a job after checking every setting (the dataset against the scope, the ownership
+   * challenge a destination needs) and compiling its filter with the dataset's catalog. For an
+   * http_requests job of a zone the zone's custom fields are read: a notice says when the job
+   * selects none of RequestHeaders/ResponseHeaders/Cookies while the zone has some, or selects one
+   * the zone logs nothing into (turn off with `checkCustomFields: false`).
    */
   async createJob(
     where: JobScope,
@@ -277,7 +397,7 @@ export class LogpushClient {
   ): Promise<JobResult> {
     const operation = "create job";
     const scope = resolveScope(where, operation);
-    const built = buildCreateBody(settings, operation, scope.scope);
+    const built = buildCreateBody(settings, operation, scope);
     const notices = [...built.notices];
     const dataset = settings.dataset ?? DEFAULT_DATASET;
     if (options.checkCustomFields !== false && scope.scope === "zone")
@@ -296,15 +416,22 @@ export class LogpushClient {
 
   /**
    * Updates a job: reads it, applies the named settings and sends the complete `output_options`
-   * (a PUT replaces it whole), so nothing the settings do not name changes. Fields and filter are
-   * checked against the job's own dataset. Nothing is sent when the job already is as asked.
+   * (a PUT replaces it whole), so nothing the settings do not name changes; a job keeps its form
+   * (`logpull_options` or `output_options`) unless `toOutputOptions` converts it. Fields and filter
+   * are checked against the job's own dataset. Nothing is sent when the job already is as asked.
+   * A new field selection gets the notices of `createJob` (turn off with `checkCustomFields: false`).
    */
-  async updateJob(where: JobScope, id: number | string | bigint, settings: JobSettings): Promise<JobResult> {
+  async updateJob(
+    where: JobScope,
+    id: number | string | bigint,
+    settings: JobSettings,
+    options: { checkCustomFields?: boolean } = {},
+  ): Promise<JobResult> {
     const operation = "update job";
     const scope = resolveScope(where, operation);
     const path = `${scope.path}/logpush/jobs/${jobId(id, operation)}`;
     const current = await this.getJob(where, id);
-    const update = buildUpdate(current, settings, operation, scope.scope);
+    const update = buildUpdate(current, settings, operation, scope);
     const notices = [...update.notices];
     const dataset = current.dataset ?? DEFAULT_DATASET;
     const problem = datasetScopeProblem(dataset, scope.scope);
@@ -320,11 +447,16 @@ export class LogpushClient {
         job: current,
         notices: [...notices, "nothing to change: the job already is as asked"],
       };
-    if (settings.fields !== undefined || settings.outputOptions?.field_names !== undefined)
+    const selects =
+      settings.fields !== undefined ||
+      settings.outputOptions?.field_names !== undefined ||
+      settings.logpullOptions !== undefined;
+    if (selects && options.checkCustomFields !== false)
       notices.push(
         ...(await this.customFieldsNotices(scope, dataset, jobFields({ ...current, ...update.body }))),
       );
     const request: ApiRequest = { operation, method: "PUT", path, body: update.body, expects: "object" };
+    if (typeof current.destination_conf === "string") request.destinations = [current.destination_conf];
     const job = await this.runner.write<LogpushJob>(request, () => ({ ...current, ...update.body }));
     return { ...result, job, notices };
   }
@@ -394,18 +526,24 @@ export class LogpushClient {
     return this.runner.write<DestinationAnswer>(request, () => ({}));
   }
 
-  /** A notice when the zone has custom fields but the selection leaves them out of the logs. */
+  /**
+   * Notices on a job's selection against the zone's custom fields: the zone has some but the job
+   * selects none of RequestHeaders/ResponseHeaders/Cookies, or it selects one the zone logs nothing into.
+   */
   private async customFieldsNotices(
     scope: ResolvedScope,
     dataset: string,
     fields: readonly string[],
   ): Promise<string[]> {
-    if (scope.scope !== "zone" || dataset !== DEFAULT_DATASET || selectsCustomFields(fields)) return [];
-    if (!this.runner.canRead) return [customFieldsNotSelected(false)];
+    if (scope.scope !== "zone" || dataset !== DEFAULT_DATASET) return [];
+    const selected = CUSTOM_FIELD_COLUMNS.filter((column) => fields.includes(column));
+    if (!this.runner.canRead) return selected.length === 0 ? [customFieldsNotSelected(false)] : [];
     try {
       const state = await this.getCustomFields({ zoneId: scope.id });
-      if (!state || !Object.values(state.config).some((names) => names.length > 0)) return [];
-      return [customFieldsNotSelected(true)];
+      const names = namesByColumn(state?.config ?? {});
+      if (selected.length > 0)
+        return selected.filter((column) => names[column].length === 0).map(customFieldsMissing);
+      return Object.values(names).some((listed) => listed.length > 0) ? [customFieldsNotSelected(true)] : [];
     } catch (error) {
       if (error instanceof ApiError) return [`could not check the zone's custom fields (${error.message})`];
       throw error;

@@ -19,17 +19,52 @@ export interface CustomFieldsConfig {
 
 export type CustomFieldList = keyof CustomFieldsConfig;
 
-/** Each list and the `action_parameters` key it is sent as, in the order they are sent. */
+/** The http_requests fields a job selects to get the custom fields' values. */
+export const CUSTOM_FIELD_COLUMNS = ["RequestHeaders", "ResponseHeaders", "Cookies"] as const;
+export type CustomFieldColumn = (typeof CUSTOM_FIELD_COLUMNS)[number];
+
+/**
+ * Each list: the `action_parameters` key it is sent as (in the order they are sent and checked), what
+ * it holds, and the field of the log its values land in (a header is logged raw or transformed in its
+ * field, not both; `ResponseHeaders` entries may carry `preserve_duplicates`).
+ */
 export const CUSTOM_FIELD_LISTS: ReadonlyArray<{
   list: CustomFieldList;
   key: string;
   kind: "header" | "cookie";
+  column: CustomFieldColumn;
+  /** One name of the list, in words. */
+  noun: string;
 }> = [
-  { list: "requestHeaders", key: "request_fields", kind: "header" },
-  { list: "transformedRequestHeaders", key: "transformed_request_fields", kind: "header" },
-  { list: "responseHeaders", key: "response_fields", kind: "header" },
-  { list: "rawResponseHeaders", key: "raw_response_fields", kind: "header" },
-  { list: "cookies", key: "cookie_fields", kind: "cookie" },
+  {
+    list: "requestHeaders",
+    key: "request_fields",
+    kind: "header",
+    column: "RequestHeaders",
+    noun: "request header",
+  },
+  {
+    list: "transformedRequestHeaders",
+    key: "transformed_request_fields",
+    kind: "header",
+    column: "RequestHeaders",
+    noun: "transformed request header",
+  },
+  {
+    list: "responseHeaders",
+    key: "response_fields",
+    kind: "header",
+    column: "ResponseHeaders",
+    noun: "response header",
+  },
+  {
+    list: "rawResponseHeaders",
+    key: "raw_response_fields",
+    kind: "header",
+    column: "ResponseHeaders",
+    noun: "raw response header",
+  },
+  { list: "cookies", key: "cookie_fields", kind: "cookie", column: "Cookies", noun: "cookie" },
 ];
 
 /** Custom fields a zone may log, across all lists. */
@@ -37,9 +72,9 @@ export const MAX_CUSTOM_FIELDS = 40;
 export const CUSTOM_FIELDS_PHASE = "http_log_custom_fields";
 export const CUSTOM_FIELD_ACTION = "log_custom_field";
 /** Request headers the service refuses to log. */
-export const UNSUPPORTED_REQUEST_HEADERS: ReadonlySet<string> = new Set(["range"]);
+const UNSUPPORTED_REQUEST_HEADERS: ReadonlySet<string> = new Set(["range"]);
 /** An HTTP token (RFC 9110 `tchar`): header names and cookie names. */
-export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 export type ActionParameters = Record<string, Array<{ name: string }>>;
 
@@ -59,10 +94,10 @@ const isConfig = (value: unknown): value is CustomFieldsConfig =>
   CUSTOM_FIELD_LISTS.every(({ list }) => value[list] === undefined || isStrings(value[list]));
 
 /**
- * Checks a configuration against the service's rules before anything is sent: at least one list;
- * header names are valid tokens, lower-cased (with a notice); cookie names are valid tokens kept as
- * written; no name twice in a list; a header is raw or transformed, not both; `range` is refused;
- * at most 40 fields in all.
+ * Checks a configuration before anything is sent: header names are lower-cased first (with a
+ * notice; cookie names are kept as written), then the rule that would be sent is held to the
+ * custom-field rules (`checkCustomFieldRules`), every problem named by its list and index
+ * (`requestHeaders[2]`).
  */
 export function checkCustomFields(config: CustomFieldsConfig): CustomFieldsCheck {
   expectArgument(
@@ -72,62 +107,174 @@ export function checkCustomFields(config: CustomFieldsConfig): CustomFieldsCheck
     "config",
     "an object of lists of names ({requestHeaders?: string[], …})",
   );
-  const problems: Problem[] = [];
   const notices: string[] = [];
   const normalized: CustomFieldsConfig = {};
   const actionParameters: ActionParameters = {};
-  let total = 0;
   for (const { list, key, kind } of CUSTOM_FIELD_LISTS) {
     const names = config[list];
     if (names === undefined || names.length === 0) continue;
-    const seen = new Set<string>();
-    const kept: string[] = [];
-    names.forEach((written, index) => {
-      const path = `${list}[${index}]`;
-      total++;
-      if (!HTTP_TOKEN.test(written)) {
-        problems.push(
-          problem(kind === "header" ? "InvalidHeaderName" : "InvalidCookieName", path, { name: written }),
-        );
-        return;
-      }
-      const name = kind === "header" ? written.toLowerCase() : written;
+    normalized[list] = names.map((written, index) => {
+      const name = kind === "header" && HTTP_TOKEN.test(written) ? written.toLowerCase() : written;
       if (name !== written)
         notices.push(
-          `${path}: header name ${JSON.stringify(written)} sent as ${JSON.stringify(name)} (header names are lower case)`,
+          `${list}[${index}]: header name ${JSON.stringify(written)} sent as ${JSON.stringify(name)} (header names are lower case)`,
         );
-      if (list === "requestHeaders" || list === "transformedRequestHeaders") {
-        if (UNSUPPORTED_REQUEST_HEADERS.has(name)) {
-          problems.push(problem("UnsupportedHeader", path, { name }));
-          return;
-        }
-      }
-      if (seen.has(name)) {
-        problems.push(problem("DuplicateCustomField", path, { name, list }));
-        return;
-      }
-      seen.add(name);
-      kept.push(name);
+      return name;
     });
-    normalized[list] = kept;
-    if (kept.length > 0) actionParameters[key] = kept.map((name) => ({ name }));
+    actionParameters[key] = normalized[list].map((name) => ({ name }));
   }
-  for (const [raw, transformed] of [
-    ["requestHeaders", "transformedRequestHeaders"],
-    ["rawResponseHeaders", "responseHeaders"],
-  ] as const) {
-    const rawNames = new Set(normalized[raw] ?? []);
-    (normalized[transformed] ?? []).forEach((name) => {
-      if (rawNames.has(name)) {
-        const index = (config[transformed] ?? []).findIndex((written) => written.toLowerCase() === name);
-        problems.push(problem("RawAndTransformed", `${transformed}[${index}]`, { name, raw, transformed }));
-      }
-    });
-  }
-  if (total === 0) problems.push(problem("NoCustomFields", "config", {}));
-  if (total > MAX_CUSTOM_FIELDS)
-    problems.push(problem("TooManyCustomFields", "config", { count: total, limit: MAX_CUSTOM_FIELDS }));
+  const problems = checkCustomFieldRules([customFieldsRule(actionParameters)]).map((found) => ({
+    ...found,
+    path: configPath(found.path),
+  }));
   return { ok: problems.length === 0, config: normalized, actionParameters, problems, notices };
+}
+
+/** A rule check's pointer as the configuration names it: `requestHeaders[2]`, or `config` for the whole. */
+function configPath(pointer: string): string {
+  const entry = /^\/rules\/0\/action_parameters\/([a-z_]+)\/(\d+)\/name$/.exec(pointer);
+  const list = CUSTOM_FIELD_LISTS.find(({ key }) => key === entry?.[1])?.list;
+  if (list !== undefined) return `${list}[${entry![2]}]`;
+  return pointer === "/rules/0/action_parameters" ? "config" : pointer;
+}
+
+/** A value found where another was due, for messages: text as JSON, anything else by its kind. */
+function shown(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (typeof value === "string") return JSON.stringify(value);
+  if (Array.isArray(value)) return "an array";
+  return value === null ? "null" : typeof value === "object" ? "an object" : String(value);
+}
+
+/**
+ * The rules of a zone's custom fields (the `http_log_custom_fields` phase), held by the client
+ * before it sends and by the sandbox on what it receives, every problem at its JSON pointer
+ * (`/rules/0/action_parameters/request_fields/2/name`):
+ * (1) a rule is `action: "log_custom_field"`, `expression: "true"` and `action_parameters` of the
+ * five lists, each a non-empty list of `{name}` entries (`preserve_duplicates` on response lists);
+ * (2) header names are lower-case HTTP tokens and `range` is no request header to log; cookie names
+ * are HTTP tokens, kept as written;
+ * (3) a name once in a list, and a header raw or transformed (in its log field), not both;
+ * (4) at least one field in a rule, at most 40 in all.
+ */
+export function checkCustomFieldRules(rules: readonly unknown[]): Problem[] {
+  expectArgument(rules, Array.isArray, "checkCustomFieldRules", "rules", "a ruleset's rules (an array)");
+  const problems: Problem[] = [];
+  let total = 0;
+  let crossed: string | undefined;
+  rules.forEach((rule, index) => {
+    const at = `/rules/${index}`;
+    if (!isObject(rule)) {
+      problems.push(problem("InvalidCustomFieldShape", at, { reason: "each rule is an object" }));
+      return;
+    }
+    if (rule["action"] !== CUSTOM_FIELD_ACTION)
+      problems.push(
+        problem("InvalidCustomFieldRule", `${at}/action`, {
+          member: "action",
+          value: shown(rule["action"]),
+          expected: JSON.stringify(CUSTOM_FIELD_ACTION),
+        }),
+      );
+    if (rule["expression"] !== "true")
+      problems.push(
+        problem("InvalidCustomFieldRule", `${at}/expression`, {
+          member: "expression",
+          value: shown(rule["expression"]),
+          expected: '"true", so that the fields are logged for every request',
+        }),
+      );
+    total += checkActionParameters(rule["action_parameters"], `${at}/action_parameters`, problems);
+    if (total > MAX_CUSTOM_FIELDS && crossed === undefined) crossed = `${at}/action_parameters`;
+  });
+  if (crossed !== undefined)
+    problems.push(problem("TooManyCustomFields", crossed, { count: total, limit: MAX_CUSTOM_FIELDS }));
+  return problems;
+}
+
+/** Checks one rule's lists and their entries; the number of entries, counted toward the 40. */
+function checkActionParameters(parameters: unknown, at: string, problems: Problem[]): number {
+  const keys = CUSTOM_FIELD_LISTS.map(({ key }) => key);
+  if (parameters !== undefined && !isObject(parameters)) {
+    problems.push(
+      problem("InvalidCustomFieldShape", at, {
+        reason: `action_parameters is an object of the lists ${keys.join(", ")}, not ${shown(parameters)}`,
+      }),
+    );
+    return 0;
+  }
+  const given = parameters ?? {};
+  for (const key of Object.keys(given))
+    if (!keys.includes(key))
+      problems.push(
+        problem("InvalidCustomFieldShape", `${at}/${key}`, {
+          reason: `${JSON.stringify(key)} is not a list of custom fields; use ${keys.join(", ")}`,
+        }),
+      );
+  const present = CUSTOM_FIELD_LISTS.filter(({ key }) => given[key] !== undefined);
+  if (present.length === 0) {
+    problems.push(problem("NoCustomFields", at, {}));
+    return 0;
+  }
+  const seen = new Map<string, string>();
+  let count = 0;
+  for (const { key, kind, column } of present) {
+    const entries = given[key];
+    if (!Array.isArray(entries) || entries.length === 0) {
+      problems.push(
+        problem("InvalidCustomFieldShape", `${at}/${key}`, {
+          reason: Array.isArray(entries)
+            ? `${key} is empty; leave it out, or list at least one name`
+            : `${key} is a list of {"name": …} entries, not ${shown(entries)}`,
+        }),
+      );
+      continue;
+    }
+    entries.forEach((entry, index) => {
+      const found = checkEntry(entry, `${at}/${key}/${index}`, key, kind, column, seen);
+      if (found) problems.push(found);
+    });
+    count += entries.length;
+  }
+  return count;
+}
+
+/** The first problem of one entry (at `at`), or none; `seen` holds the names met so far by log field. */
+function checkEntry(
+  entry: unknown,
+  at: string,
+  key: string,
+  kind: "header" | "cookie",
+  column: CustomFieldColumn,
+  seen: Map<string, string>,
+): Problem | undefined {
+  const shape = (member: string, reason: string) =>
+    problem("InvalidCustomFieldShape", `${at}${member}`, { reason });
+  if (!isObject(entry)) return shape("", `each entry of ${key} is an object {"name": …}`);
+  const { name, preserve_duplicates: preserve, ...rest } = entry;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined)
+    return shape(
+      `/${extra}`,
+      `${JSON.stringify(extra)} is not a property of a custom field; an entry has name (and preserve_duplicates in response lists)`,
+    );
+  if (preserve !== undefined && (typeof preserve !== "boolean" || column !== "ResponseHeaders"))
+    return shape(
+      "/preserve_duplicates",
+      "preserve_duplicates is true or false, and only response_fields and raw_response_fields take it",
+    );
+  if (typeof name !== "string") return shape("/name", `each entry of ${key} has a name, a string`);
+  const named = `${at}/name`;
+  if (!HTTP_TOKEN.test(name))
+    return problem(kind === "header" ? "InvalidHeaderName" : "InvalidCookieName", named, { name });
+  if (kind === "header" && name !== name.toLowerCase()) return problem("HeaderNotLowerCase", named, { name });
+  if (column === "RequestHeaders" && UNSUPPORTED_REQUEST_HEADERS.has(name))
+    return problem("UnsupportedHeader", named, { name });
+  const earlier = seen.get(`${column}:${name}`);
+  if (earlier === undefined) seen.set(`${column}:${name}`, key);
+  if (earlier === key) return problem("DuplicateCustomField", named, { name });
+  if (earlier !== undefined) return problem("RawAndTransformed", named, { name });
+  return undefined;
 }
 
 /** The single rule of the `http_log_custom_fields` ruleset. */
@@ -162,7 +309,7 @@ export function configFromRules(rules: readonly RulesetRule[]): CustomFieldsConf
       const items = rule.action_parameters?.[key];
       if (!Array.isArray(items)) continue;
       const names = items
-        .map((item) => (item as { name?: unknown }).name)
+        .map((item) => (item as { name?: unknown } | null)?.name)
         .filter((name): name is string => typeof name === "string");
       config[list] = [...(config[list] ?? []), ...names];
     }
@@ -203,14 +350,83 @@ export function mergeCustomFields(
 ): CustomFieldsConfig {
   const merged: CustomFieldsConfig = {};
   for (const { list, kind } of CUSTOM_FIELD_LISTS) {
-    const key = (name: string) => (kind === "header" ? name.toLowerCase() : name);
-    const names = [...(current[list] ?? [])];
-    const changed = new Set((change[list] ?? []).map(key));
+    const names = current[list] ?? [];
+    const given = change[list] ?? [];
+    const held = (among: readonly string[], name: string) =>
+      among.some((other) => sameName(kind, other, name));
     const kept =
       merge === "add"
-        ? [...names, ...(change[list] ?? []).filter((name) => !names.some((n) => key(n) === key(name)))]
-        : names.filter((name) => !changed.has(key(name)));
+        ? [...names, ...given.filter((name) => !held(names, name))]
+        : names.filter((name) => !held(given, name));
     if (kept.length > 0) merged[list] = kept;
   }
   return merged;
+}
+
+/**
+ * The names `change` would remove that `current` does not hold, each a problem that says where the
+ * zone has it instead: a cookie spelled in another letter case, a header in another list.
+ */
+export function unconfiguredNames(current: CustomFieldsConfig, change: CustomFieldsConfig): Problem[] {
+  const problems: Problem[] = [];
+  for (const { list, kind, noun } of CUSTOM_FIELD_LISTS)
+    (change[list] ?? []).forEach((name, index) => {
+      if ((current[list] ?? []).some((held) => sameName(kind, held, name))) return;
+      const configured = configuredElsewhere(current, list, name);
+      problems.push(
+        problem("CustomFieldNotConfigured", `${list}[${index}]`, {
+          name,
+          what: noun,
+          ...(configured === undefined ? {} : { configured }),
+        }),
+      );
+    });
+  return problems;
+}
+
+/** Notices for cookies added beside a configured cookie of the same name in another letter case. */
+export function cookieCaseNotices(current: CustomFieldsConfig, change: CustomFieldsConfig): string[] {
+  return (change.cookies ?? []).flatMap((name, index) => {
+    const other = (current.cookies ?? []).find((held) => held !== name && sameSpelling(held, name));
+    return other === undefined || (current.cookies ?? []).includes(name)
+      ? []
+      : [
+          `cookies[${index}]: ${JSON.stringify(name)} is added beside the configured ${JSON.stringify(other)} (cookie names are case-sensitive)`,
+        ];
+  });
+}
+
+/** Header names compare without letter case, cookie names with it. */
+function sameName(kind: "header" | "cookie", a: string, b: string): boolean {
+  return kind === "header" ? sameSpelling(a, b) : a === b;
+}
+
+function sameSpelling(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+/** Where the zone holds a name that is not in `list`: its cookie spelled otherwise, or its header in another list. */
+function configuredElsewhere(
+  current: CustomFieldsConfig,
+  list: CustomFieldList,
+  name: string,
+): string | undefined {
+  if (list === "cookies") {
+    const spelled = (current.cookies ?? []).find((held) => sameSpelling(held, name));
+    return spelled === undefined ? undefined : `${JSON.stringify(spelled)} (cookie names are case-sensitive)`;
+  }
+  const other = CUSTOM_FIELD_LISTS.find(
+    (candidate) =>
+      candidate.kind === "header" &&
+      candidate.list !== list &&
+      (current[candidate.list] ?? []).some((held) => sameSpelling(held, name)),
+  );
+  return other === undefined ? undefined : `it as a ${other.noun}`;
+}
+
+/** The names configured for each log field (`RequestHeaders`: raw and transformed request headers). */
+export function namesByColumn(config: CustomFieldsConfig): Record<CustomFieldColumn, string[]> {
+  const names: Record<CustomFieldColumn, string[]> = { RequestHeaders: [], ResponseHeaders: [], Cookies: [] };
+  for (const { list, column } of CUSTOM_FIELD_LISTS) names[column].push(...(config[list] ?? []));
+  return names;
 }

@@ -1,4 +1,5 @@
 export {
+  type ClearCustomFieldsResult,
   type CustomFieldsState,
   createClient,
   type DestinationAnswer,
@@ -9,16 +10,19 @@ export {
   type SetCustomFieldsResult,
 } from "./client.js";
 export {
+  CUSTOM_FIELD_COLUMNS,
   CUSTOM_FIELD_LISTS,
+  type CustomFieldColumn,
   type CustomFieldList,
   type CustomFieldsCheck,
   type CustomFieldsConfig,
+  checkCustomFieldRules,
   checkCustomFields,
   configFromRules,
   customFieldsRule,
   MAX_CUSTOM_FIELDS,
 } from "./custom-fields.js";
-export { checkDestination, maskDestination } from "./destination.js";
+export { checkDestination, maskDestination, needsOwnershipChallenge } from "./destination.js";
 export {
   ApiError,
   type ApiFailure,
@@ -27,7 +31,7 @@ export {
   type Problem,
   ValidationError,
 } from "./errors.js";
-export type { JobScope, ZoneScope } from "./ids.js";
+export { isJobId, type JobScope, type ZoneScope } from "./ids.js";
 export {
   checkJobBody,
   DATASETS_OF_OPTION,
@@ -38,6 +42,7 @@ export {
   type JobBodyCheck,
   type JobBodyContext,
   LOGPULL_TIMESTAMP_FORMATS,
+  logpullAsOutputOptions,
   OUTPUT_OPTION_DEFAULTS,
   OUTPUT_OPTION_NAMES,
   OUTPUT_TYPES,
@@ -48,7 +53,6 @@ export {
 export {
   buildCreateBody,
   buildUpdate,
-  CUSTOM_FIELD_COLUMNS,
   diffJob,
   type JobChange,
   type JobFilter,
@@ -63,9 +67,12 @@ export {
   type ApiRequest,
   type ClientOptions,
   DEFAULT_BASE_URL,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_RETRY_DELAY_MS,
   DEFAULT_TIMEOUT_MS,
+  MAX_RESPONSE_BYTES,
   MAX_TIMEOUT_MS,
   type ShownRequest,
 } from "./transport.js";

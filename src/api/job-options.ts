@@ -16,11 +16,25 @@ export const OUTPUT_TYPES = ["ndjson", "csv"] as const;
 export const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
 /** The formats a `logpull_options` string's `timestamps=` takes (the older form has no ms/ns variants). */
 export const LOGPULL_TIMESTAMP_FORMATS = ["rfc3339", "unix", "unixnano"] as const;
+/**
+ * The keys of a `logpull_options` string (the query string of the Logpull API, which Logpush jobs
+ * took before `output_options`), each with the output option it is. Logpush sets the Logpull
+ * API's `start` and `end` itself, and `count` has no meaning for a job.
+ */
+const LOGPULL_OPTION_KEYS = {
+  fields: "field_names",
+  timestamps: "timestamp_format",
+  sample: "sample_rate",
+  "CVE-2021-44228": "CVE-2021-44228",
+} as const satisfies Record<string, keyof OutputOptions>;
+type LogpullOptionKey = keyof typeof LOGPULL_OPTION_KEYS;
 /** The timestamp format filterc gives a new job when none is named. */
 export const DEFAULT_TIMESTAMPS = "rfc3339";
 export const JOB_KINDS = ["", "edge"] as const;
 export const FREQUENCIES = ["high", "low"] as const;
 export const MAX_DESTINATION_LENGTH = 4096;
+/** The OpenAPI schema's `maxLength` of `logpull_options`. */
+export const MAX_LOGPULL_OPTIONS_LENGTH = 4096;
 
 export type OutputType = (typeof OUTPUT_TYPES)[number];
 export type TimestampFormat = (typeof TIMESTAMP_FORMATS)[number];
@@ -169,6 +183,14 @@ export function checkJobBody(body: Readonly<Record<string, unknown>>, context: J
   const notices: string[] = [];
   const invalid = (option: string, value: unknown, accepted: string) =>
     problems.push(problem("InvalidJobOption", option, { option, value: describe(value), accepted }));
+  const tooLong = (option: string, length: number, limit: number) =>
+    problems.push(
+      problem("InvalidJobOption", option, {
+        option,
+        value: `${length} characters`,
+        accepted: `at most ${limit} characters`,
+      }),
+    );
   const onlyFor = (option: keyof typeof DATASETS_OF_OPTION) => {
     const datasets: readonly string[] = DATASETS_OF_OPTION[option];
     if (!datasets.includes(context.dataset))
@@ -192,11 +214,19 @@ export function checkJobBody(body: Readonly<Record<string, unknown>>, context: J
     }
     switch (key) {
       case "name":
-      case "logpull_options":
         if (value !== null && typeof value !== "string") invalid(key, value, "a string or null");
         break;
+      case "logpull_options":
+        if (value !== null && typeof value !== "string") invalid(key, value, "a string or null");
+        else if (typeof value === "string" && value.length > MAX_LOGPULL_OPTIONS_LENGTH)
+          tooLong(key, value.length, MAX_LOGPULL_OPTIONS_LENGTH);
+        else if (typeof value === "string") problems.push(...checkLogpullOptions(value, context.catalog));
+        if (typeof value === "string" && isObject(body["output_options"]))
+          notices.push("the service ignores logpull_options when output_options is present");
+        break;
       case "ownership_challenge":
-        if (typeof value !== "string") invalid(key, value, "a string (the token of the challenge file)");
+        if (typeof value !== "string" || value === "")
+          invalid(key, value, "a string (the token of the challenge file)");
         break;
       case "filter":
         if (value !== null && typeof value !== "string") invalid(key, value, "a JSON string or null");
@@ -212,8 +242,7 @@ export function checkJobBody(body: Readonly<Record<string, unknown>>, context: J
       case "destination_conf":
         if (typeof value !== "string" || value === "")
           invalid(key, value, "a destination URL such as s3://bucket/logs?region=us-west-2");
-        else if (value.length > MAX_DESTINATION_LENGTH)
-          invalid(key, `${value.length} characters`, `at most ${MAX_DESTINATION_LENGTH} characters`);
+        else if (value.length > MAX_DESTINATION_LENGTH) tooLong(key, value.length, MAX_DESTINATION_LENGTH);
         else {
           const checked = checkDestination(value, key);
           problems.push(...checked.problems);
@@ -250,8 +279,6 @@ export function checkJobBody(body: Readonly<Record<string, unknown>>, context: J
         break;
     }
   }
-  if (typeof body["logpull_options"] === "string")
-    checkLogpullOptions(body["logpull_options"], context.catalog, problems);
   return { problems, notices };
 }
 
@@ -429,21 +456,157 @@ export function checkFieldNames(
   return problems;
 }
 
-/** The fields and timestamps of the older `logpull_options` form (`fields=A,B&timestamps=rfc3339`). */
-export function parseLogpullOptions(options: string): { fields: string[]; timestamps: string | undefined } {
-  const params = new URLSearchParams(options);
-  const fields = params.get("fields");
-  return { fields: fields ? fields.split(",") : [], timestamps: params.get("timestamps") ?? undefined };
+/** A `logpull_options` string read into its keys, values decoded, with what is wrong with its form. */
+interface LogpullOptions {
+  /** Each key the string gives, with its decoded value. */
+  values: Map<LogpullOptionKey, string>;
+  problems: Problem[];
 }
 
-function checkLogpullOptions(options: string, catalog: Catalog | undefined, problems: Problem[]): void {
-  const { fields, timestamps } = parseLogpullOptions(options);
-  problems.push(...checkFieldNames(fields, catalog, "logpull_options.fields"));
-  if (timestamps !== undefined && !(LOGPULL_TIMESTAMP_FORMATS as readonly string[]).includes(timestamps))
+/**
+ * Reads a `logpull_options` string: `key=value` parts joined by `&`, values percent-encoded, each of
+ * the keys of `LOGPULL_OPTION_KEYS` at most once. A whole Logpull URL, an unknown key, a part
+ * without `=` or a key given twice is a problem at `logpull_options.KEY`.
+ */
+function readLogpullOptions(text: string): LogpullOptions {
+  const values = new Map<LogpullOptionKey, string>();
+  const problems: Problem[] = [];
+  const invalid = (reason: string, key?: string) =>
     problems.push(
-      problem("InvalidTimestamps", "logpull_options.timestamps", {
-        value: timestamps,
-        known: `${LOGPULL_TIMESTAMP_FORMATS.join(", ")} (rfc3339ms and rfc3339ns need output_options)`,
+      problem("InvalidLogpullOptions", key === undefined ? "logpull_options" : `logpull_options.${key}`, {
+        reason,
       }),
     );
+  if (/^[a-z][a-z0-9+.-]*:\/\/|^[^=&]*\?/i.test(text)) {
+    invalid(`${JSON.stringify(text)} is a whole Logpull URL; keep only what follows its "?"`);
+    return { values, problems };
+  }
+  const keys = Object.keys(LOGPULL_OPTION_KEYS);
+  for (const part of text.split("&")) {
+    if (part === "") continue;
+    const at = part.indexOf("=");
+    if (at === -1) {
+      invalid(`${JSON.stringify(part)} has no "=" (each part is key=value)`);
+      continue;
+    }
+    const key = decoded(part.slice(0, at));
+    const value = decoded(part.slice(at + 1));
+    if (key === undefined || value === undefined) {
+      invalid(`${JSON.stringify(part)} holds a "%" that starts no percent-encoded byte`, key);
+      continue;
+    }
+    if (!keys.includes(key)) {
+      const closest = closestMatch(key, keys);
+      problems.push(
+        problem("UnknownJobOption", `logpull_options.${key}`, {
+          option: `logpull_options.${key}`,
+          known: `${keys.join(", ")}${closest ? ` (did you mean ${closest}?)` : ""}`,
+        }),
+      );
+      continue;
+    }
+    if (values.has(key as LogpullOptionKey)) {
+      invalid(`the key ${key} is given twice`, key);
+      continue;
+    }
+    values.set(key as LogpullOptionKey, value);
+  }
+  return { values, problems };
+}
+
+function decoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A `fields=` value as its field names. */
+function fieldList(value: string | undefined): string[] {
+  return value === undefined || value === "" ? [] : value.split(",");
+}
+
+/**
+ * Checks a `logpull_options` string as the service reads it: its form, the fields against the
+ * catalog (at least one; the Logpull API's default set may change at any time), the timestamp
+ * format of the older form, the sample in (0, 1] and the CVE-2021-44228 redaction as true or false.
+ */
+function checkLogpullOptions(text: string, catalog: Catalog | undefined): Problem[] {
+  const { values, problems } = readLogpullOptions(text);
+  // A string none of which could be read gets its form's problems only, not "no fields" as well.
+  if (values.size === 0 && problems.length > 0) return problems;
+  const at = (key: LogpullOptionKey) => `logpull_options.${key}`;
+  const invalid = (key: LogpullOptionKey, accepted: string) =>
+    problems.push(
+      problem("InvalidJobOption", at(key), { option: at(key), value: describe(values.get(key)), accepted }),
+    );
+  problems.push(...checkFieldNames(fieldList(values.get("fields")), catalog, at("fields")));
+  const timestamps = values.get("timestamps");
+  if (timestamps !== undefined && !(LOGPULL_TIMESTAMP_FORMATS as readonly string[]).includes(timestamps))
+    problems.push(
+      problem("InvalidTimestamps", at("timestamps"), {
+        value: timestamps,
+        known: `${LOGPULL_TIMESTAMP_FORMATS.join(", ")} (rfc3339ms and rfc3339ns exist in output_options only)`,
+      }),
+    );
+  const sample = values.get("sample");
+  if (sample !== undefined && !(Number(sample) > 0 && Number(sample) <= 1 && /^[\d.]+$/.test(sample)))
+    invalid("sample", "a number in (0, 1]: the share of records pushed, e.g. 0.1");
+  const redaction = values.get("CVE-2021-44228");
+  if (redaction !== undefined && redaction !== "true" && redaction !== "false")
+    invalid("CVE-2021-44228", "true or false");
+  return problems;
+}
+
+/**
+ * The output options a `logpull_options` string stands for (its form already checked): what the
+ * service writes for such a job, and what converting it to `output_options` sends. A string without
+ * `timestamps=` writes unixnano, the Logpull API's default, and says so.
+ */
+export function logpullAsOutputOptions(text: string): OutputOptions {
+  expectArgument(text, isString, "logpullAsOutputOptions", "text", "logpull_options (a string)");
+  const { values } = readLogpullOptions(text);
+  const options: OutputOptions = {
+    field_names: fieldList(values.get("fields")),
+    timestamp_format: (values.get("timestamps") ?? "unixnano") as TimestampFormat,
+  };
+  const sample = values.get("sample");
+  if (sample !== undefined) options.sample_rate = Number(sample);
+  const redaction = values.get("CVE-2021-44228");
+  if (redaction !== undefined) options["CVE-2021-44228"] = redaction === "true";
+  return options;
+}
+
+/**
+ * A `logpull_options` string with the output options given written into it, each at its key: a
+ * key it has is replaced where it stands, a new one is added at the end, `null` removes it, and
+ * everything else is kept as written. `missing` names the options the older form has no key for.
+ */
+export function withLogpullOptions(
+  text: string,
+  options: Readonly<OutputOptions>,
+): { text: string; missing: (keyof OutputOptions)[] } {
+  const keyOf = new Map(
+    Object.entries(LOGPULL_OPTION_KEYS).map(([key, option]) => [option as keyof OutputOptions, key]),
+  );
+  const parts = text.split("&").filter((part) => part !== "");
+  const missing: (keyof OutputOptions)[] = [];
+  for (const [option, value] of Object.entries(options) as [keyof OutputOptions, unknown][]) {
+    const key = keyOf.get(option);
+    if (key === undefined) {
+      missing.push(option);
+      continue;
+    }
+    const index = parts.findIndex((part) => decoded(part.split("=")[0]!) === key);
+    const written =
+      value === null || value === undefined
+        ? undefined
+        : `${key}=${Array.isArray(value) ? value.join(",") : String(value)}`;
+    if (written === undefined) {
+      if (index !== -1) parts.splice(index, 1);
+    } else if (index === -1) parts.push(written);
+    else parts[index] = written;
+  }
+  return { text: parts.join("&"), missing };
 }

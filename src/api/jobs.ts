@@ -3,14 +3,17 @@ import { type CompileOptions, type CompileResult, compile } from "../compile.js"
 import { decompile } from "../decompile/index.js";
 import { type Diagnostic, expectArgument, isObject, isString } from "../diagnostics/index.js";
 import { emit } from "../emit/index.js";
-import { isJob, isJobSettings, isScope, isStrings, JOB_SETTINGS } from "./argument-shapes.js";
+import { A_PLACE, isJob, isJobSettings, isPlace, isStrings, JOB_SETTINGS } from "./argument-shapes.js";
+import { CUSTOM_FIELD_COLUMNS } from "./custom-fields.js";
+import { checkDestination, maskDestination, needsOwnershipChallenge } from "./destination.js";
 import { type Problem, ValidationError } from "./errors.js";
 import {
   checkJobBody,
   DEFAULT_TIMESTAMPS,
-  LOGPULL_TIMESTAMP_FORMATS,
+  logpullAsOutputOptions,
+  MAX_DESTINATION_LENGTH,
   type OutputOptions,
-  parseLogpullOptions,
+  withLogpullOptions,
 } from "./job-options.js";
 import { problem } from "./problems.js";
 
@@ -36,6 +39,18 @@ export interface JobSettings {
   timestamps?: string;
   /** Output options by the service's names; on update they are merged over the job's own. */
   outputOptions?: OutputOptions;
+  /**
+   * The older form of the output options, sent exactly as given instead of `output_options`:
+   * `fields=ClientIP,RayID&timestamps=rfc3339` (keys fields, timestamps, sample, CVE-2021-44228).
+   * On update it replaces the string of a job of that form.
+   */
+  logpullOptions?: string;
+  /**
+   * Update only: moves a `logpull_options` job to `output_options` (its fields, timestamps, sample
+   * and redaction, with the output settings named here over them). Without it an update keeps the
+   * job's form.
+   */
+  toOutputOptions?: boolean;
   maxUploadBytes?: number | null;
   maxUploadRecords?: number | null;
   maxUploadIntervalSeconds?: number | null;
@@ -54,9 +69,6 @@ export interface JobSettings {
   /** Limits and optimizer for compiling the filter, and a catalog for a dataset filterc does not ship. */
   compileOptions?: Omit<CompileOptions, "dataset">;
 }
-
-/** The job fields that carry a zone's custom log fields. */
-export const CUSTOM_FIELD_COLUMNS = ["RequestHeaders", "ResponseHeaders", "Cookies"] as const;
 
 /** A Logpush job as the API returns it (the fields filterc reads; the rest is kept as given). */
 export interface LogpushJob {
@@ -126,49 +138,62 @@ function mergedOutputOptions(base: OutputOptions, settings: JobSettings): Output
   return merged;
 }
 
+/** Where a job lives, to write the `filterc jobs ownership` command a refusal names. */
+export interface JobPlace {
+  scope: Scope;
+  id: string;
+}
+
 /**
  * Builds the body of a create call, checking every setting first. A new job takes `output_options`
- * (the service's current form; `logpull_options` is deprecated). Throws a ValidationError listing all
- * problems (and the filter's diagnostics) when anything would be refused.
+ * (the service's current form), or `logpull_options` exactly as given (the older form, which the
+ * service ignores beside `output_options`, so the two are not mixed). A destination that needs an
+ * ownership challenge is refused without one. Throws a ValidationError listing all problems (and
+ * the filter's diagnostics) when anything would be refused.
  */
-export function buildCreateBody(settings: JobSettings, operation: string, scope?: Scope): JobBody {
+export function buildCreateBody(settings: JobSettings, operation: string, where?: JobPlace): JobBody {
   expectArgument(settings, isJobSettings, "buildCreateBody", "settings", JOB_SETTINGS);
   expectArgument(operation, isString, "buildCreateBody", "operation", "what is being done (a string)");
-  expectArgument(scope, isScope, "buildCreateBody", "scope", '"zone" or "account"');
+  expectArgument(where, isPlace, "buildCreateBody", "where", A_PLACE);
   const dataset = settings.dataset ?? DEFAULT_DATASET;
   const { name, ...rest } = topLevel(settings);
   const body: Record<string, unknown> = name === undefined ? {} : { name };
   Object.assign(body, { dataset, destination_conf: "", enabled: true }, rest);
   if (settings.kind !== undefined) body["kind"] = settings.kind;
-  const output = mergedOutputOptions({}, settings);
-  body["output_options"] = {
-    field_names: output.field_names ?? [],
-    timestamp_format: output.timestamp_format ?? DEFAULT_TIMESTAMPS,
-    ...output,
-  };
-  const built = finish(body, settings, { mode: "create", dataset, scope, operation });
-  if (settings.ownershipChallenge !== undefined)
-    built.body["ownership_challenge"] = settings.ownershipChallenge;
-  return built;
+  const problems: Problem[] = [];
+  if (settings.logpullOptions !== undefined) {
+    body["logpull_options"] = settings.logpullOptions;
+    if (namesOutput(settings)) problems.push(bothForms("give the fields and timestamps in one form"));
+  } else {
+    const output = mergedOutputOptions({}, settings);
+    body["output_options"] = {
+      field_names: output.field_names ?? [],
+      timestamp_format: output.timestamp_format ?? DEFAULT_TIMESTAMPS,
+      ...output,
+    };
+  }
+  problems.push(...ownershipProblems(settings.destination, settings.ownershipChallenge, where));
+  return finish(body, settings, { mode: "create", dataset, scope: where?.scope, operation }, problems);
 }
 
 /**
- * Builds the update of `job`: only what the settings name changes. `output_options` is sent whole
- * (a PUT replaces it), the job's own options with the named ones over them. A job of the older
- * `logpull_options` form keeps it while the change fits it (fields, rfc3339/unix/unixnano timestamps);
- * a setting only `output_options` has moves the job to that form, with its fields and timestamps, and
- * `logpull_options: null`, so the service is never sent both forms (it would ignore `logpull_options`).
+ * Builds the update of `job`: only what the settings name changes, and the job keeps its form.
+ * `output_options` is sent whole (a PUT replaces it), the job's own options with the named ones over
+ * them. A job of the older `logpull_options` form gets its string back with the named fields,
+ * timestamps, sample and redaction written at their keys; an option that form lacks is refused
+ * until the job is converted (`toOutputOptions`). A new destination that needs an ownership
+ * challenge is refused without one.
  */
 export function buildUpdate(
   job: LogpushJob,
   settings: JobSettings,
   operation: string,
-  scope?: Scope,
+  where?: JobPlace,
 ): JobUpdate {
   expectArgument(job, isJob, "buildUpdate", "job", "a job as the API returns it (an object)");
   expectArgument(settings, isJobSettings, "buildUpdate", "settings", JOB_SETTINGS);
   expectArgument(operation, isString, "buildUpdate", "operation", "what is being done (a string)");
-  expectArgument(scope, isScope, "buildUpdate", "scope", '"zone" or "account"');
+  expectArgument(where, isPlace, "buildUpdate", "where", A_PLACE);
   const dataset = job.dataset ?? DEFAULT_DATASET;
   const problems: Problem[] = [];
   if (settings.dataset !== undefined && settings.dataset !== dataset)
@@ -179,50 +204,96 @@ export function buildUpdate(
 
   const body = topLevel(settings);
   const notices: string[] = [];
-  if (namesOutput(settings)) {
-    const current = job.output_options;
-    const logpull =
-      typeof job.logpull_options === "string" && job.logpull_options !== "" ? job.logpull_options : null;
-    if (current || logpull === null) {
-      body["output_options"] = mergedOutputOptions(current ?? {}, settings);
-      if (logpull !== null)
-        notices.push(
-          "the job has both output_options and logpull_options; the service applies output_options",
-        );
-    } else {
-      const fitsLogpull =
-        settings.outputOptions === undefined &&
-        (settings.timestamps === undefined ||
-          (LOGPULL_TIMESTAMP_FORMATS as readonly string[]).includes(settings.timestamps));
-      if (fitsLogpull) body["logpull_options"] = updatedLogpullOptions(logpull, settings);
-      else {
-        const { fields, timestamps } = parseLogpullOptions(logpull);
-        const base: OutputOptions = { field_names: fields };
-        if (timestamps !== undefined) base.timestamp_format = timestamps as OutputOptions["timestamp_format"];
-        body["output_options"] = mergedOutputOptions(base, settings);
-        body["logpull_options"] = null;
-        notices.push(
-          "the job used logpull_options (deprecated); the change needs output_options, so the job moves to output_options with its fields and timestamps",
-        );
-      }
-    }
-  }
-  const built = finish(body, settings, { mode: "update", dataset, scope, operation });
+  problems.push(...updatedForm(job, settings, body, notices));
+  if (settings.destination !== undefined && settings.destination !== job.destination_conf)
+    problems.push(...ownershipProblems(settings.destination, settings.ownershipChallenge, where));
+  const built = finish(body, settings, { mode: "update", dataset, scope: where?.scope, operation }, problems);
   const changes = diffJob(job, built.body);
   return { ...built, notices: [...notices, ...built.notices], changes };
 }
 
-/** The `logpull_options` string with the named fields and timestamps replaced, other parameters kept. */
-function updatedLogpullOptions(current: string, settings: JobSettings): string {
-  const parts = current.split("&").filter((part) => part !== "");
-  const set = (name: string, value: string) => {
-    const index = parts.findIndex((part) => part.startsWith(`${name}=`));
-    if (index === -1) parts.push(`${name}=${value}`);
-    else parts[index] = `${name}=${value}`;
-  };
-  if (settings.fields !== undefined) set("fields", settings.fields.join(","));
-  if (settings.timestamps !== undefined) set("timestamps", settings.timestamps);
-  return parts.join("&");
+/**
+ * Puts the output settings of an update into `body` in the job's form: `output_options` merged,
+ * the `logpull_options` string rewritten or replaced, or, asked for, the job moved from the one to
+ * the other. The problems of settings the job's form cannot take.
+ */
+function updatedForm(
+  job: LogpushJob,
+  settings: JobSettings,
+  body: Record<string, unknown>,
+  notices: string[],
+): Problem[] {
+  const logpull =
+    typeof job.logpull_options === "string" && job.logpull_options !== "" ? job.logpull_options : null;
+  const current = job.output_options ?? null;
+  const usesLogpull = logpull !== null && current === null;
+  if (settings.logpullOptions !== undefined) {
+    if (settings.toOutputOptions) return [bothForms("convert the job, or give its new logpull_options")];
+    if (namesOutput(settings)) return [bothForms("give the fields and timestamps in one form")];
+    if (current !== null) return [bothForms("the job has output_options, so change those instead")];
+    body["logpull_options"] = settings.logpullOptions;
+    return [];
+  }
+  if (settings.toOutputOptions && usesLogpull) {
+    body["output_options"] = mergedOutputOptions(logpullAsOutputOptions(logpull), settings);
+    body["logpull_options"] = null;
+    notices.push(
+      "the job moves from logpull_options to output_options, with its fields, timestamps, sample and redaction",
+    );
+    return [];
+  }
+  if (settings.toOutputOptions) notices.push("the job already uses output_options: nothing to convert");
+  if (!namesOutput(settings)) return [];
+  if (!usesLogpull) {
+    body["output_options"] = mergedOutputOptions(current ?? {}, settings);
+    if (logpull !== null)
+      notices.push("the job has both output_options and logpull_options; the service applies output_options");
+    return [];
+  }
+  const named: OutputOptions = { ...settings.outputOptions };
+  if (settings.fields !== undefined) named.field_names = settings.fields;
+  if (settings.timestamps !== undefined)
+    named.timestamp_format = settings.timestamps as OutputOptions["timestamp_format"];
+  const rewritten = withLogpullOptions(logpull, named);
+  if (rewritten.missing.length > 0)
+    return rewritten.missing.map((option) =>
+      problem("NeedsOutputOptions", `output_options.${option}`, { option: `output_options.${option}` }),
+    );
+  body["logpull_options"] = rewritten.text;
+  return [];
+}
+
+/** Settings of both forms at once, which the service would not apply together. */
+function bothForms(remedy: string): Problem {
+  return problem("JobOptionConflict", "logpull_options", {
+    option: "logpull_options",
+    other: "output_options",
+    reason: `the service ignores logpull_options when output_options is present; ${remedy}`,
+  });
+}
+
+/**
+ * A valid destination that needs an ownership challenge (S3 without keys, Cloud Storage, Azure,
+ * Sumo Logic), given without its token: refused before sending, with the command that asks for one.
+ */
+function ownershipProblems(
+  destination: string | undefined,
+  challenge: string | undefined,
+  where: JobPlace | undefined,
+): Problem[] {
+  if (destination === undefined || (challenge !== undefined && challenge !== "")) return [];
+  // A destination refused on its own (E0610, E0618) gets no second problem.
+  if (destination.length > MAX_DESTINATION_LENGTH || checkDestination(destination).problems.length > 0)
+    return [];
+  if (!needsOwnershipChallenge(destination)) return [];
+  const shown = maskDestination(destination);
+  const scope = where === undefined ? "--zone ID" : `--${where.scope} ${where.id}`;
+  return [
+    problem("OwnershipChallengeRequired", "ownership_challenge", {
+      destination: shown,
+      command: `filterc jobs ownership ${scope} --destination '${shown.replaceAll("'", "'\\''")}'`,
+    }),
+  ];
 }
 
 /** What `body` changes on `job`, field by field (inside `output_options` too). */
@@ -257,49 +328,67 @@ interface FinishContext {
   operation: string;
 }
 
-/** Compiles the filter into the body and checks the whole body with the service's rules. */
-function finish(body: Record<string, unknown>, settings: JobSettings, context: FinishContext): JobBody {
+/**
+ * Compiles the filter into the body, adds the ownership challenge and checks the whole body with the
+ * service's rules; throws with every problem (the body's, then `problems`, then the filter's).
+ */
+function finish(
+  body: Record<string, unknown>,
+  settings: JobSettings,
+  context: FinishContext,
+  problems: readonly Problem[],
+): JobBody {
   const catalog = settings.compileOptions?.catalog ?? getCatalog(context.dataset);
+  const filter =
+    settings.filter !== undefined && catalog
+      ? compileJobFilter(settings.filter, catalog, context.dataset, settings)
+      : undefined;
+  if (filter?.ok) {
+    // Removing a filter is said explicitly: an update without `filter` would keep the old one.
+    if (filter.json !== null) body["filter"] = filter.json;
+    else if (context.mode === "update") body["filter"] = "";
+  }
+  if (settings.ownershipChallenge !== undefined) body["ownership_challenge"] = settings.ownershipChallenge;
   const checked = checkJobBody(body, {
     mode: context.mode,
     dataset: context.dataset,
     catalog,
     ...(context.scope ? { scope: context.scope } : {}),
   });
-  const problems = [...checked.problems];
-  let diagnostics: Diagnostic[] = [];
-  let filterSource: string | undefined;
-  if (settings.filter !== undefined && catalog) {
-    const filter = compileJobFilter(settings.filter, catalog, settings, problems, context.operation);
-    diagnostics = filter.diagnostics;
-    filterSource = filter.source;
-    // Removing a filter is said explicitly: an update without `filter` would keep the old one.
-    if (filter.json !== null) body["filter"] = filter.json;
-    else if (context.mode === "update") body["filter"] = "";
+  const found = [...checked.problems, ...problems];
+  if (filter && !filter.ok) {
+    const errors = filter.diagnostics.filter((d) => d.severity === "error").length;
+    found.push(problem("InvalidFilter", "filter", { errors }));
+    throw new ValidationError(context.operation, found, filter.diagnostics, filter.source);
   }
-  if (problems.length > 0) throw new ValidationError(context.operation, problems);
-  return { body, notices: checked.notices, diagnostics, filterSource };
+  if (found.length > 0) throw new ValidationError(context.operation, found);
+  return {
+    body,
+    notices: checked.notices,
+    diagnostics: filter?.diagnostics ?? [],
+    filterSource: filter?.source,
+  };
 }
+
+/** A job's filter compiled with the dataset's catalog: its JSON (null: no filter), or the diagnostics that refuse it. */
+type CompiledJobFilter = { source: string | undefined; diagnostics: Diagnostic[] } & (
+  | { ok: true; json: string | null }
+  | { ok: false }
+);
 
 function compileJobFilter(
   filter: JobFilter,
   catalog: Catalog,
+  dataset: string,
   settings: JobSettings,
-  problems: Problem[],
-  operation: string,
-): { json: string | null; source: string | undefined; diagnostics: Diagnostic[] } {
-  if (filter === null) return { json: null, source: undefined, diagnostics: [] };
-  const refuse = (diagnostics: Diagnostic[], source: string): never => {
-    const errors = diagnostics.filter((d) => d.severity === "error");
-    problems.push(problem("InvalidFilter", "filter", { errors: errors.length }));
-    throw new ValidationError(operation, problems, diagnostics, source);
-  };
+): CompiledJobFilter {
+  if (filter === null) return { ok: true, json: null, source: undefined, diagnostics: [] };
   if ("json" in filter) {
     // The decompiler's condition is what the JSON means: emitted as it is, never printed and read again.
-    const text = jsonText(filter.json);
+    const source = jsonText(filter.json);
     const read = decompile(filter.json, { catalog });
-    if (!read.ok) return refuse(read.diagnostics, text);
-    if (read.condition === null) return { json: null, source: text, diagnostics: read.diagnostics };
+    if (!read.ok) return { ok: false, source, diagnostics: read.diagnostics };
+    if (read.condition === null) return { ok: true, json: null, source, diagnostics: read.diagnostics };
     const { optimize, maxOperators, maxBytes } = settings.compileOptions ?? {};
     const emitted = emit(read.condition, {
       ...(optimize !== undefined ? { optimize } : {}),
@@ -307,12 +396,12 @@ function compileJobFilter(
       ...(maxBytes !== undefined ? { maxBytes } : {}),
     });
     const diagnostics = [...read.diagnostics, ...emitted.diagnostics];
-    if (emitted.filter === null) return refuse(diagnostics, text);
-    return { json: emitted.filter, source: text, diagnostics };
+    if (emitted.filter === null) return { ok: false, source, diagnostics };
+    return { ok: true, json: emitted.filter, source, diagnostics };
   }
-  const compiled = compileFilter(filter.source, catalog, settings);
-  if (!compiled.ok) return refuse(compiled.diagnostics, filter.source);
-  return { json: compiled.filter, source: filter.source, diagnostics: compiled.diagnostics };
+  const compiled = compileFilter(filter.source, catalog, dataset, settings);
+  if (!compiled.ok) return { ok: false, source: filter.source, diagnostics: compiled.diagnostics };
+  return { ok: true, json: compiled.filter, source: filter.source, diagnostics: compiled.diagnostics };
 }
 
 /** The text decompiler ranges refer to: a string as given, an object as two-space-indented JSON. */
@@ -320,8 +409,17 @@ function jsonText(json: unknown): string {
   return typeof json === "string" ? json : JSON.stringify(json, null, 2);
 }
 
-function compileFilter(source: string, catalog: Catalog, settings: JobSettings): CompileResult {
-  return compile(source, { ...settings.compileOptions, catalog, dataset: catalog.dataset });
+/**
+ * A source compiled with the job's catalog; the job's dataset is the one its `# dataset:` must name
+ * (a catalog of one's own may carry another name).
+ */
+function compileFilter(
+  source: string,
+  catalog: Catalog,
+  dataset: string,
+  settings: JobSettings,
+): CompileResult {
+  return compile(source, { ...settings.compileOptions, catalog, dataset });
 }
 
 /** Whether a field selection includes any column that carries custom fields. */
@@ -335,5 +433,5 @@ export function jobFields(job: LogpushJob): string[] {
   expectArgument(job, isJob, "jobFields", "job", "a job as the API returns it (an object)");
   const names = job.output_options?.field_names;
   if (Array.isArray(names)) return names.filter((n): n is string => typeof n === "string");
-  return parseLogpullOptions(job.logpull_options ?? "").fields;
+  return logpullAsOutputOptions(job.logpull_options ?? "").field_names ?? [];
 }

@@ -15,6 +15,7 @@ export {
   type Group,
   type Leaf,
   leafKey,
+  type Meaning,
   type Negation,
   type ScalarValue,
   sameScalar,

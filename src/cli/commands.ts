@@ -45,7 +45,10 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "write a filter as SQL for DuckDB or ClickHouse",
     load: () => import("./commands/sql.js"),
   },
-  fields: { summary: "get or set the zone's custom log fields", load: () => import("./commands/fields.js") },
+  fields: {
+    summary: "get, set, add, remove or clear the zone's custom log fields",
+    load: () => import("./commands/fields.js"),
+  },
   jobs: {
     summary: "list, get, create, update, delete, pull and diff Logpush jobs",
     load: () => import("./commands/jobs.js"),

@@ -31,6 +31,11 @@ const quote = (text: string) => `\`${text}\``;
  * command line; nothing where the caller's user cannot change it (see OptionLabels).
  */
 const setBy = (option: string | undefined) => (option === undefined ? "" : ` (${option})`);
+/** The longest name a message repeats whole: every catalog's names are shorter (the longest is 37). */
+const NAME_SHOWN = 64;
+
+/** A name as a message repeats it: a longer one (pasted text, a whole line) cut with `…`, as the excerpt shows it all. */
+const brief = (name: string) => (name.length > NAME_SHOWN ? `${name.slice(0, NAME_SHOWN)}…` : name);
 /** A name as Logpush JSON writes it. */
 const jsonQuote = (text: string) => JSON.stringify(text);
 
@@ -40,6 +45,9 @@ const jsonQuote = (text: string) => JSON.stringify(text);
  */
 const didYouMean = (meant: string | undefined, quoted: (text: string) => string) =>
   meant === undefined ? "" : `; did you mean ${quoted(meant)}?`;
+
+/** The rule of a zone's custom fields a message enforces (the seed's rules 1–4, listed in docs/api.md). */
+const customFieldRule = (rule: 1 | 2 | 3 | 4) => ` (custom-field rule ${rule})`;
 
 export const DiagnosticKind = {
   // Input limits and options.
@@ -69,7 +77,30 @@ export const DiagnosticKind = {
   UnknownDataset: kind<{ dataset: string; known: string }>(
     "E0004",
     "error",
-    (a) => `unknown dataset ${quote(a.dataset)}; known datasets: ${a.known}`,
+    (a) => `unknown dataset ${quote(brief(a.dataset))}; known datasets: ${a.known}`,
+  ),
+  DirectiveAfterFilter: kind(
+    "E0007",
+    "error",
+    () =>
+      "`# dataset:` comes after the filter has begun; it names the dataset of the whole file: move it above the filter",
+  ),
+  DatasetConflict: kind<{ named: string; given: string }>(
+    "E0008",
+    "error",
+    (a) =>
+      `this file names the dataset ${quote(brief(a.named))}, but it is checked against ${quote(brief(a.given))} (--dataset, the dataset option, or the job's dataset); make them agree, or remove one`,
+  ),
+  DuplicateDirective: kind(
+    "E0009",
+    "error",
+    () => "the file names its dataset twice; keep one `# dataset:` line",
+    () => "the dataset is first named here",
+  ),
+  EmptyDirective: kind(
+    "E0010",
+    "error",
+    () => "`# dataset:` names no dataset; write its name after the colon, like `# dataset: gateway_http`",
   ),
 
   // Syntax.
@@ -146,7 +177,7 @@ export const DiagnosticKind = {
   UnknownField: kind<{ field: string; dataset: string; meant?: string }>(
     "E0201",
     "error",
-    (a) => `unknown field ${quote(a.field)} in dataset ${a.dataset}${didYouMean(a.meant, quote)}`,
+    (a) => `unknown field ${quote(brief(a.field))} in dataset ${a.dataset}${didYouMean(a.meant, quote)}`,
   ),
   FieldWrongCase: kind<{ field: string; correct: string }>(
     "E0202",
@@ -174,7 +205,7 @@ export const DiagnosticKind = {
     "E0205",
     "error",
     (a) =>
-      `unknown operator ${quote(a.operator)}${
+      `unknown operator ${quote(brief(a.operator))}${
         a.meant === undefined ? `; operators are ${a.known}` : didYouMean(a.meant, quote)
       }`,
   ),
@@ -254,44 +285,46 @@ export const DiagnosticKind = {
   ),
 
   // Custom log fields and job settings, checked before an API call (no source range: `path` names the setting).
+  // A custom-fields rule's kinds end with the number of the rule they enforce (docs/api.md lists them).
   NoCustomFields: kind(
     "E0601",
     "error",
     () =>
-      "no custom fields given; set at least one request header, response header or cookie (the rule needs one list)",
+      `no custom fields given; set at least one request header, response header or cookie (the rule needs one list), or remove them all with fields clear${customFieldRule(4)}`,
   ),
   InvalidHeaderName: kind<{ name: string }>(
     "E0602",
     "error",
     (a) =>
-      `${JSON.stringify(a.name)} is not a valid header name; use letters, digits and !#$%&'*+-.^_\`|~ only`,
+      `${JSON.stringify(a.name)} is not a valid header name; use letters, digits and !#$%&'*+-.^_\`|~ only${customFieldRule(2)}`,
   ),
   InvalidCookieName: kind<{ name: string }>(
     "E0603",
     "error",
     (a) =>
-      `${JSON.stringify(a.name)} is not a valid cookie name; use letters, digits and !#$%&'*+-.^_\`|~ only`,
+      `${JSON.stringify(a.name)} is not a valid cookie name; use letters, digits and !#$%&'*+-.^_\`|~ only${customFieldRule(2)}`,
   ),
   UnsupportedHeader: kind<{ name: string }>(
     "E0604",
     "error",
-    (a) => `the ${quote(a.name)} request header cannot be logged as a custom field`,
+    (a) => `the ${quote(a.name)} request header cannot be logged as a custom field${customFieldRule(2)}`,
   ),
-  DuplicateCustomField: kind<{ name: string; list: string }>(
+  DuplicateCustomField: kind<{ name: string }>(
     "E0605",
     "error",
-    (a) => `${JSON.stringify(a.name)} is listed more than once in ${a.list}`,
+    (a) => `${JSON.stringify(a.name)} is listed more than once${customFieldRule(3)}`,
   ),
-  RawAndTransformed: kind<{ name: string; raw: string; transformed: string }>(
+  RawAndTransformed: kind<{ name: string }>(
     "E0606",
     "error",
     (a) =>
-      `the header ${JSON.stringify(a.name)} is in both ${a.raw} and ${a.transformed}; a header is logged raw or transformed, not both`,
+      `the header ${JSON.stringify(a.name)} is listed both raw and transformed; a header is logged one way, not both${customFieldRule(3)}`,
   ),
   TooManyCustomFields: kind<{ count: number; limit: number }>(
     "E0607",
     "error",
-    (a) => `${a.count} custom fields given; a zone takes at most ${a.limit} across all lists`,
+    (a) =>
+      `${a.count} custom fields given; a zone takes at most ${a.limit} across all lists${customFieldRule(4)}`,
   ),
   InvalidDestination: kind<{ destination: string; reason: string }>(
     "E0610",
@@ -371,6 +404,47 @@ export const DiagnosticKind = {
     "E0624",
     "error",
     (a) => `${quote(a.option)} cannot be combined with ${quote(a.other)}: ${a.reason}`,
+  ),
+  InvalidLogpullOptions: kind<{ reason: string }>(
+    "E0625",
+    "error",
+    (a) =>
+      `invalid logpull_options: ${a.reason}; the older form is a query string such as fields=ClientIP,RayID&timestamps=rfc3339`,
+  ),
+  NeedsOutputOptions: kind<{ option: string }>(
+    "E0626",
+    "error",
+    (a) =>
+      `the job uses logpull_options (the older form), which has no ${quote(a.option)}; convert the job to output_options first (--to-output-options, or toOutputOptions: true)`,
+  ),
+  OwnershipChallengeRequired: kind<{ destination: string; command: string }>(
+    "E0627",
+    "error",
+    (a) =>
+      `the destination ${JSON.stringify(a.destination)} needs the token of its ownership challenge: run ${a.command}, then give the token from the file it names with --ownership-challenge-file FILE (ownershipChallenge)`,
+  ),
+  CustomFieldNotConfigured: kind<{ name: string; what: string; configured?: string }>(
+    "E0628",
+    "error",
+    (a) =>
+      `${JSON.stringify(a.name)} is not a configured ${a.what}, so it cannot be removed${a.configured === undefined ? "" : `; the zone has ${a.configured}`}`,
+  ),
+  InvalidCustomFieldRule: kind<{ member: string; value: string; expected: string }>(
+    "E0629",
+    "error",
+    (a) =>
+      `the custom-fields rule's ${a.member} is ${a.value}; it must be ${a.expected}${customFieldRule(1)}`,
+  ),
+  HeaderNotLowerCase: kind<{ name: string }>(
+    "E0630",
+    "error",
+    (a) =>
+      `the header name ${JSON.stringify(a.name)} is not lower case; write ${JSON.stringify(a.name.toLowerCase())}${customFieldRule(2)}`,
+  ),
+  InvalidCustomFieldShape: kind<{ reason: string }>(
+    "E0631",
+    "error",
+    (a) => `${a.reason}${customFieldRule(1)}`,
   ),
 
   // Decompiler input: Logpush JSON read back. `at` is the JSON pointer with ": " after it, or "" at the top.
@@ -514,6 +588,12 @@ export const DiagnosticKind = {
     "W0116",
     "warning",
     () => "every record passes this filter, with its fields missing or holding any value: it filters nothing",
+  ),
+  NearMissDirective: kind<{ dataset: string }>(
+    "W0122",
+    "warning",
+    (a) =>
+      `this comment is not read as a dataset directive, so the file is not checked against ${a.dataset}; write \`# dataset: ${a.dataset}\``,
   ),
 } as const;
 

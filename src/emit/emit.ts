@@ -1,4 +1,4 @@
-import { A_CONDITION, type Cond, isCond, toNegationNormalForm } from "../check/index.js";
+import { A_CONDITION, type Cond, isCond, type Meaning, toNegationNormalForm } from "../check/index.js";
 import {
   type Diagnostic,
   diagnose,
@@ -42,8 +42,8 @@ export interface EmitResult {
   diagnostics: Diagnostic[];
   /** Measured even when over a limit, so that front ends can show by how much. */
   stats: FilterStats;
-  /** The condition as written: in negation normal form and, unless turned off, optimized. */
-  condition: Cond;
+  /** The meaning as written to the JSON: in negation normal form and, unless turned off, optimized. */
+  condition: Meaning;
 }
 
 /**
@@ -67,7 +67,7 @@ class Emitted extends WithLazyJson implements EmitResult {
     filter: string | null,
     public diagnostics: Diagnostic[],
     public stats: FilterStats,
-    public condition: Cond,
+    public condition: Meaning,
   ) {
     super(filter);
   }
@@ -98,8 +98,8 @@ export function emit(condition: Cond, options: EmitOptions = {}): EmitResult {
   return emitNormal(toNegationNormalForm(condition), options);
 }
 
-/** `emit` for a condition already in negation normal form (the analysis computes it once). */
-export function emitNormal(normal: Cond, given: EmitOptions = {}): EmitResult {
+/** `emit` for a filter's meaning, its negation normal form (the analysis computes it once). */
+export function emitNormal(normal: Meaning, given: EmitOptions = {}): EmitResult {
   // Options that are no object are reported (E0006) with the defaults' figures.
   const options: EmitOptions = isObject(given) ? given : {};
   const maxOperators = options.maxOperators ?? DEFAULT_MAX_OPERATORS;

@@ -1,5 +1,6 @@
 import { A_CONDITION, isCondOrNull } from "../check/cond-shape.js";
 import type { Cond } from "../check/ir.js";
+import { toNegationNormalForm } from "../check/negate.js";
 import { expectArgument, isObject } from "../diagnostics/arguments.js";
 import { compileFieldReader } from "./field-reader.js";
 import { compilePredicate, compileSlotPredicate } from "./predicate.js";
@@ -38,10 +39,11 @@ const isLineFilterOptions = (value: unknown): value is LineFilterOptions | undef
 
 /**
  * Compiles a filter (null: the empty filter, which keeps every record) into a test of raw log
- * lines. Numbers compare by their exact decimal value (see numbers.ts).
+ * lines, with the meaning of compilePredicate (`not` pushed down). Numbers compare by their exact
+ * decimal value (see numbers.ts).
  */
-export function compileLineFilter(condition: Cond | null, options: LineFilterOptions = {}): LineFilter {
-  expectArgument(condition, isCondOrNull, "compileLineFilter", "condition", `${A_CONDITION}, or null`);
+export function compileLineFilter(filter: Cond | null, options: LineFilterOptions = {}): LineFilter {
+  expectArgument(filter, isCondOrNull, "compileLineFilter", "condition", `${A_CONDITION}, or null`);
   expectArgument(
     options,
     isLineFilterOptions,
@@ -49,6 +51,7 @@ export function compileLineFilter(condition: Cond | null, options: LineFilterOpt
     "options",
     "{prefilter?, fieldReader?} (booleans)",
   );
+  const condition = filter && toNegationNormalForm(filter);
   const reject = condition && options.prefilter !== false ? compileLineRejecter(condition) : undefined;
   let full: LineFilter;
   if (options.fieldReader === false) {

@@ -1,10 +1,10 @@
-import { checkJobBody, JOB_BODY_FIELDS } from "../api/index.js";
+import { checkJobBody, JOB_BODY_FIELDS, needsOwnershipChallenge } from "../api/index.js";
 import type { Reply, RequestContext, Scope } from "./context.js";
 import { datasetCatalog } from "./datasets.js";
 import { parseDestination } from "./destination.js";
 import { ApiError, ErrorCode, invalidJob } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
-import type { Job, ZoneState } from "./model.js";
+import { editable, type Job, type ZoneState } from "./model.js";
 
 const DEFAULT_DATASET = "http_requests";
 
@@ -43,7 +43,8 @@ function checkBody(body: Record<string, unknown>, dataset: string, scope: Scope,
 
 /**
  * Applies a create or update body to `job` (a fresh default job on create), checking each member
- * the body carries. A new or changed destination needs the ownership challenge issued for it.
+ * the body carries. A new or changed destination of a kind that needs an ownership challenge (the
+ * client's rule: S3 without keys in the URL) needs the token issued for it.
  */
 function applyBody(
   context: RequestContext,
@@ -67,18 +68,20 @@ function applyBody(
   if (destination !== undefined && destination !== job.destination_conf) {
     const parsed = parseDestination(destination as string);
     const challenge = body["ownership_challenge"];
-    if (typeof challenge !== "string" || challenge === "")
-      throw new ApiError(
-        400,
-        ErrorCode.ownershipChallenge,
-        `ownership_challenge is required for this destination; request one with POST /${context.scope.kind}s/{${context.scope.kind}_id}/logpush/ownership`,
-      );
-    if (zone.challenges[parsed.key] !== challenge)
-      throw new ApiError(
-        400,
-        ErrorCode.ownershipChallenge,
-        "ownership_challenge is not valid for this destination",
-      );
+    if (needsOwnershipChallenge(destination as string)) {
+      if (typeof challenge !== "string")
+        throw new ApiError(
+          400,
+          ErrorCode.ownershipChallenge,
+          `ownership_challenge is required for this destination; request one with POST /${context.scope.kind}s/{${context.scope.kind}_id}/logpush/ownership`,
+        );
+      if (zone.challenges[parsed.key] !== challenge)
+        throw new ApiError(
+          400,
+          ErrorCode.ownershipChallenge,
+          "ownership_challenge is not valid for this destination",
+        );
+    }
     job.destination_conf = destination as string;
   }
   if (body["filter"] !== undefined) {
@@ -146,7 +149,7 @@ export async function getJob(context: RequestContext): Promise<Reply> {
 
 export async function updateJob(context: RequestContext): Promise<Reply> {
   const job = await context.store.update(context.stateKey, (zone) => {
-    const job = findJob(zone, context.params["job"]!);
+    const job = editable(zone.jobs, findJob(zone, context.params["job"]!));
     applyBody(context, zone, job, context.body, false);
     return job;
   });

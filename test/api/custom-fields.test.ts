@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
 import {
+  ApiError,
   type CustomFieldsConfig,
+  checkCustomFieldRules,
   checkCustomFields,
   createClient,
+  DEFAULT_MAX_PAGES,
   type Problem,
   ValidationError,
 } from "../../src/api/index.js";
+import rulesCases from "../fixtures/custom-field-rules.json" with { type: "json" };
 import cases from "./custom-fields-cases.json" with { type: "json" };
-import { useTestApi } from "./harness.js";
+import { rejectionOf, useTestApi } from "./harness.js";
 import { failure, success } from "./server.js";
 
 const api = useTestApi();
@@ -45,7 +49,19 @@ const rule = (actionParameters: unknown) => ({
 });
 const withRules = (rules: unknown[]) => ({ ...emptyRuleset, last_updated: "2026-01-01T00:00:00Z", rules });
 
-const client = () => createClient({ baseUrl: api.baseUrl, apiToken: "t0ken-value", env: {} });
+const client = (maxPages?: number) =>
+  createClient({ baseUrl: api.baseUrl, apiToken: "t0ken-value", env: {}, ...(maxPages ? { maxPages } : {}) });
+
+/** Scripts the list of rulesets as pages, each with no custom-fields ruleset, leading to the next cursor. */
+function pages(cursors: readonly (string | null)[]): void {
+  cursors.forEach((cursor, index) => {
+    const next = cursors[index + 1];
+    api.on(
+      cursor === null ? LIST : `${LIST}?cursor=${cursor}`,
+      success([otherRuleset], next === undefined ? {} : { result_info: { cursor: next } }),
+    );
+  });
+}
 
 describe("checkCustomFields", () => {
   for (const c of cases) {
@@ -65,8 +81,39 @@ describe("checkCustomFields", () => {
       {
         code: "E0607",
         path: "config",
-        message: "41 custom fields given; a zone takes at most 40 across all lists",
+        message: "41 custom fields given; a zone takes at most 40 across all lists (custom-field rule 4)",
       },
+    ]);
+  });
+});
+
+describe("checkCustomFieldRules (the sandbox answers with the same check)", () => {
+  for (const c of rulesCases)
+    it(`rule ${c.rule}: ${c.name}`, () => {
+      expect(checkCustomFieldRules(c.rules)[0]).toEqual({
+        code: c.code,
+        path: c.pointer,
+        message: c.message,
+      });
+    });
+
+  it("lists every problem of every rule, the 40 counted across rules", () => {
+    const rule = (parameters: unknown) => ({
+      action: "log_custom_field",
+      expression: "true",
+      action_parameters: parameters,
+    });
+    const problems = checkCustomFieldRules([
+      rule({ request_fields: [{ name: "X-A" }, { name: "x-b" }, { name: "x-b" }] }),
+      { action: "log", expression: "false", action_parameters: { cookie_fields: [{ name: "s" }] } },
+      rule({ response_fields: Array.from({ length: 37 }, (_, i) => ({ name: `r${i}` })) }),
+    ]);
+    expect(problems.map((p) => `${p.code} ${p.path}`)).toEqual([
+      "E0630 /rules/0/action_parameters/request_fields/0/name",
+      "E0605 /rules/0/action_parameters/request_fields/2/name",
+      "E0629 /rules/1/action",
+      "E0629 /rules/1/expression",
+      "E0607 /rules/2/action_parameters",
     ]);
   });
 });
@@ -187,5 +234,189 @@ describe("getCustomFields", () => {
       },
     });
     expect(api.calls()).toEqual([LIST, GET]);
+  });
+});
+
+describe("removing and clearing custom fields", () => {
+  const configured = withRules([
+    rule({
+      request_fields: [{ name: "x-a" }],
+      response_fields: [{ name: "server" }],
+      cookie_fields: [{ name: "SessionID" }],
+    }),
+  ]);
+
+  it("refuses to remove names that are not configured, naming where the zone has them", async () => {
+    api.on(LIST, success([emptyRuleset]));
+    api.on(GET, success(configured));
+    const error = await client()
+      .setCustomFields(
+        { zoneId: ZONE },
+        { requestHeaders: ["server", "X-A"], rawResponseHeaders: ["allow"], cookies: ["sessionid"] },
+        { merge: "remove" },
+      )
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).problems).toEqual([
+      {
+        code: "E0628",
+        path: "requestHeaders[0]",
+        message:
+          '"server" is not a configured request header, so it cannot be removed; the zone has it as a response header',
+      },
+      {
+        code: "E0628",
+        path: "rawResponseHeaders[0]",
+        message: '"allow" is not a configured raw response header, so it cannot be removed',
+      },
+      {
+        code: "E0628",
+        path: "cookies[0]",
+        message:
+          '"sessionid" is not a configured cookie, so it cannot be removed; the zone has "SessionID" (cookie names are case-sensitive)',
+      },
+    ]);
+    expect(api.calls()).toEqual([LIST, GET]);
+  });
+
+  it("clears the ruleset's rules when the last fields are removed, with a note", async () => {
+    api.on(LIST, success([emptyRuleset]));
+    api.on(GET, success(withRules([rule({ cookie_fields: [{ name: "SessionID" }] })])));
+    api.on(PUT, success(withRules([])));
+    const result = await client().setCustomFields(
+      { zoneId: ZONE },
+      { cookies: ["SessionID"] },
+      { merge: "remove" },
+    );
+    expect(api.calls()).toEqual([LIST, GET, PUT]);
+    expect(api.received[2]!.body).toBe('{"rules":[]}');
+    expect(result).toEqual({
+      rulesetId: RULESET,
+      config: {},
+      created: false,
+      changed: true,
+      notices: [
+        "no custom fields are left: the ruleset's rules are cleared",
+        "replaced the ruleset's 1 rule (a PUT replaces all rules)",
+      ],
+    });
+  });
+
+  it("adds a cookie beside one of another letter case, with a note", async () => {
+    api.on(LIST, success([emptyRuleset]));
+    api.on(GET, success(configured));
+    api.on(PUT, success(configured));
+    const result = await client().setCustomFields(
+      { zoneId: ZONE },
+      { cookies: ["sessionid"] },
+      { merge: "add" },
+    );
+    expect(JSON.parse(api.received[2]!.body).rules[0].action_parameters.cookie_fields).toEqual([
+      { name: "SessionID" },
+      { name: "sessionid" },
+    ]);
+    expect(result.notices[0]).toBe(
+      'cookies[0]: "sessionid" is added beside the configured "SessionID" (cookie names are case-sensitive)',
+    );
+  });
+
+  it("clears by PUTting the ruleset with no rules, and writes nothing when there is nothing to clear", async () => {
+    api.on(LIST, success([otherRuleset]));
+    expect(await client().clearCustomFields({ zoneId: ZONE })).toEqual({
+      rulesetId: null,
+      changed: false,
+      notices: [],
+    });
+    expect(api.calls()).toEqual([LIST]);
+    api.reset();
+    api.on(LIST, success([emptyRuleset]));
+    api.on(GET, success(withRules([])));
+    expect(await client().clearCustomFields({ zoneId: ZONE })).toEqual({
+      rulesetId: RULESET,
+      changed: false,
+      notices: [],
+    });
+    expect(api.calls()).toEqual([LIST, GET]);
+    api.reset();
+    api.on(LIST, success([emptyRuleset]));
+    api.on(GET, success(configured));
+    api.on(PUT, success(withRules([])));
+    expect(await client().clearCustomFields({ zoneId: ZONE })).toEqual({
+      rulesetId: RULESET,
+      changed: true,
+      notices: ["replaced the ruleset's 1 rule (a PUT replaces all rules)"],
+    });
+    expect(api.calls()).toEqual([LIST, GET, PUT]);
+    expect(api.received[2]!.body).toBe('{"rules":[]}');
+  });
+
+  it("dry-runs a clear: the reads are sent, the PUT is shown", async () => {
+    api.on(LIST, success([emptyRuleset]));
+    api.on(GET, success(configured));
+    const plan = await client().dryRun((c) => c.clearCustomFields({ zoneId: ZONE }));
+    expect(plan.requests.map((r) => [r.method, r.sent, r.body, r.note])).toEqual([
+      ["GET", true, null, undefined],
+      ["GET", true, null, undefined],
+      ["PUT", false, '{"rules":[]}', "replaces all rules of the ruleset"],
+    ]);
+    expect(api.calls()).toEqual([LIST, GET]);
+  });
+});
+
+describe("pages of the list of rulesets", () => {
+  const failureOf = (promise: Promise<unknown>) => rejectionOf(promise, ApiError);
+
+  it("stops at the page bound when the service hands out a new cursor each time", async () => {
+    pages([null, ...Array.from({ length: DEFAULT_MAX_PAGES + 5 }, (_, i) => `c${i + 1}`)]);
+    const error = await failureOf(client().getCustomFields({ zoneId: ZONE }));
+    expect([error.failure, error.limit, error.message]).toEqual([
+      "response",
+      "maxPages",
+      "get custom fields: the list of rulesets goes on past 100 pages (maxPages); stopped",
+    ]);
+    expect(api.received.length).toBe(DEFAULT_MAX_PAGES);
+    api.reset();
+    pages([null, "c1", "c2", "c3"]);
+    const bounded = await failureOf(client(3).getCustomFields({ zoneId: ZONE }));
+    expect([bounded.message, api.received.length]).toEqual([
+      "get custom fields: the list of rulesets goes on past 3 pages (maxPages); stopped",
+      3,
+    ]);
+  });
+
+  it("stops on a cursor given again anywhere in the sequence, also in a dry run", async () => {
+    // c1 → c2 → c3 → c1: never the cursor just used, so only remembering all of them tells the loop.
+    pages([null, "c1", "c2", "c3"]);
+    api.on(`${LIST}?cursor=c3`, success([otherRuleset], { result_info: { cursor: "c1" } }));
+    const error = await failureOf(client().getCustomFields({ zoneId: ZONE }));
+    expect([error.limit, error.message]).toEqual([
+      undefined,
+      "get custom fields: the list of rulesets loops: page 4 gives the cursor of page 2 again; stopped",
+    ]);
+    expect(api.received.length).toBe(4);
+    api.reset();
+    pages([null, "c1", "c2", "c3"]);
+    api.on(`${LIST}?cursor=c3`, success([otherRuleset], { result_info: { cursor: "c1" } }));
+    const dryRun = await failureOf(
+      client().dryRun((c) => c.setCustomFields({ zoneId: ZONE }, { cookies: ["sid"] })),
+    );
+    expect([dryRun.message, api.received.length]).toEqual([
+      "set custom fields: the list of rulesets loops: page 4 gives the cursor of page 2 again; stopped",
+      4,
+    ]);
+  });
+
+  it("ends the list on an empty page, and refuses a cursor no URL should carry", async () => {
+    api.on(LIST, success([otherRuleset], { result_info: { cursor: "c1" } }));
+    api.on(`${LIST}?cursor=c1`, success([], { result_info: { cursor: "c2" } }));
+    expect(await client().getCustomFields({ zoneId: ZONE })).toBeNull();
+    expect(api.received.length).toBe(2);
+    api.reset();
+    api.on(LIST, success([otherRuleset], { result_info: { cursor: "x".repeat(3000) } }));
+    const error = await failureOf(client().getCustomFields({ zoneId: ZONE }));
+    expect([error.message, api.received.length]).toEqual([
+      "get custom fields: the list of rulesets gives a cursor of 3000 characters on page 1, more than the 2048 a cursor may have; stopped",
+      1,
+    ]);
   });
 });

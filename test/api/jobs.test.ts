@@ -10,6 +10,10 @@ const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
 const JOBS = `/zones/${ZONE}/logpush/jobs`;
 const RULESETS = `GET /zones/${ZONE}/rulesets`;
 const DESTINATION = "s3://my-bucket/logs/{DATE}?region=us-west-2";
+/** The token of the destination's ownership challenge (an S3 destination without keys needs one). */
+const CHALLENGE = "00000000000000000000";
+/** Writes a job without reading the zone's custom fields (the tests of the notices read them). */
+const noRead = { checkCustomFields: false } as const;
 
 const client = () => createClient({ baseUrl: api.baseUrl, apiToken: "t0ken-value", env: {}, maxRetries: 0 });
 const job = (extra: Record<string, unknown> = {}) => ({
@@ -34,9 +38,10 @@ describe("createJob", () => {
         name: "errors",
         destination: DESTINATION,
         fields: ["ClientIP", "EdgeResponseStatus", "Cookies"],
-        ownershipChallenge: "00000000000000000000",
+        ownershipChallenge: CHALLENGE,
         filter: { source: 'EdgeResponseStatus geq 500 and ClientRequestHost eq "api.example.com"' },
       },
+      noRead,
     );
     expect(api.calls()).toEqual([`POST ${JOBS}`]);
     expect(api.received[0]!.body).toBe(
@@ -51,7 +56,7 @@ describe("createJob", () => {
         },
         filter:
           '{"where":{"and":[{"key":"EdgeResponseStatus","operator":"geq","value":"500"},{"key":"ClientRequestHost","operator":"eq","value":"api.example.com"}]}}',
-        ownership_challenge: "00000000000000000000",
+        ownership_challenge: CHALLENGE,
       }),
     );
     expect([result.job.id, result.notices, result.diagnostics]).toEqual([7, [], []]);
@@ -63,11 +68,13 @@ describe("createJob", () => {
       { zoneId: ZONE },
       {
         destination: DESTINATION,
+        ownershipChallenge: CHALLENGE,
         fields: ["ClientIP", "Cookies"],
         filter: {
           json: '{"where":{"or":[{"key":"ClientCountry","operator":"eq","value":"us"},{"key":"ClientCountry","operator":"eq","value":"ca"}]}}',
         },
       },
+      noRead,
     );
     expect(JSON.parse(api.received[0]!.body).filter).toBe(
       '{"where":{"key":"ClientCountry","operator":"in","value":["us","ca"]}}',
@@ -80,6 +87,7 @@ describe("createJob", () => {
         { zoneId: ZONE },
         {
           destination: DESTINATION,
+          ownershipChallenge: CHALLENGE,
           fields: ["ClientIP", "Cookies"],
           filter: { source: 'EdgeResponseStatus startsWith "5"' },
         },
@@ -102,6 +110,7 @@ describe("createJob", () => {
         { zoneId: ZONE },
         {
           destination: DESTINATION,
+          ownershipChallenge: CHALLENGE,
           fields: ["ClientIP", "Cookies"],
           filter: { source },
           compileOptions: { maxBytes: 100_000 },
@@ -117,6 +126,7 @@ describe("createJob", () => {
         { zoneId: ZONE },
         {
           destination: DESTINATION,
+          ownershipChallenge: CHALLENGE,
           fields: ["ClientIP", "Cookies"],
           filter: { json: { where: { key: "EdgeResponseStatus", operator: "in", value: "200,201" } } },
         },
@@ -140,6 +150,122 @@ describe("createJob", () => {
     });
   }
 
+  it("sends the seed's logpull_options form exactly as given, instead of output_options", async () => {
+    api.on(`POST ${JOBS}`, success(job()));
+    const logpull =
+      "fields=ClientIP,EdgeStartTimestamp,RayID&sample=0.1&timestamps=rfc3339&CVE-2021-44228=false";
+    await client().createJob(
+      { zoneId: ZONE },
+      { name: "errors", destination: DESTINATION, ownershipChallenge: CHALLENGE, logpullOptions: logpull },
+      noRead,
+    );
+    expect(api.received[0]!.body).toBe(
+      JSON.stringify({
+        name: "errors",
+        dataset: "http_requests",
+        destination_conf: DESTINATION,
+        enabled: true,
+        logpull_options: logpull,
+        ownership_challenge: CHALLENGE,
+      }),
+    );
+  });
+
+  it("refuses a logpull_options string or a destination over the schema's 4096 characters", async () => {
+    const logpullOptions = `fields=${"ClientIP,".repeat(455)}RayID`;
+    const destination = `s3://my-bucket/${"a".repeat(4080)}?region=us-west-2`;
+    const error = await validationErrorOf(
+      client().createJob({ zoneId: ZONE }, { destination, logpullOptions }),
+    );
+    expect(error.problems).toEqual([
+      {
+        code: "E0618",
+        path: "destination_conf",
+        message: "`destination_conf` takes at most 4096 characters, not 4112 characters",
+      },
+      {
+        code: "E0618",
+        path: "logpull_options",
+        message: "`logpull_options` takes at most 4096 characters, not 4107 characters",
+      },
+    ]);
+  });
+
+  it("refuses a destination that needs an ownership challenge without its token, naming the command", async () => {
+    const settings = { destination: "gs://my-bucket/logs", fields: ["ClientIP"] };
+    const error = await validationErrorOf(client().createJob({ zoneId: ZONE }, settings));
+    expect(error.problems).toEqual([
+      {
+        code: "E0627",
+        path: "ownership_challenge",
+        message: `the destination "gs://my-bucket/logs" needs the token of its ownership challenge: run filterc jobs ownership --zone ${ZONE} --destination 'gs://my-bucket/logs', then give the token from the file it names with --ownership-challenge-file FILE (ownershipChallenge)`,
+      },
+    ]);
+    const dryRun = await validationErrorOf(client().dryRun((c) => c.createJob({ zoneId: ZONE }, settings)));
+    expect(dryRun.problems.map((p) => p.code)).toEqual(["E0627"]);
+    api.on(`GET ${JOBS}/7`, success(job()));
+    const update = await validationErrorOf(
+      client().updateJob({ zoneId: ZONE }, 7, { destination: "azure://logs/http?sv=2024&sig=s3cr3t" }),
+    );
+    expect(update.problems.map((p) => [p.code, p.message.slice(0, 68)])).toEqual([
+      ["E0627", 'the destination "azure://logs/http?sv=2024&sig=****" needs the token'],
+    ]);
+    expect(api.calls()).toEqual([`GET ${JOBS}/7`]);
+  });
+
+  it("needs no ownership challenge for destinations that carry their own credentials", async () => {
+    api.on(`POST ${JOBS}`, success(job()));
+    for (const destination of [
+      "s3://my-bucket/logs?region=us-east-1&access-key-id=AKIA&secret-access-key=secret&endpoint=minio.example.com",
+      "r2://logs/http?account-id=abc&access-key-id=key&secret-access-key=secret",
+      "datadog://http-intake.logs.datadoghq.com/api/v2/logs?header_DD-API-KEY=key",
+      "https://logs.example.com/ingest?header_Authorization=Basic%20abc",
+    ])
+      await client().createJob({ zoneId: ZONE }, { destination, fields: ["ClientIP"] }, noRead);
+    expect(api.calls()).toEqual(Array(4).fill(`POST ${JOBS}`));
+    expect(api.received.map((r) => JSON.parse(r.body).ownership_challenge)).toEqual(Array(4).fill(undefined));
+  });
+
+  it("notes each custom-fields column the job selects that the zone logs nothing into", async () => {
+    const ruleset = { id: "rs1", kind: "zone", phase: "http_log_custom_fields", name: "e", version: "1" };
+    api.on(RULESETS, success([ruleset]));
+    api.on(
+      `GET /zones/${ZONE}/rulesets/rs1`,
+      success({
+        ...ruleset,
+        rules: [
+          {
+            action: "log_custom_field",
+            expression: "true",
+            action_parameters: { transformed_request_fields: [{ name: "host" }] },
+          },
+        ],
+      }),
+    );
+    api.on(`POST ${JOBS}`, success(job()));
+    const settings = {
+      destination: DESTINATION,
+      ownershipChallenge: CHALLENGE,
+      fields: ["ClientIP", "RequestHeaders", "ResponseHeaders", "Cookies"],
+    };
+    const result = await client().createJob({ zoneId: ZONE }, settings);
+    expect(result.notices).toEqual([
+      "the job selects ResponseHeaders, but the zone logs no response header as a custom field: ResponseHeaders will be empty (add one with filterc fields add --response-header NAME)",
+      "the job selects Cookies, but the zone logs no cookie as a custom field: Cookies will be empty (add one with filterc fields add --cookie NAME)",
+    ]);
+    api.reset();
+    api.on(RULESETS, success([]));
+    api.on(`POST ${JOBS}`, success(job()));
+    const none = await client().createJob(
+      { zoneId: ZONE },
+      { destination: DESTINATION, ownershipChallenge: CHALLENGE, logpullOptions: "fields=Cookies" },
+    );
+    expect(none.notices).toEqual([
+      "the job selects Cookies, but the zone logs no cookie as a custom field: Cookies will be empty (add one with filterc fields add --cookie NAME)",
+    ]);
+    expect(api.calls()).toEqual([RULESETS, `POST ${JOBS}`]);
+  });
+
   it("warns when the zone has custom fields the job does not select", async () => {
     const ruleset = { id: "rs1", kind: "zone", phase: "http_log_custom_fields", name: "e", version: "1" };
     api.on(RULESETS, success([ruleset]));
@@ -160,7 +286,7 @@ describe("createJob", () => {
     api.on(`POST ${JOBS}`, success(job()));
     const result = await client().createJob(
       { zoneId: ZONE },
-      { destination: DESTINATION, fields: ["ClientIP"] },
+      { destination: DESTINATION, ownershipChallenge: CHALLENGE, fields: ["ClientIP"] },
     );
     expect(api.calls()).toEqual([RULESETS, `GET /zones/${ZONE}/rulesets/rs1`, `POST ${JOBS}`]);
     expect(result.notices).toEqual([
@@ -173,7 +299,7 @@ describe("createJob", () => {
     api.on(`POST ${JOBS}`, success(job()));
     const result = await client().createJob(
       { zoneId: ZONE },
-      { destination: DESTINATION, fields: ["ClientIP"] },
+      { destination: DESTINATION, ownershipChallenge: CHALLENGE, fields: ["ClientIP"] },
     );
     expect(result.notices).toEqual([
       "could not check the zone's custom fields (get custom fields: HTTP 403: [10000] Authentication error)",
@@ -284,7 +410,7 @@ describe("updates change only what is named", () => {
   it("changes fields without resetting the timestamps, and timestamps alone", async () => {
     api.on(`GET ${JOBS}/7`, success(job({ logpull_options: null, output_options: fullOutput })));
     api.on(`PUT ${JOBS}/7`, success(job()));
-    await client().updateJob({ zoneId: ZONE }, 7, { fields: ["ClientIP", "Cookies"] });
+    await client().updateJob({ zoneId: ZONE }, 7, { fields: ["ClientIP", "Cookies"] }, noRead);
     expect(JSON.parse(api.received[1]!.body).output_options).toEqual({
       ...fullOutput,
       field_names: ["ClientIP", "Cookies"],
@@ -298,25 +424,129 @@ describe("updates change only what is named", () => {
     ]);
   });
 
-  it("keeps a logpull_options job in its form, and moves it to output_options only for an option that needs it", async () => {
+  it("changes a logpull_options job's filter, name and destination without converting it", async () => {
+    const challenge = "11111111111111111111";
+    api.on(`GET ${JOBS}/7`, success(job()));
+    api.on(`PUT ${JOBS}/7`, success(job()));
+    const result = await client().updateJob({ zoneId: ZONE }, 7, {
+      name: "renamed",
+      destination: "s3://other-bucket/logs?region=us-west-2",
+      ownershipChallenge: challenge,
+      filter: { source: "EdgeResponseStatus geq 500" },
+    });
+    expect(api.received[1]!.body).toBe(
+      JSON.stringify({
+        name: "renamed",
+        destination_conf: "s3://other-bucket/logs?region=us-west-2",
+        filter: '{"where":{"key":"EdgeResponseStatus","operator":"geq","value":"500"}}',
+        ownership_challenge: challenge,
+      }),
+    );
+    expect(result.changes.map((change) => change.path)).toEqual(["name", "destination_conf", "filter"]);
+    expect(result.notices).toEqual([]);
+  });
+
+  it("writes fields, timestamps, sample and redaction into a logpull_options job's string, keeping the rest", async () => {
     api.on(
       `GET ${JOBS}/7`,
       success(job({ logpull_options: "fields=ClientIP,Cookies&timestamps=unix&CVE-2021-44228=true" })),
     );
     api.on(`PUT ${JOBS}/7`, success(job()));
-    await client().updateJob({ zoneId: ZONE }, 7, { fields: ["RayID", "Cookies"] });
-    expect(api.received[1]!.body).toBe(
-      '{"logpull_options":"fields=RayID,Cookies&timestamps=unix&CVE-2021-44228=true"}',
+    const result = await client().updateJob(
+      { zoneId: ZONE },
+      7,
+      { fields: ["RayID", "Cookies"], timestamps: "rfc3339", outputOptions: { sample_rate: 0.5 } },
+      noRead,
     );
-    api.reset();
-    api.on(`GET ${JOBS}/7`, success(job()));
-    api.on(`PUT ${JOBS}/7`, success(job()));
-    const moved = await client().updateJob({ zoneId: ZONE }, 7, { outputOptions: { output_type: "csv" } });
     expect(api.received[1]!.body).toBe(
-      '{"output_options":{"field_names":["ClientIP","Cookies"],"timestamp_format":"rfc3339","output_type":"csv"},"logpull_options":null}',
+      '{"logpull_options":"fields=RayID,Cookies&timestamps=rfc3339&CVE-2021-44228=true&sample=0.5"}',
+    );
+    expect(result.changes).toEqual([
+      {
+        path: "logpull_options",
+        before: "fields=ClientIP,Cookies&timestamps=unix&CVE-2021-44228=true",
+        after: "fields=RayID,Cookies&timestamps=rfc3339&CVE-2021-44228=true&sample=0.5",
+      },
+    ]);
+  });
+
+  it("refuses an option only output_options has on a logpull_options job, naming the conversion", async () => {
+    api.on(`GET ${JOBS}/7`, success(job()));
+    const error = await validationErrorOf(
+      client().updateJob({ zoneId: ZONE }, 7, {
+        outputOptions: { output_type: "csv" },
+        timestamps: "rfc3339ms",
+      }),
+    );
+    expect(error.problems).toEqual([
+      {
+        code: "E0626",
+        path: "output_options.output_type",
+        message:
+          "the job uses logpull_options (the older form), which has no `output_options.output_type`; convert the job to output_options first (--to-output-options, or toOutputOptions: true)",
+      },
+    ]);
+    const timestamps = await validationErrorOf(
+      client().updateJob({ zoneId: ZONE }, 7, { timestamps: "rfc3339ms" }),
+    );
+    expect(timestamps.problems).toEqual([
+      {
+        code: "E0614",
+        path: "logpull_options.timestamps",
+        message:
+          'unknown timestamp format "rfc3339ms"; use one of rfc3339, unix, unixnano (rfc3339ms and rfc3339ns exist in output_options only)',
+      },
+    ]);
+    expect(api.calls()).toEqual([`GET ${JOBS}/7`, `GET ${JOBS}/7`]);
+  });
+
+  it("converts a logpull_options job to output_options only when asked, with every option of its string", async () => {
+    api.on(
+      `GET ${JOBS}/7`,
+      success(job({ logpull_options: "fields=ClientIP,Cookies&sample=0.25&CVE-2021-44228=true" })),
+    );
+    api.on(`PUT ${JOBS}/7`, success(job()));
+    const moved = await client().updateJob(
+      { zoneId: ZONE },
+      7,
+      { toOutputOptions: true, outputOptions: { output_type: "csv" } },
+      noRead,
+    );
+    expect(api.received[1]!.body).toBe(
+      '{"output_options":{"field_names":["ClientIP","Cookies"],"timestamp_format":"unixnano","sample_rate":0.25,"CVE-2021-44228":true,"output_type":"csv"},"logpull_options":null}',
     );
     expect(moved.notices).toEqual([
-      "the job used logpull_options (deprecated); the change needs output_options, so the job moves to output_options with its fields and timestamps",
+      "the job moves from logpull_options to output_options, with its fields, timestamps, sample and redaction",
+    ]);
+    api.reset();
+    api.on(`GET ${JOBS}/7`, success(job({ logpull_options: null, output_options: fullOutput })));
+    const already = await client().updateJob({ zoneId: ZONE }, 7, { toOutputOptions: true });
+    expect([already.changes, already.notices]).toEqual([
+      [],
+      [
+        "the job already uses output_options: nothing to convert",
+        "nothing to change: the job already is as asked",
+      ],
+    ]);
+  });
+
+  it("replaces a logpull_options job's string as given, and refuses one beside output_options", async () => {
+    api.on(`GET ${JOBS}/7`, success(job()));
+    api.on(`PUT ${JOBS}/7`, success(job()));
+    await client().updateJob({ zoneId: ZONE }, 7, { logpullOptions: "fields=RayID&timestamps=unix" }, noRead);
+    expect(api.received[1]!.body).toBe('{"logpull_options":"fields=RayID&timestamps=unix"}');
+    api.reset();
+    api.on(`GET ${JOBS}/7`, success(job({ logpull_options: null, output_options: fullOutput })));
+    const error = await validationErrorOf(
+      client().updateJob({ zoneId: ZONE }, 7, { logpullOptions: "fields=RayID" }),
+    );
+    expect(error.problems).toEqual([
+      {
+        code: "E0624",
+        path: "logpull_options",
+        message:
+          "`logpull_options` cannot be combined with `output_options`: the service ignores logpull_options when output_options is present; the job has output_options, so change those instead",
+      },
     ]);
   });
 
@@ -371,7 +601,12 @@ describe("account scope", () => {
     api.on(`POST /accounts/${ACCOUNT}/logpush/jobs`, success(job({ dataset: "gateway_http" })));
     await client().createJob(
       { accountId: ACCOUNT },
-      { dataset: "gateway_http", destination: DESTINATION, fields: ["Datetime"] },
+      {
+        dataset: "gateway_http",
+        destination: DESTINATION,
+        ownershipChallenge: CHALLENGE,
+        fields: ["Datetime"],
+      },
     );
     expect(api.calls()).toEqual([`POST /accounts/${ACCOUNT}/logpush/jobs`]);
   });
@@ -394,8 +629,8 @@ describe("dry runs", () => {
     const plan = await client().dryRun((c) =>
       c.createJob(
         { zoneId: ZONE },
-        { destination: DESTINATION, fields: ["ClientIP"] },
-        { checkCustomFields: false },
+        { destination: DESTINATION, ownershipChallenge: CHALLENGE, fields: ["ClientIP"] },
+        noRead,
       ),
     );
     expect(plan.requests).toEqual([
@@ -408,7 +643,7 @@ describe("dry runs", () => {
           "Content-Type": "application/json",
           Authorization: "Bearer ****",
         },
-        body: `{"dataset":"http_requests","destination_conf":"${DESTINATION}","enabled":true,"output_options":{"field_names":["ClientIP"],"timestamp_format":"rfc3339"}}`,
+        body: `{"dataset":"http_requests","destination_conf":"${DESTINATION}","enabled":true,"output_options":{"field_names":["ClientIP"],"timestamp_format":"rfc3339"},"ownership_challenge":"${CHALLENGE}"}`,
         sent: false,
       },
     ]);

@@ -95,6 +95,53 @@ describe("filterc's own client against the sandbox", () => {
   });
 });
 
+describe("custom fields, the whole life, against the sandbox", () => {
+  it("removes a name only as configured, clears with the last one, and the push then logs none", async () => {
+    const env = { CLOUDFLARE_BASE_URL: running.api, CLOUDFLARE_API_TOKEN: TOKEN };
+    const fields = (...args: string[]) => runCli(["fields", ...args, "--zone", ZONE], "", env);
+    expect((await fields("set", "--request-header", "x-trace", "--cookie", "SessionID")).code).toBe(0);
+    const wrongCase = await fields("remove", "--cookie", "sessionid");
+    expect([wrongCase.code, wrongCase.stderr.split("\n")[0]]).toEqual([
+      1,
+      'error[E0628]: cookies[0]: "sessionid" is not a configured cookie, so it cannot be removed; the zone has "SessionID" (cookie names are case-sensitive)',
+    ]);
+    expect((await fields("remove", "--cookie", "SessionID")).stdout).toMatch(/^custom fields set: ruleset /);
+    const last = await fields("remove", "--request-header", "X-Trace");
+    expect([last.code, last.stdout.replace(/ruleset \w+/, "ruleset …")]).toEqual([
+      0,
+      "custom fields cleared: ruleset …\nno custom fields\n",
+    ]);
+    const state = await client.getCustomFields({ zoneId: ZONE });
+    expect(state?.config).toEqual({});
+    const again = await fields("clear");
+    expect(again).toEqual({
+      code: 0,
+      stdout: `nothing to clear: ruleset ${state?.rulesetId} has no rules\n`,
+      stderr: "",
+    });
+    expect((await fields("set", "--cookie", "a")).code).toBe(0);
+    expect((await fields("clear")).stdout).toBe(
+      `custom fields cleared: ruleset ${state?.rulesetId} has no rules\n`,
+    );
+
+    const ownershipChallenge = await ownershipToken(sdk(running), running, DESTINATION);
+    await client.createJob(
+      { zoneId: ZONE },
+      { destination: DESTINATION, ownershipChallenge, fields: ["RayID", "RequestHeaders", "Cookies"] },
+    );
+    const ingest = await call(
+      running,
+      "POST",
+      `/zones/${ZONE}/sandbox/ingest`,
+      '{"RayID":"r1","RequestHeaders":{"x-trace":"t"},"Cookies":{"a":"1"}}',
+    );
+    const file = (ingest.json as { result: { deliveries: { file: string }[] } }).result.deliveries[0]!.file;
+    expect(gunzipSync(await readFile(join(running.dataDir, file))).toString()).toBe(
+      '{"RayID":"r1","RequestHeaders":{},"Cookies":{}}\n',
+    );
+  });
+});
+
 describe("the filterc CLI against the sandbox", () => {
   it("sets fields and creates, lists and deletes a job", async () => {
     const env = { CLOUDFLARE_BASE_URL: running.api, CLOUDFLARE_API_TOKEN: TOKEN };
@@ -140,13 +187,18 @@ describe("the filterc CLI against the sandbox", () => {
     ]);
     expect(list.stdout).toContain('"cli-job"');
 
+    const create2 = ["jobs", "create", "--zone", ZONE, "--name", "x", "--destination", DESTINATION];
+    const missing = await runCli([...create2, "--fields", "RayID"], "", env);
+    expect([missing.code, missing.stderr.slice(0, 22)]).toEqual([1, "error[E0627]: ownershi"]);
     const refused = await runCli(
-      ["jobs", "create", "--zone", ZONE, "--name", "x", "--destination", DESTINATION, "--fields", "RayID"],
+      [...create2, "--fields", "RayID", "--ownership-challenge", "not-the-token"],
       "",
       env,
     );
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("1003");
+    expect(refused.stderr).toBe(
+      "filterc jobs create: create job: HTTP 400: [1003] ownership_challenge is not valid for this destination\n",
+    );
     expect(refused.stderr).not.toContain(TOKEN);
 
     expect((await runCli(["jobs", "delete", "--zone", ZONE, "--id", "1"], "", env)).code).toBe(0);

@@ -96,6 +96,28 @@ describe("Logpush jobs through the official SDK", () => {
     expect((await create({})).id).toBe(3);
   });
 
+  it("creates a job of the seed's logpull_options form, kept as given through updates", async () => {
+    const logpull = "fields=RayID,ClientIP,EdgeStartTimestamp&timestamps=rfc3339";
+    const job = await create({ name: "seed", logpull_options: logpull });
+    expect([job.logpull_options, job.output_options]).toEqual([logpull, null]);
+    const updated = (await client.logpush.jobs.update(job.id, {
+      zone_id: ZONE,
+      filter: '{"where":{"key":"EdgeResponseStatus","operator":"geq","value":"500"}}',
+    })) as unknown as Job;
+    expect([updated.logpull_options, updated.output_options]).toEqual([logpull, null]);
+  });
+
+  it("takes a destination that carries its own keys without an ownership challenge", async () => {
+    const destination =
+      "s3://keyed-bucket/http?region=us-east-1&access-key-id=AKIA1&secret-access-key=secret&endpoint=minio.example.com";
+    const job = (await client.logpush.jobs.create({
+      zone_id: ZONE,
+      destination_conf: destination,
+      output_options: OUTPUT_OPTIONS,
+    } as never)) as unknown as Job;
+    expect(job.destination_conf).toBe(destination);
+  });
+
   it("lists a dataset's fields and its jobs", async () => {
     const fields = (await client.logpush.datasets.fields.get("http_requests", { zone_id: ZONE })) as Record<
       string,
@@ -159,6 +181,25 @@ describe("the jobs API refuses what the service refuses", () => {
         code: 1002,
         message: expect.stringContaining("`gateway_http` has no zone-level jobs"),
         source: { pointer: "/dataset" },
+      },
+    ],
+    [
+      "a logpull_options string with an unknown key, as the client does",
+      { logpull_options: "fields=RayID&start=2026-01-01T00:00:00Z" },
+      {
+        code: 1002,
+        message:
+          "unknown job option `logpull_options.start`; known options: fields, timestamps, sample, CVE-2021-44228",
+        source: { pointer: "/logpull_options/start" },
+      },
+    ],
+    [
+      "a logpull_options field of another dataset",
+      { logpull_options: "fields=RayID,QueryName&timestamps=rfc3339" },
+      {
+        code: 1002,
+        message: "unknown field `QueryName` in dataset `http_requests`",
+        source: { pointer: "/logpull_options/fields/1" },
       },
     ],
     [

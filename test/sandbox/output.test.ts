@@ -110,11 +110,45 @@ describe("the push applies output_options", () => {
     ]);
   });
 
+  it("writes a template's constants as Go reads them: escapes JSON lacks, a raw tab, delimiters in a string", async () => {
+    const current = await start();
+    await createJob(current, {
+      output_options: {
+        field_names: ["RayID"],
+        record_template: '{{ "\\x41\\a" }}{{ "\t}}" }}{{ .RayID }}{{ `\\x` }}',
+        record_prefix: "",
+        record_suffix: "\n",
+      },
+    });
+    const { texts } = await push(current, [line("a", 200)]);
+    expect(texts).toEqual(['A\x07\t}}"a"\\x\n']);
+  });
+
   it("keeps the old logpull_options form's fields and timestamps when a job has no output_options", async () => {
     const current = await start();
     await createJob(current, { logpull_options: "fields=RayID,EdgeStartTimestamp&timestamps=rfc3339" });
     const { texts } = await push(current, [line("a", 200)]);
     expect(texts).toEqual(['{"RayID":"a","EdgeStartTimestamp":"2024-11-24T10:15:00Z"}\n']);
+  });
+
+  it("writes a logpull_options job's fields in its order, unixnano without timestamps=, and its redaction and sample", async () => {
+    const current = await start();
+    await createJob(current, { logpull_options: "fields=EdgeStartTimestamp,ClientRequestUserAgent,RayID" });
+    await createJob(current, {
+      logpull_options: "fields=ClientRequestUserAgent,EdgeStartTimestamp&timestamps=unix&CVE-2021-44228=true",
+    });
+    await createJob(current, { logpull_options: "fields=RayID&sample=0.5" });
+    const lines = Array.from({ length: 40 }, (_, i) => line(`r${i}`, 200));
+    const { deliveries, texts } = await push(current, lines);
+    expect(texts[0]!.split("\n")[0]).toBe(
+      `{"EdgeStartTimestamp":1732443300123456789,"ClientRequestUserAgent":"\${jndi:ldap://x}","RayID":"r0"}`,
+    );
+    expect(texts[1]!.split("\n")[0]).toBe(
+      '{"ClientRequestUserAgent":"x{jndi:ldap://x}","EdgeStartTimestamp":1732443300}',
+    );
+    expect(deliveries.map((d) => d.records)).toEqual([40, 40, deliveries[2]!.records]);
+    expect(deliveries[2]!.records).toBeGreaterThan(5);
+    expect(deliveries[2]!.records).toBeLessThan(35);
   });
 
   it("samples after the filter, the same records for the same seed", async () => {

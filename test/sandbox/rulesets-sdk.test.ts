@@ -198,20 +198,24 @@ describe("rulesets through the official SDK", () => {
 });
 
 describe("the rules of the custom fields phase", () => {
+  // The cases the client's check refuses too (test/api/custom-fields.test.ts, test/api/cli.test.ts).
   const cases = JSON.parse(
-    readFileSync(new URL("./fixtures/custom-field-rules.json", import.meta.url), "utf8"),
-  ) as { name: string; rules: unknown[]; pointer: string; message: string }[];
+    readFileSync(new URL("../fixtures/custom-field-rules.json", import.meta.url), "utf8"),
+  ) as { rule: number; name: string; rules: unknown[]; pointer: string; message: string }[];
 
-  it.each(cases)("refuses $name (400, code 20021, with the pointer)", async ({ rules, pointer, message }) => {
-    await expectApiError(
-      sandbox.client.rulesets.phases.update(PHASE, { zone_id: ZONE, rules: rules as never }),
-      400,
-      [{ code: 20021, message, source: { pointer } }],
-    );
-    await expectApiError(sandbox.client.rulesets.phases.get(PHASE, { zone_id: ZONE }), 404, [
-      { code: 20001, message: "could not find entrypoint ruleset in the 'http_log_custom_fields' phase" },
-    ]);
-  });
+  it.each(cases)(
+    "rule $rule: refuses $name (400, code 20021, the client's message, the pointer)",
+    async ({ rules, pointer, message }) => {
+      await expectApiError(
+        sandbox.client.rulesets.phases.update(PHASE, { zone_id: ZONE, rules: rules as never }),
+        400,
+        [{ code: 20021, message, source: { pointer } }],
+      );
+      await expectApiError(sandbox.client.rulesets.phases.get(PHASE, { zone_id: ZONE }), 404, [
+        { code: 20001, message: "could not find entrypoint ruleset in the 'http_log_custom_fields' phase" },
+      ]);
+    },
+  );
 
   it("accepts 40 fields across the lists, and cookie names in any case", async () => {
     const headers = Array.from({ length: 30 }, (_, i) => ({ name: `h${i}` }));

@@ -1,11 +1,12 @@
 import {
+  type ClearCustomFieldsResult,
   CUSTOM_FIELD_LISTS,
   type CustomFieldsConfig,
   type CustomFieldsState,
   type LogpushClient,
   type ZoneScope,
 } from "../../api/index.js";
-import { terminalText } from "../../diagnostics/index.js";
+import { terminalJson, terminalText } from "../../diagnostics/index.js";
 import {
   apiFlags,
   apiFlagsUsage,
@@ -17,17 +18,23 @@ import {
 } from "../api-common.js";
 import { parseCommandArgs } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
+import { oneLine } from "../served-text.js";
 
 export const usage = `filterc fields get --zone ID [options]
 filterc fields set|add|remove --zone ID [--request-header H]… [--response-header H]… [--cookie C]… [options]
+filterc fields clear --zone ID [options]
 
 Reads or sets the zone's custom log fields (the http_log_custom_fields ruleset). "set" replaces the
 whole configuration in one call: it lists the zone's rulesets, creates the ruleset if it is missing
 and PUTs its single rule (a PUT replaces every rule of the ruleset). Nothing is written when the
-configuration is already in place. Checked before anything is sent: at least one field, valid
-header and cookie names, no duplicates, a header raw or transformed but not both, at most 40 fields.
-Header names are lower-cased (with a note); cookie names keep their case. "add" and "remove" read
-the current configuration and add the names given to it, or remove them from it, then set the result.
+configuration is already in place. Checked before anything is sent, with the rules the service
+holds a configuration to: at least one field, valid header and cookie names, no duplicates, a
+header raw or transformed but not both, at most 40 fields. Header names are lower-cased (with a
+note); cookie names keep their case. "add" and "remove" read the current configuration and add the
+names given to it, or remove them from it, then set the result; a name to remove must be
+configured (a cookie only in its own letter case), and removing the last ones clears the
+configuration. "clear" PUTs the ruleset with no rules; a zone without the ruleset has nothing to
+clear.
 
 Options of set, add and remove (each may be repeated):
   --request-header H              raw request header (request_fields)
@@ -55,23 +62,15 @@ const flagOfList: Record<keyof CustomFieldsConfig, keyof typeof listFlags> = {
   cookies: "cookie",
 };
 
-const labelOfList: Record<keyof CustomFieldsConfig, string> = {
-  requestHeaders: "request headers",
-  transformedRequestHeaders: "transformed request headers",
-  responseHeaders: "response headers",
-  rawResponseHeaders: "raw response headers",
-  cookies: "cookies",
-};
-
 function describeConfig(config: CustomFieldsConfig): string {
   const lines = CUSTOM_FIELD_LISTS.filter(({ list }) => (config[list] ?? []).length > 0).map(
-    ({ list }) => `${labelOfList[list]}: ${(config[list] ?? []).join(", ")}`,
+    ({ list, noun }) => `${noun}s: ${(config[list] ?? []).join(", ")}`,
   );
   // Names come from the service: shown with their control characters as code points.
   return lines.length > 0 ? `${terminalText(lines.join("\n"))}\n` : "no custom fields\n";
 }
 
-const subcommands = ["get", "set", "add", "remove"] as const;
+const subcommands = ["get", "set", "add", "remove", "clear"] as const;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const [subcommand, ...rest] = argv;
@@ -83,7 +82,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     );
   const { values } = parseCommandArgs(
     rest,
-    { ...apiFlags, ...(subcommand === "get" ? {} : listFlags) },
+    { ...apiFlags, ...(subcommand === "get" || subcommand === "clear" ? {} : listFlags) },
     false,
   );
   const zone = scopeFrom(values, io, true) as ZoneScope;
@@ -96,8 +95,23 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         printPlan(io, await client.dryRun((c) => c.getCustomFields(zone)), [], json);
         return 0;
       }
-      const state = await client.getCustomFields(zone);
-      io.stdout(json ? `${JSON.stringify(state)}\n` : describeState(state));
+      const state = client.masked(await client.getCustomFields(zone));
+      io.stdout(json ? `${terminalJson(state)}\n` : describeState(state));
+      return 0;
+    }
+    if (subcommand === "clear") {
+      if (dryRun) {
+        const plan = await client.dryRun((c) => c.clearCustomFields(zone));
+        printPlan(io, plan, plan.result.notices, json);
+        return 0;
+      }
+      const result = client.masked(await client.clearCustomFields(zone));
+      if (json) {
+        io.stdout(`${terminalJson(result)}\n`);
+        return 0;
+      }
+      printNotices(io, result.notices);
+      io.stdout(describeClear(result));
       return 0;
     }
     const config: CustomFieldsConfig = {};
@@ -117,19 +131,37 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       printPlan(io, plan, plan.result.notices, json);
       return 0;
     }
-    const result = await call(client);
+    const result = client.masked(await call(client));
     if (json) {
-      io.stdout(`${JSON.stringify(result)}\n`);
+      io.stdout(`${terminalJson(result)}\n`);
       return 0;
     }
     printNotices(io, result.notices);
-    const what = !result.changed ? "unchanged" : result.created ? "set (ruleset created)" : "set";
-    io.stdout(`custom fields ${what}: ruleset ${result.rulesetId}\n${describeConfig(result.config)}`);
+    const cleared = Object.keys(result.config).length === 0;
+    const what = !result.changed
+      ? "unchanged"
+      : result.created
+        ? "set (ruleset created)"
+        : cleared
+          ? "cleared"
+          : "set";
+    io.stdout(
+      `custom fields ${what}: ruleset ${oneLine(String(result.rulesetId))}\n${describeConfig(result.config)}`,
+    );
     return 0;
   });
 }
 
+function describeClear(result: ClearCustomFieldsResult): string {
+  if (result.rulesetId === null) return "nothing to clear: the zone has no http_log_custom_fields ruleset\n";
+  // The id comes from the service: shown with its control characters as code points.
+  const ruleset = oneLine(String(result.rulesetId));
+  if (!result.changed) return `nothing to clear: ruleset ${ruleset} has no rules\n`;
+  return `custom fields cleared: ruleset ${ruleset} has no rules\n`;
+}
+
 function describeState(state: CustomFieldsState | null): string {
   if (state === null) return "no custom fields (the zone has no http_log_custom_fields ruleset)\n";
-  return `ruleset ${state.rulesetId}\n${describeConfig(state.config)}`;
+  return `ruleset ${oneLine(String(state.rulesetId))}
+${describeConfig(state.config)}`;
 }
