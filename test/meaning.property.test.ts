@@ -23,7 +23,7 @@ import { closeEngines, engines } from "./sql/engines.js";
 import { condArbitrary, linesArbitrary } from "./sql/generators.js";
 
 /*
- * One meaning (SPEC §6): `not` means its push-down, as in the JSON a job runs. One generator
+ * One meaning (docs/language.md#what-not-means): `not` means its push-down, as in the JSON a job runs. One generator
  * (filters with `not` at any depth; NDJSON lines whose fields are missing, null, of their type or
  * of another, and lines that are no object) and one reference: the rule itself, written here
  * apart from the code (each comparison alone by the evaluator, its operator paired under an odd
@@ -132,7 +132,7 @@ describe("one meaning for `not`, in every stage", () => {
         // The predicates: the source as written and as its meaning, its JSON, and the sandbox's push
         // (which refuses, as Logpush does, a filter past the limits).
         const pushed = compile(source).ok ? [checkJobFilter(json, "http_requests")!] : [];
-        for (const predicate of [written, meaning, fromJson, ...pushed].map(compilePredicate))
+        for (const predicate of [written, meaning, fromJson, ...pushed].map((cond) => compilePredicate(cond)))
           expect(records.map((record) => record !== undefined && predicate(record))).toEqual(expected);
 
         // The prefilter rejects no line the filter keeps.

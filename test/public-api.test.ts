@@ -69,7 +69,11 @@ const library: Record<string, Row> = {
     answers: ["throws", "throws"],
     right: { 0: [null] },
   },
-  compilePredicate: { args: [condition], answers: ["throws"] },
+  compilePredicate: {
+    args: [condition, { timestamps: "unix" }],
+    answers: ["throws", "throws"],
+    right: { 1: options },
+  },
   compileLineFilter: {
     args: [condition, {}],
     answers: ["throws", "throws"],
@@ -306,6 +310,15 @@ describe("options of the wrong type", () => {
     expect(filterc.check(made as never).diagnostics.map((d) => [d.code, d.message])).toEqual([
       ["E0113", "the source must be a string (the filter's text), not an object"],
     ]);
+  });
+
+  it("a timestamp reading that is none is InvalidArgumentError in eval and sql", () => {
+    const wrong = { timestamps: "ms" } as never;
+    expect(() => filterc.compilePredicate(condition, wrong)).toThrow(filterc.InvalidArgumentError);
+    expect(() => filterc.compileLineFilter(condition, wrong)).toThrow(filterc.InvalidArgumentError);
+    expect(() => filterc.toSql(condition, { dialect: "duckdb", timestamps: "ms" } as never)).toThrow(
+      'toSql: options must be {dialect: "duckdb" | "clickhouse", column?, from?, timestamps?: "auto" | "unixnano" | "unix"}, not an object',
+    );
   });
 
   it("a source that is no string is E0113, saying what it is", () => {

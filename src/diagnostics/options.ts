@@ -92,8 +92,7 @@ function optionProblem(name: string, value: unknown, labels: unknown): string | 
 /**
  * Whether some option given is not right: the options given are walked (usually none or one or
  * two) rather than every name looked up, since every entry point asks, three times a compile, and
- * `for…in` allocates nothing (node --cpu-prof: looking up every name was 8% of a small compile,
- * and with `maxBytes` given a sixth of it).
+ * `for…in` allocates nothing (looking up every name showed in the profile).
  */
 function hasInvalidOption(options: Record<string, unknown>): boolean {
   for (const name in options)
