@@ -19,6 +19,7 @@ const stages = [
   "service",
   "api",
   "files",
+  "terraform",
   "sandbox",
   "lsp",
   "codemirror",
@@ -27,7 +28,7 @@ const stages = [
 ];
 
 /** These run on Node only; every other stage runs in browsers too: no node:* modules, no Node globals. */
-const nodeOnly = ["files", "sandbox", "lsp", "cli"];
+const nodeOnly = ["files", "terraform", "sandbox", "lsp", "cli"];
 const core = stages.filter((stage) => !nodeOnly.includes(stage));
 
 const src = fileURLToPath(new URL("../src/", import.meta.url));
