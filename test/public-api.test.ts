@@ -121,6 +121,7 @@ const library: Record<string, Row> = {
     answers: ["throws", "throws"],
     right: { 0: ["text"], 1: [undefined, "text"] },
   },
+  destinationSecrets: { args: [settings.destination], answers: ["throws"], right: { 0: ["text"] } },
   needsOwnershipChallenge: { args: [settings.destination], answers: ["throws"], right: { 0: ["text"] } },
   maskDestination: { args: [settings.destination], answers: ["throws"], right: { 0: ["text"] } },
   maskSecrets: {

@@ -86,6 +86,7 @@ export function maskDestination(destination: string): string {
  * pushing there sends it in.
  */
 export function destinationSecrets(destination: string): string[] {
+  expectArgument(destination, isString, "destinationSecrets", "destination", "a destination (a string)");
   const parts = parse(destination);
   if (!parts) return [];
   const secrets: string[] = [];
