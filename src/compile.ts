@@ -7,7 +7,7 @@ import {
   type Leaf,
   type Meaning,
 } from "./check/index.js";
-import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics/index.js";
+import { type Diagnostic, hasErrors, isObject, sortDiagnostics } from "./diagnostics/index.js";
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_OPERATORS,
@@ -85,7 +85,9 @@ export function compile(source: string, options: CompileOptions = {}): CompileRe
   const checked = check(source, options);
   if (!checked.normal) {
     const ok = !hasErrors(checked.diagnostics);
-    return new Compiled(ok, null, checked.diagnostics, emptyStats(options), checked);
+    // Options that are no object were reported (E0006); the limits are then the defaults.
+    const stats = emptyStats(isObject(options) ? options : {});
+    return new Compiled(ok, null, checked.diagnostics, stats, checked);
   }
   const emitted = emitNormal(checked.normal, options);
   const diagnostics = emitted.diagnostics.length

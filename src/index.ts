@@ -80,13 +80,16 @@ export {
   type DecompileResult,
   decompile,
 } from "./decompile/index.js";
-export type {
-  Diagnostic,
-  Position,
-  Range,
-  RelatedLocation,
-  Severity,
-  Suggestion,
+export {
+  type Diagnostic,
+  InvalidArgumentError,
+  type NamedOption,
+  type OptionLabels,
+  type Position,
+  type Range,
+  type RelatedLocation,
+  type Severity,
+  type Suggestion,
 } from "./diagnostics/index.js";
 export { type DiffOptions, diffFilters, type FilterDiff, type Relation } from "./diff/index.js";
 export {

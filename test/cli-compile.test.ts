@@ -95,7 +95,7 @@ describe("filterc compile (the built bundle)", () => {
     const run = await spawnCli(["compile"], long.slice(0, MAX_SOURCE_FILE_BYTES));
     expect([run.code, run.stderr.split("\n")[0]]).toEqual([
       1,
-      "error[E0001]: the source is 300003 characters long; the limit is 100000 (option maxSourceLength)",
+      "error[E0001]: the source is 300003 characters long; the limit is 100000",
     ]);
     // The bound: three UTF-8 bytes a character of the longest input, and a byte order mark.
     expect(MAX_SOURCE_FILE_BYTES).toBe(3 * Math.max(DEFAULT_MAX_SOURCE_LENGTH, DEFAULT_MAX_INPUT_LENGTH) + 3);

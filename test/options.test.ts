@@ -74,3 +74,68 @@ describe("numeric options are validated, never thrown over", () => {
     );
   });
 });
+
+describe("messages name an option as the caller's user sets it (optionLabels)", () => {
+  const overBoth = "BotScore lt 1 or ClientCountry eq 'us' or EdgeResponseStatus eq 500";
+  const split =
+    "the filter's `or` can be split across several jobs, each pushing the records of some of its parts";
+  const optimizer =
+    "merges `eq` comparisons of one field joined by `or`, and `!eq` ones joined by `and`, into lists";
+
+  it("the library names its options, and says what can bring a filter under a limit", () => {
+    expect(message({ maxOperators: 0 })).toEqual([
+      "option maxOperators must be a whole number of at least 1, not 0",
+    ]);
+    expect(compile(overBoth, { maxOperators: 2, optimize: false }).diagnostics.map((d) => d.message)).toEqual(
+      [
+        `the filter has 3 comparisons; Logpush accepts at most 2 (option maxOperators); this comparison crosses the limit; the optimizer, off here (option optimize), ${optimizer}; ${split}`,
+      ],
+    );
+    // An `and` cannot be split, and with the optimizer on there is nothing to turn on.
+    expect(compile("BotScore gt 0 and BotScore lt 9", { maxOperators: 1 }).diagnostics[0]!.message).toBe(
+      "the filter has 2 comparisons; Logpush accepts at most 1 (option maxOperators); this comparison crosses the limit",
+    );
+  });
+
+  it("a caller's labels name its controls; null leaves an option out, and its help with it", () => {
+    const labels = {
+      maxOperators: "the Comparisons box",
+      optimize: null,
+      maxDepth: null,
+      maxDiagnostics: "M",
+    };
+    expect(
+      compile(overBoth, { maxOperators: 2, optimize: false, optionLabels: labels }).diagnostics[0]!.message,
+    ).toBe(
+      `the filter has 3 comparisons; Logpush accepts at most 2 (the Comparisons box); this comparison crosses the limit; ${split}`,
+    );
+    expect(parse("(BotScore lt 1)", { maxDepth: 0, optionLabels: labels }).diagnostics[0]!.message).toBe(
+      "the filter nests deeper than 0 levels; flatten the parentheses or `not`s",
+    );
+    expect(
+      compile("a eq 1 or b eq 2", { maxDiagnostics: 1, optionLabels: labels }).diagnostics[1]!.message,
+    ).toBe("too many problems; only the first 1 are reported (M)");
+    expect(message({ maxOperators: 0, optionLabels: labels })).toEqual([
+      "the Comparisons box must be a whole number of at least 1, not 0",
+    ]);
+  });
+
+  it("the CLI names its flags, and no option it has no flag for", async () => {
+    const operators = await runCli(["check", "--max-operators", "2", "--no-optimize", "-"], overBoth);
+    expect(operators.stderr.split("\n")[0]).toBe(
+      `error[E0401]: the filter has 3 comparisons; Logpush accepts at most 2 (--max-operators); this comparison crosses the limit; the optimizer, off here (--no-optimize), ${optimizer}; ${split}`,
+    );
+    const bytes = await runCli(["compile", "--max-bytes", "50", "-"], 'ClientRequestPath eq "/a"');
+    expect(bytes.stderr.split("\n")[0]).toBe(
+      "error[E0402]: the filter JSON is 66 bytes; Logpush accepts at most 50 (--max-bytes); this comparison crosses the limit",
+    );
+    const deep = await runCli(["fmt", "-"], `${"(".repeat(101)}BotScore lt 1${")".repeat(101)}`);
+    expect(deep.stderr.split("\n")[0]).toBe(
+      "error[E0002]: the filter nests deeper than 100 levels; flatten the parentheses or `not`s",
+    );
+    const input = await runCli(["decompile", "-"], " ".repeat(100_001));
+    expect(input.stderr.split("\n")[0]).toBe(
+      "error[E0501]: the input is 100001 characters long; the limit is 100000",
+    );
+  });
+});

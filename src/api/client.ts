@@ -1,5 +1,5 @@
 import { DEFAULT_DATASET } from "../catalog/index.js";
-import type { Diagnostic } from "../diagnostics/index.js";
+import { type Diagnostic, expectArgument, isOptions } from "../diagnostics/index.js";
 import {
   CUSTOM_FIELD_COLUMNS,
   CUSTOM_FIELD_LISTS,
@@ -144,6 +144,7 @@ export class LogpushClient {
   private readonly runner: Runner;
 
   constructor(options: ClientOptions | { transport: Transport; runner: Runner } = {}) {
+    expectArgument(options, isOptions, "LogpushClient", "options", "an object");
     if ("runner" in options) {
       this.transport = options.transport;
       this.runner = options.runner;
@@ -557,5 +558,6 @@ export class LogpushClient {
 
 /** A client for custom fields and Logpush jobs, over `fetch`. */
 export function createClient(options: ClientOptions = {}): LogpushClient {
+  expectArgument(options, isOptions, "createClient", "options", "an object");
   return new LogpushClient(options);
 }

@@ -1,3 +1,5 @@
+import { expectArgument, isObject } from "../diagnostics/index.js";
+import { isStrings } from "./argument-shapes.js";
 import type { Problem } from "./errors.js";
 import { problem } from "./problems.js";
 
@@ -91,6 +93,11 @@ export interface CustomFieldsCheck {
   notices: string[];
 }
 
+/** A configuration whose lists, each given or not, are arrays of names. */
+const isConfig = (value: unknown): value is CustomFieldsConfig =>
+  isObject(value) &&
+  CUSTOM_FIELD_LISTS.every(({ list }) => value[list] === undefined || isStrings(value[list]));
+
 /**
  * Checks a configuration before anything is sent: header names are lower-cased first (with a
  * notice; cookie names are kept as written), then the rule that would be sent is held to the
@@ -98,6 +105,13 @@ export interface CustomFieldsCheck {
  * (`requestHeaders[2]`).
  */
 export function checkCustomFields(config: CustomFieldsConfig): CustomFieldsCheck {
+  expectArgument(
+    config,
+    isConfig,
+    "checkCustomFields",
+    "config",
+    "an object of lists of names ({requestHeaders?: string[], …})",
+  );
   const notices: string[] = [];
   const normalized: CustomFieldsConfig = {};
   const actionParameters: ActionParameters = {};
@@ -129,9 +143,6 @@ function configPath(pointer: string): string {
   return pointer === "/rules/0/action_parameters" ? "config" : pointer;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** A value found where another was due, for messages: text as JSON, anything else by its kind. */
 function shown(value: unknown): string {
   if (value === undefined) return "missing";
@@ -152,6 +163,7 @@ function shown(value: unknown): string {
  * (4) at least one field in a rule, at most 40 in all.
  */
 export function checkCustomFieldRules(rules: readonly unknown[]): Problem[] {
+  expectArgument(rules, Array.isArray, "checkCustomFieldRules", "rules", "a ruleset's rules (an array)");
   const problems: Problem[] = [];
   let total = 0;
   let crossed: string | undefined;
@@ -272,6 +284,7 @@ function checkEntry(
 
 /** The single rule of the `http_log_custom_fields` ruleset. */
 export function customFieldsRule(actionParameters: ActionParameters) {
+  expectArgument(actionParameters, isObject, "customFieldsRule", "actionParameters", "an object");
   return {
     action: CUSTOM_FIELD_ACTION,
     expression: "true",
@@ -292,6 +305,8 @@ export interface RulesetRule {
 
 /** The configuration a ruleset's rules carry (every `log_custom_field` rule, lists merged). */
 export function configFromRules(rules: readonly RulesetRule[]): CustomFieldsConfig {
+  const isRules = (value: unknown): value is RulesetRule[] => Array.isArray(value) && value.every(isObject);
+  expectArgument(rules, isRules, "configFromRules", "rules", "a ruleset's rules (an array of objects)");
   const config: CustomFieldsConfig = {};
   for (const rule of rules) {
     if (rule.action !== CUSTOM_FIELD_ACTION) continue;

@@ -1,3 +1,4 @@
+import { expectArgument, isString } from "../diagnostics/index.js";
 import type { Problem } from "./errors.js";
 import { problem } from "./problems.js";
 import { MASK } from "./secrets.js";
@@ -61,6 +62,7 @@ function decode(text: string): string {
  * values, Azure SAS signatures, API keys, a Sumo Logic collector code and any user:password before the host.
  */
 export function maskDestination(destination: string): string {
+  expectArgument(destination, isString, "maskDestination", "destination", "a destination (a string)");
   let masked = destination.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, `$1${MASK}@`);
   masked = masked.replace(/^(sumo:\/\/[^/?#]*\/receiver\/v1\/http\/)[^?#]+/i, `$1${MASK}`);
   const query = masked.indexOf("?");
@@ -84,6 +86,7 @@ export function maskDestination(destination: string): string {
  * pushing there sends it in.
  */
 export function destinationSecrets(destination: string): string[] {
+  expectArgument(destination, isString, "destinationSecrets", "destination", "a destination (a string)");
   const parts = parse(destination);
   if (!parts) return [];
   const secrets: string[] = [];
@@ -112,6 +115,7 @@ function basicCredentials(userinfo: string): string {
  * credentials (S3-compatible and R2 keys, HTTP headers, API keys).
  */
 export function needsOwnershipChallenge(destination: string): boolean {
+  expectArgument(destination, isString, "needsOwnershipChallenge", "destination", "a destination (a string)");
   const parts = parse(destination);
   if (!parts) return false;
   if (parts.scheme === "s3") return !parts.query.has("access-key-id");
@@ -129,6 +133,8 @@ interface DestinationCheck {
  * credentials (the destination is shown masked).
  */
 export function checkDestination(destination: string, path = "destination_conf"): DestinationCheck {
+  expectArgument(destination, isString, "checkDestination", "destination", "a destination (a string)");
+  expectArgument(path, isString, "checkDestination", "path", "the setting's name (a string)");
   const invalid = (reason: string): DestinationCheck => ({
     problems: [problem("InvalidDestination", path, { destination: maskDestination(destination), reason })],
     notices: [],

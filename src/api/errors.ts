@@ -1,4 +1,4 @@
-import type { Diagnostic } from "../diagnostics/index.js";
+import { type Diagnostic, expectArgument, isObject, isString } from "../diagnostics/index.js";
 
 /** One entry of a Cloudflare envelope's `errors`. */
 export interface EnvelopeMessage {
@@ -48,6 +48,10 @@ export class ValidationError extends Error {
     readonly diagnostics: Diagnostic[] = [],
     readonly filterSource?: string,
   ) {
+    const isProblems = (value: unknown): value is Problem[] =>
+      Array.isArray(value) &&
+      value.every((p) => isObject(p) && isString(p["path"]) && isString(p["message"]));
+    expectArgument(problems, isProblems, "ValidationError", "problems", "an array of {code, message, path}");
     super(`${operation}: ${problems.map((p) => `${p.path}: ${p.message}`).join("; ")}`);
   }
 }

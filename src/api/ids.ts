@@ -1,4 +1,5 @@
 import type { Scope } from "../catalog/index.js";
+import { isObject } from "../diagnostics/index.js";
 import { ValidationError } from "./errors.js";
 import { problem } from "./problems.js";
 
@@ -20,7 +21,8 @@ export interface ResolvedScope {
 
 /** Checks the scope's ID once, up front, and gives the path prefix every request of the call uses. */
 export function resolveScope(scope: JobScope, operation: string): ResolvedScope {
-  const given = scope as { zoneId?: unknown; accountId?: unknown };
+  // A scope that is no object (a JavaScript caller's `undefined`) names neither ID.
+  const given = (isObject(scope) ? scope : {}) as { zoneId?: unknown; accountId?: unknown };
   const zone = given.zoneId !== undefined;
   const account = given.accountId !== undefined;
   if (zone === account)
@@ -51,7 +53,7 @@ export function resolveScope(scope: JobScope, operation: string): ResolvedScope 
 const JOB_ID = /^[1-9]\d{0,19}$/;
 
 /** Whether `text` is a job ID as paths (and file names) write it. */
-export const isJobId = (text: string): boolean => JOB_ID.test(text);
+export const isJobId = (text: string): boolean => typeof text === "string" && JOB_ID.test(text);
 
 /**
  * A job ID as the path writes it: digits, kept exact beyond 2^53 (a string or a bigint is never

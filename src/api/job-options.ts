@@ -1,5 +1,6 @@
 import { type Catalog, datasetScopes, knownDatasets, type Scope } from "../catalog/index.js";
-import { closestMatch } from "../diagnostics/index.js";
+import { closestMatch, expectArgument, isCatalog, isObject, isString } from "../diagnostics/index.js";
+import { isScope } from "./argument-shapes.js";
 import { checkDestination } from "./destination.js";
 import type { Problem } from "./errors.js";
 import { problem } from "./problems.js";
@@ -134,9 +135,6 @@ export const JOB_BODY_FIELDS = [
 /** Fields set when a job is created that no update may change. */
 const CREATE_ONLY = new Set(["dataset", "kind"]);
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** The JSON type names of a value, for messages. */
 function describe(value: unknown): string {
   if (value === null) return "null";
@@ -163,12 +161,28 @@ export interface JobBodyCheck {
   notices: string[];
 }
 
+/** What `checkJobBody` reads of its context. */
+const isBodyContext = (value: unknown): value is JobBodyContext =>
+  isObject(value) &&
+  (value["mode"] === "create" || value["mode"] === "update") &&
+  isString(value["dataset"]) &&
+  (value["catalog"] === undefined || isCatalog(value["catalog"])) &&
+  isScope(value["scope"]);
+
 /**
  * Checks a job body, field by field, with the service's rules: types, enumerations, ranges, the
  * datasets an option applies to, what only creation sets, and the field names against the catalog.
  * Every problem is listed (nothing stops at the first).
  */
 export function checkJobBody(body: Readonly<Record<string, unknown>>, context: JobBodyContext): JobBodyCheck {
+  expectArgument(body, isObject, "checkJobBody", "body", "a job body (an object)");
+  expectArgument(
+    context,
+    isBodyContext,
+    "checkJobBody",
+    "context",
+    '{mode: "create" | "update", dataset, catalog?, scope?}',
+  );
   const problems: Problem[] = [];
   const notices: string[] = [];
   const invalid = (option: string, value: unknown, accepted: string) =>
@@ -302,6 +316,14 @@ function checkDataset(value: unknown, context: JobBodyContext, problems: Problem
 
 /** The problem of a dataset used in a scope it does not exist in; undefined when it does (or is unknown). */
 export function datasetScopeProblem(dataset: string, scope: Scope): Problem | undefined {
+  expectArgument(dataset, isString, "datasetScopeProblem", "dataset", "a dataset name (a string)");
+  expectArgument(
+    scope,
+    (value): value is Scope => value !== undefined && isScope(value),
+    "datasetScopeProblem",
+    "scope",
+    '"zone" or "account"',
+  );
   const scopes = datasetScopes(dataset);
   return scopes && !scopes.includes(scope) ? wrongScope(dataset, scope) : undefined;
 }
@@ -543,6 +565,7 @@ function checkLogpullOptions(text: string, catalog: Catalog | undefined): Proble
  * `timestamps=` writes unixnano, the Logpull API's default, and says so.
  */
 export function logpullAsOutputOptions(text: string): OutputOptions {
+  expectArgument(text, isString, "logpullAsOutputOptions", "text", "logpull_options (a string)");
   const { values } = readLogpullOptions(text);
   const options: OutputOptions = {
     field_names: fieldList(values.get("fields")),

@@ -1,8 +1,9 @@
 import { type Catalog, DEFAULT_DATASET, getCatalog, type Scope } from "../catalog/index.js";
 import { type CompileOptions, type CompileResult, compile } from "../compile.js";
 import { decompile } from "../decompile/index.js";
-import type { Diagnostic } from "../diagnostics/index.js";
+import { type Diagnostic, expectArgument, isString } from "../diagnostics/index.js";
 import { emit } from "../emit/index.js";
+import { A_PLACE, isJob, isJobSettings, isPlace, JOB_SETTINGS } from "./argument-shapes.js";
 import { checkDestination, maskDestination, needsOwnershipChallenge } from "./destination.js";
 import { type Problem, ValidationError } from "./errors.js";
 import {
@@ -150,6 +151,9 @@ interface JobPlace {
  * the filter's diagnostics) when anything would be refused.
  */
 export function buildCreateBody(settings: JobSettings, operation: string, where?: JobPlace): JobBody {
+  expectArgument(settings, isJobSettings, "buildCreateBody", "settings", JOB_SETTINGS);
+  expectArgument(operation, isString, "buildCreateBody", "operation", "what is being done (a string)");
+  expectArgument(where, isPlace, "buildCreateBody", "where", A_PLACE);
   const dataset = settings.dataset ?? DEFAULT_DATASET;
   const { name, ...rest } = topLevel(settings);
   const body: Record<string, unknown> = name === undefined ? {} : { name };
@@ -185,6 +189,10 @@ export function buildUpdate(
   operation: string,
   where?: JobPlace,
 ): JobUpdate {
+  expectArgument(job, isJob, "buildUpdate", "job", "a job as the API returns it (an object)");
+  expectArgument(settings, isJobSettings, "buildUpdate", "settings", JOB_SETTINGS);
+  expectArgument(operation, isString, "buildUpdate", "operation", "what is being done (a string)");
+  expectArgument(where, isPlace, "buildUpdate", "where", A_PLACE);
   const dataset = job.dataset ?? DEFAULT_DATASET;
   const problems: Problem[] = [];
   if (settings.dataset !== undefined && settings.dataset !== dataset)
@@ -413,6 +421,7 @@ function compileFilter(
 
 /** The fields a job selects, read back from its `output_options` or `logpull_options`. */
 export function jobFields(job: LogpushJob): string[] {
+  expectArgument(job, isJob, "jobFields", "job", "a job as the API returns it (an object)");
   const names = job.output_options?.field_names;
   if (Array.isArray(names)) return names.filter((n): n is string => typeof n === "string");
   return logpullAsOutputOptions(job.logpull_options ?? "").field_names ?? [];

@@ -1,3 +1,6 @@
+import { expectArgument, isString } from "../diagnostics/index.js";
+import { isStrings } from "./argument-shapes.js";
+
 /** What replaces a credential wherever a request, an error or a destination is shown. */
 export const MASK = "****";
 
@@ -11,6 +14,8 @@ const MASKED_PREFIX_LENGTH = 8;
  * echo).
  */
 export function maskSecrets(text: string, secrets: readonly string[]): string {
+  expectArgument(text, isString, "maskSecrets", "text", "a string");
+  expectArgument(secrets, isStrings, "maskSecrets", "secrets", "the secrets (an array of strings)");
   return SecretMask.of(secrets).apply(text);
 }
 
@@ -95,5 +100,6 @@ function maskPrefixes(text: string, forms: readonly string[]): string {
 
 /** Whether a credential holds a character no HTTP header can carry (CR, LF and other controls). */
 export function hasControlCharacter(value: string): boolean {
+  expectArgument(value, isString, "hasControlCharacter", "value", "a string");
   return /[\0-\x1f\x7f]/.test(value);
 }

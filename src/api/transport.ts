@@ -1,3 +1,11 @@
+import {
+  InvalidArgumentError,
+  isObject,
+  isString,
+  type NamedOption,
+  type OptionLabels,
+  optionLabel,
+} from "../diagnostics/index.js";
 import { destinationSecrets, maskDestination } from "./destination.js";
 import { ApiError, ClientConfigError, type EnvelopeMessage } from "./errors.js";
 import { maskAnswer } from "./masked-answer.js";
@@ -96,6 +104,8 @@ export interface ClientOptions {
   maxRetries?: number;
   /** The longest `Retry-After` waited out, in milliseconds (default 60,000). */
   maxRetryDelayMs?: number;
+  /** How messages name the options (`timeoutMs`, `maxRetryDelayMs`): see OptionLabels. */
+  optionLabels?: OptionLabels;
   /** The most bytes read of one response, after decompression (default 16 MiB, at most 256 MiB). */
   maxResponseBytes?: number;
   /** The most pages of a paginated list read by one call (default 100). */
@@ -125,6 +135,22 @@ function wholeOption(name: string, value: number, least: number, most: number): 
   );
 }
 
+const isFunction = (value: unknown) => typeof value === "function";
+
+/** The options a type error would break, with what each takes; numbers are checked by wholeOption. */
+const clientOptionShapes: Record<string, [(value: unknown) => boolean, string]> = {
+  apiToken: [isString, "a string"],
+  email: [isString, "a string"],
+  apiKey: [isString, "a string"],
+  baseUrl: [isString, "a string"],
+  env: [isObject, "an object of environment variables"],
+  optionLabels: [isObject, "an object of labels"],
+  fetch: [isFunction, "a function like fetch"],
+  sleep: [isFunction, "a function"],
+  random: [isFunction, "a function"],
+  now: [isFunction, "a function"],
+};
+
 const nonEmpty = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
 
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "PUT", "DELETE"]);
@@ -141,6 +167,7 @@ export class Transport {
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly maxRetryDelayMs: number;
+  private readonly optionLabels: OptionLabels | undefined;
   private readonly maxResponseBytes: number;
   private readonly fetchImpl: typeof fetch;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -148,6 +175,14 @@ export class Transport {
   private readonly now: () => number;
 
   constructor(options: ClientOptions = {}) {
+    for (const [name, [test, expected]] of Object.entries(clientOptionShapes))
+      if (options[name as keyof ClientOptions] !== undefined && !test(options[name as keyof ClientOptions]))
+        throw new InvalidArgumentError(
+          "createClient",
+          `options.${name}`,
+          expected,
+          options[name as keyof ClientOptions],
+        );
     const env = options.env ?? defaultEnv();
     const baseUrl = nonEmpty(options.baseUrl) ?? nonEmpty(env["CLOUDFLARE_BASE_URL"]) ?? DEFAULT_BASE_URL;
     if (!/^https?:\/\/[^/\s]+/.test(baseUrl))
@@ -178,6 +213,7 @@ export class Transport {
       0,
       MAX_TIMEOUT_MS,
     );
+    this.optionLabels = options.optionLabels;
     this.maxResponseBytes = wholeOption(
       "maxResponseBytes",
       options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
@@ -266,7 +302,7 @@ export class Transport {
         const asked = outcome.kind === "response" ? this.parseRetryAfter(outcome.retryAfter) : null;
         if (asked !== null && asked > this.maxRetryDelayMs && outcome.kind === "response")
           return this.unwrap<T>(request, outcome.status, outcome.text, secrets, [
-            `the service asked to retry after ${Math.ceil(asked / 1000)} s, longer than the ${this.maxRetryDelayMs / 1000} s filterc waits (maxRetryDelayMs): not retried`,
+            `the service asked to retry after ${Math.ceil(asked / 1000)} s, longer than the ${this.maxRetryDelayMs / 1000} s filterc waits${this.setBy("maxRetryDelayMs")}: not retried`,
           ]);
         await this.sleep(asked ?? this.backoff(attempt));
         continue;
@@ -277,12 +313,18 @@ export class Transport {
           "timeout",
           null,
           [],
-          `no response within ${this.timeoutMs} ms (timeout) from ${request.method} ${this.url(request)}${attempt > 0 ? ` (${attempt + 1} attempts)` : ""}`,
+          `no response within ${this.timeoutMs} ms${this.setBy("timeoutMs")} from ${request.method} ${this.url(request)}${attempt > 0 ? ` (${attempt + 1} attempts)` : ""}`,
         );
       if (outcome.kind === "network")
         throw new ApiError(request.operation, "network", null, [], maskSecrets(outcome.detail, secrets));
       return this.unwrap<T>(request, outcome.status, outcome.text, secrets, []);
     }
+  }
+
+  /** ` (option timeoutMs)`: where the limit a message gives is set, as the caller names it. */
+  private setBy(name: NamedOption): string {
+    const label = optionLabel(this.optionLabels, name);
+    return label === undefined ? "" : ` (${label})`;
   }
 
   private async attempt(

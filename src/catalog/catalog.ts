@@ -1,3 +1,5 @@
+import { expectArgument, isObject, isString } from "../diagnostics/index.js";
+
 /** The type of a field as Logpush filters see it. */
 export type FieldType = "string" | "int" | "float" | "bool" | "array" | "object";
 
@@ -59,8 +61,26 @@ function fieldInfo(spec: FieldSpec): FieldInfo {
   return info;
 }
 
+const fieldTypes = new Set<unknown>(["string", "int", "float", "bool", "array", "object"]);
+
+/** Field specs as `createCatalog` reads them: a name and a type each, the rest of the types given. */
+const isFieldSpecs = (value: unknown): value is readonly FieldSpec[] =>
+  Array.isArray(value) &&
+  value.every(
+    (spec) =>
+      isObject(spec) &&
+      isString(spec["name"]) &&
+      fieldTypes.has(spec["type"]) &&
+      (spec["docType"] === undefined || isString(spec["docType"])) &&
+      (spec["description"] === undefined || isString(spec["description"])) &&
+      (spec["deprecated"] === undefined || typeof spec["deprecated"] === "boolean") &&
+      (spec["filterable"] === undefined || typeof spec["filterable"] === "boolean"),
+  );
+
 /** Builds a catalog from field specs: a shipped dataset, or one a user brings for a dataset filterc does not ship. */
 export function createCatalog(dataset: string, specs: readonly FieldSpec[]): Catalog {
+  expectArgument(dataset, isString, "createCatalog", "dataset", "the dataset's name (a string)");
+  expectArgument(specs, isFieldSpecs, "createCatalog", "specs", "an array of field specs {name, type}");
   const fields = new Map<string, FieldInfo>();
   const byLowerName = new Map<string, FieldInfo>();
   for (const spec of specs) {

@@ -4,12 +4,16 @@ import {
   type Diagnostic,
   diagnose,
   emptyRangeAt,
+  isObject,
+  isString,
   optionDiagnostics,
   sortDiagnostics,
 } from "../diagnostics/index.js";
 import {
   capDiagnostics,
   type FilterSource,
+  isPrintable,
+  notText,
   type ParseOptions,
   type ParseResult,
   parse,
@@ -72,12 +76,25 @@ export function resolveCatalog(
   return diagnose("UnknownDataset", directive.range, { dataset, known }, fix);
 }
 
+/** A parse result with its source, as `check` takes one instead of the source. */
+const isParsed = (input: unknown): input is ParseResult & { source: string } =>
+  isObject(input) &&
+  isString(input["source"]) &&
+  isObject(input["filter"]) &&
+  input["filter"]["kind"] === "filter" &&
+  isPrintable(input["filter"]) &&
+  Array.isArray(input["diagnostics"]);
+
 /** Parses (unless given a parse result) and checks a filter against its dataset. Never throws. */
 export function check(
   input: string | (ParseResult & { source: string }),
   options: CheckOptions = {},
 ): CheckResult {
   const invalidOptions = optionDiagnostics(options);
+  if (typeof input !== "string" && !isParsed(input)) {
+    const { filter, diagnostics } = notText(input, invalidOptions);
+    return { filter, ...unanalyzed(), diagnostics, catalog: undefined };
+  }
   if (invalidOptions.length > 0) {
     const filter = typeof input === "string" ? parse(input, options).filter : input.filter;
     return { filter, ...unanalyzed(), diagnostics: invalidOptions, catalog: undefined };
@@ -99,7 +116,7 @@ export function check(
     condition: analysis.condition,
     normal: analysis.normal,
     comparisons: analysis.comparisons,
-    diagnostics: capDiagnostics(sortDiagnostics(diagnostics), options.maxDiagnostics),
+    diagnostics: capDiagnostics(sortDiagnostics(diagnostics), options),
     catalog,
   };
 }

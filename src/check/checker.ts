@@ -13,9 +13,10 @@ import {
   type OperatorRef,
   operatorAccepts,
   operatorsFor,
+  type Value,
 } from "../syntax/index.js";
 import type { Cond, Leaf } from "./ir.js";
-import { replacementForNotBefore, suggestOperator } from "./operators.js";
+import { fittingOperator, replacementForNotBefore, suggestOperator } from "./operators.js";
 import { checkValue, typeWithArticle } from "./values.js";
 
 /**
@@ -64,12 +65,15 @@ export class Checker {
 
   private checkComparison(comparison: Comparison): Leaf | undefined {
     const field = this.resolveField(comparison.field);
+    // Said even when the operator is wrong too, so that fixing the operator brings no new error.
+    const filterable = field !== undefined && this.checkFilterable(field, comparison.field);
     const operator =
-      comparison.operator.kind === "operator" ? this.resolveOperator(comparison.operator) : undefined;
-    if (!field || !operator || comparison.operator.kind !== "operator") return undefined;
-    if (!this.checkFilterable(field, comparison.field)) return undefined;
+      comparison.operator.kind === "operator"
+        ? this.resolveOperator(comparison.operator, filterable ? field : undefined, comparison.value)
+        : undefined;
+    if (!field || !filterable || !operator || comparison.operator.kind !== "operator") return undefined;
     if (!operatorAccepts(operator, field.type)) {
-      this.reportOperatorForType(operator, field, comparison.operator);
+      this.reportOperatorForType(operator, field, comparison.operator, comparison.value);
       return undefined;
     }
     const value = checkValue(comparison.value, {
@@ -105,6 +109,11 @@ export class Checker {
       );
       return undefined;
     }
+    const object = this.objectOfMember(ref.name);
+    if (object) {
+      this.diagnostics.push(diagnose("ObjectMember", ref.range, { name: ref.name, object: object.name }));
+      return undefined;
+    }
     const closest = closestMatch(ref.name, this.catalog.fields.keys());
     this.diagnostics.push(
       diagnose(
@@ -117,19 +126,29 @@ export class Checker {
     return undefined;
   }
 
-  private resolveOperator(ref: OperatorRef): CanonicalOperator | undefined {
+  /**
+   * The operator `ref` names, or undefined after reporting what it should be. Each fix is the
+   * operator meant in the form that takes `field` (when known and filterable) and `value`.
+   */
+  private resolveOperator(
+    ref: OperatorRef,
+    field: FieldInfo | undefined,
+    value: Value,
+  ): CanonicalOperator | undefined {
     if (ref.op) return ref.op;
+    const fitting = (meant: CanonicalOperator) => fittingOperator(meant, field, value);
     const notBefore = /^not\s+(\S+)$/i.exec(ref.text);
     if (notBefore) {
       const word = notBefore[1]!;
-      const replacement = replacementForNotBefore(word);
-      if (replacement) {
+      const meant = replacementForNotBefore(word);
+      if (meant) {
+        const replacement = fitting(meant);
         this.diagnostics.push(
           diagnose(
             "NotBeforeOperator",
             ref.range,
-            { operator: word, replacement },
-            this.replace(ref, replacement),
+            { operator: word, replacement: replacement ?? meant },
+            replacement && this.replace(ref, replacement),
           ),
         );
         return undefined;
@@ -140,26 +159,39 @@ export class Checker {
     const written = banged ? OPERATOR_SPELLINGS.get(banged[1]!) : undefined;
     if (banged && written && !OPERATOR_SPELLINGS.has(ref.text)) {
       const negation = negateOperator(written);
+      const replacement = fitting(negation);
       this.diagnostics.push(
         diagnose(
           "BangBeforeOperator",
           ref.range,
-          { operator: banged[1]!, replacement: negation, banged: BANGED_OPERATORS },
-          this.replace(ref, negation),
+          { operator: banged[1]!, replacement: replacement ?? negation, banged: BANGED_OPERATORS },
+          replacement && this.replace(ref, replacement),
         ),
       );
       return undefined;
     }
-    const suggestion = suggestOperator(ref.text);
+    const guess = suggestOperator(ref.text);
+    const suggestion = guess && fitting(guess);
     this.diagnostics.push(
       diagnose(
         "UnknownOperator",
         ref.range,
         { operator: ref.text, meant: suggestion, known: OPERATOR_NAMES },
-        suggestion ? this.replace(ref, suggestion) : undefined,
+        suggestion && this.replace(ref, suggestion),
       ),
     );
     return undefined;
+  }
+
+  /**
+   * The object field `name` reads a member of (`RequestHeaders.x-debug`, `Cookies.session`,
+   * `RequestHeaders["x-debug"]`), if any.
+   */
+  private objectOfMember(name: string): FieldInfo | undefined {
+    const prefix = /^([^.[]+)[.[]/.exec(name)?.[1];
+    if (prefix === undefined) return undefined;
+    const field = this.catalog.fields.get(prefix) ?? this.catalog.byLowerName.get(prefix.toLowerCase());
+    return field && (field.type === "object" || field.elementType === "object") ? field : undefined;
   }
 
   private checkFilterable(field: FieldInfo, ref: FieldRef): boolean {
@@ -176,11 +208,16 @@ export class Checker {
     return false;
   }
 
-  private reportOperatorForType(operator: CanonicalOperator, field: FieldInfo, ref: OperatorRef): void {
+  private reportOperatorForType(
+    operator: CanonicalOperator,
+    field: FieldInfo,
+    ref: OperatorRef,
+    value: Value,
+  ): void {
     const allowed = operatorsFor(field.type);
     const allowedText = allowed.map((op) => `\`${op}\``).join(", ");
-    // On arrays, equality means membership: offer `contains`.
-    const replacement = field.type === "array" ? OPERATORS[operator].onArray : undefined;
+    // On arrays, equality means membership: offer `contains` (or `in` for a list).
+    const replacement = field.type === "array" ? fittingOperator(operator, field, value) : undefined;
     this.diagnostics.push(
       diagnose(
         "OperatorNotForType",

@@ -8,6 +8,7 @@ export {
 export { analyzeExpr, type FilterAnalysis } from "./analyze.js";
 export { type CheckOptions, type CheckResult, check, resolveCatalog } from "./check.js";
 export { Checker } from "./checker.js";
+export { A_CONDITION, isCond, isCondOrNull } from "./cond-shape.js";
 export { Distinct } from "./distinct.js";
 export {
   type Cond,

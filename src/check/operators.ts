@@ -1,10 +1,14 @@
+import type { FieldInfo } from "../catalog/index.js";
 import { closestMatch } from "../diagnostics/index.js";
 import {
   CANONICAL_OPERATORS,
   type CanonicalOperator,
+  isListOperator,
   negateOperator,
   OPERATOR_SPELLINGS,
   OPERATORS,
+  operatorAccepts,
+  type Value,
 } from "../syntax/index.js";
 
 const isWord = (text: string) => /^[A-Za-z]+$/.test(text);
@@ -49,6 +53,28 @@ export function replacementForNotBefore(word: string): CanonicalOperator | undef
   const operator =
     CANONICAL_OPERATORS.find((canonical) => canonical.toLowerCase() === lower) ??
     wordAliases.get(lower) ??
-    OPERATOR_SPELLINGS.get(word);
+    OPERATOR_SPELLINGS.get(word) ??
+    nearMisses.get(word);
   return operator ? negateOperator(operator) : undefined;
+}
+
+/**
+ * The operator a fix writes for `meant` in a comparison of `field` with `value`: `meant` itself,
+ * or its form for a list (`eq [..]` → `in`) or for an array field (`eq` → `contains`); undefined
+ * when none of them takes this field and value, so that a fix never brings an error of its own.
+ * An unknown field (its own error) or a broken value leaves that side unchecked.
+ */
+export function fittingOperator(
+  meant: CanonicalOperator,
+  field: FieldInfo | undefined,
+  value: Value,
+): CanonicalOperator | undefined {
+  const { onList, onArray } = OPERATORS[meant];
+  for (const candidate of [meant, onList, onArray]) {
+    if (candidate === undefined) continue;
+    const shapeFits = value.kind === "error" || isListOperator(candidate) === (value.kind === "list");
+    const typeFits = field === undefined || operatorAccepts(candidate, field.type);
+    if (shapeFits && typeFits) return candidate;
+  }
+  return undefined;
 }

@@ -11,7 +11,9 @@ import {
   isListOperator,
   OPERATORS,
   type OperatorRef,
+  operatorAccepts,
   type Scalar,
+  stringLiteral,
   type Value,
 } from "../syntax/index.js";
 import { Distinct } from "./distinct.js";
@@ -58,13 +60,16 @@ export function checkValue(value: Value, context: ValueContext): ScalarValue | S
   if (value.kind === "error") return undefined;
   if (isListOperator(operator)) {
     if (value.kind !== "list") {
-      const replacement = `[${textOf(context, value.range)}]`;
+      const element = fixedScalar(value, context);
+      const replacement = element === undefined ? undefined : `[${element}]`;
       diagnostics.push(
         diagnose(
           "ListRequired",
           value.range,
           { operator },
-          { message: `write ${replacement}`, range: value.range, replacement },
+          replacement === undefined
+            ? undefined
+            : { message: `write ${replacement}`, range: value.range, replacement },
         ),
       );
       return undefined;
@@ -73,10 +78,11 @@ export function checkValue(value: Value, context: ValueContext): ScalarValue | S
       diagnostics.push(diagnose("EmptyList", value.range, { operator }));
       return undefined;
     }
-    return checkList(value.elements, context);
+    return checkList(value.elements, value.range, context);
   }
   if (value.kind === "list") {
-    const listOperator = OPERATORS[operator].onList;
+    const onList = OPERATORS[operator].onList;
+    const listOperator = onList && operatorAccepts(onList, context.field.type) ? onList : undefined;
     const suggestion = listOperator
       ? { message: `use \`${listOperator}\``, range: operatorRef.range, replacement: listOperator }
       : undefined;
@@ -86,7 +92,23 @@ export function checkValue(value: Value, context: ValueContext): ScalarValue | S
   return checkScalar(value, context);
 }
 
-function checkList(elements: Scalar[], context: ValueContext): ScalarValue[] | undefined {
+/**
+ * `value` as it must be written to check: its text when it checks, the fix of its one error
+ * otherwise (`us` → `"us"`); undefined when it has no such fix.
+ */
+function fixedScalar(value: Scalar, context: ValueContext): string | undefined {
+  const found: Diagnostic[] = [];
+  checkScalar(value, { ...context, diagnostics: found });
+  if (found.length === 0) return textOf(context, value.range);
+  const only = found.length === 1 ? found[0]!.suggestion : undefined;
+  const whole =
+    only !== undefined &&
+    only.range.start.offset === value.range.start.offset &&
+    only.range.end.offset === value.range.end.offset;
+  return whole ? only.replacement : undefined;
+}
+
+function checkList(elements: Scalar[], listRange: Range, context: ValueContext): ScalarValue[] | undefined {
   const values: ScalarValue[] = [];
   const distinct = new Distinct(sameScalar, scalarKey);
   let failed = false;
@@ -97,16 +119,18 @@ function checkList(elements: Scalar[], context: ValueContext): ScalarValue[] | u
       return;
     }
     if (!distinct.add(value)) {
-      // The fix removes the element with the comma before it.
+      // The fix removes the element with the comma before it; in values listed without brackets
+      // (E0111) the brackets come first, or the one value left would be no list.
       const previous = elements[index - 1]!;
       const removal = { start: previous.range.end, end: element.range.end };
       const text = textOf(context, element.range);
+      const bare = elements[0]!.range.start.offset === listRange.start.offset;
       context.diagnostics.push(
         diagnose(
           "DuplicateListElement",
           element.range,
           { element: text },
-          { message: `remove ${text}`, range: removal, replacement: "" },
+          bare ? undefined : { message: `remove ${text}`, range: removal, replacement: "" },
         ),
       );
       return;
@@ -146,12 +170,12 @@ function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefi
       if (type === "bool" && (lower === "true" || lower === "false"))
         return mismatch(`the word \`${value.name}\``, lower);
       if (type !== "string") return mismatch(`the word \`${value.name}\``);
-      const replacement = JSON.stringify(value.name);
+      const replacement = stringLiteral(value.name);
       diagnostics.push(
         diagnose(
           "UnquotedString",
           value.range,
-          { word: value.name },
+          { word: value.name, quoted: replacement },
           { message: `write ${replacement}`, range: value.range, replacement },
         ),
       );

@@ -19,6 +19,7 @@ import { type Diagnostic, terminalJson, terminalText } from "../diagnostics/inde
 import { parseCount } from "./args.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, UsageError } from "./io.js";
+import { CLI_OPTION_LABELS } from "./option-labels.js";
 
 /** The flags every API command takes. */
 export const apiFlags = {
@@ -105,7 +106,7 @@ export function scopeFrom(values: ApiFlagValues, io: CliIO, zoneOnly = false): J
 
 /** The client from the environment, with flags overriding it; a note when a secret came from a flag. */
 export function clientFrom(values: ApiFlagValues, io: CliIO): LogpushClient {
-  const options: ClientOptions = { env: io.env };
+  const options: ClientOptions = { env: io.env, optionLabels: CLI_OPTION_LABELS };
   if (values["api-token"] !== undefined) options.apiToken = values["api-token"];
   if (values.email !== undefined) options.email = values.email;
   if (values["api-key"] !== undefined) options.apiKey = values["api-key"];

@@ -6,6 +6,7 @@ import { ConfigError, ConfigLookup } from "../files/index.js";
 import { withoutByteOrderMark } from "../syntax/index.js";
 import { parseCount } from "./args.js";
 import { type CliIO, decodeText, isUserError, readFileUpTo, UsageError, UserError } from "./io.js";
+import { CLI_OPTION_LABELS } from "./option-labels.js";
 
 /** The flags every compiling command shares. */
 export const compilerFlags = {
@@ -25,7 +26,7 @@ interface CompilerFlagValues {
 }
 
 export async function compilerOptionsFrom(values: CompilerFlagValues): Promise<CompileOptions> {
-  const options: CompileOptions = {};
+  const options: CompileOptions = { optionLabels: CLI_OPTION_LABELS };
   if (values.dataset !== undefined) {
     if (!getCatalog(values.dataset) && values.catalog === undefined) {
       throw new UsageError(

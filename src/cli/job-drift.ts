@@ -16,6 +16,7 @@ import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, cannotWrite, decodeText, isUserError, readSourceBytes, UserError } from "./io.js";
 import { jobLabel } from "./job-listing.js";
 import { checkLiveJobs, type LiveJob, readLiveFilter } from "./live-jobs.js";
+import { CLI_OPTION_LABELS } from "./option-labels.js";
 import { shortened } from "./served-text.js";
 
 /** The first line of a pulled file: the job it was pulled from, read back by `jobs diff`. */
@@ -223,7 +224,11 @@ export async function diffJobs(
     }
     // The file's dataset: its `# dataset:`, else the header's (files pulled before the directive).
     const { dataset: _dataset, ...limits } = await folderDefaults(io, join(dir, file.file), lookup);
-    const mine = loadFilter(file.text, { ...limits, defaultDataset: file.dataset });
+    const mine = loadFilter(file.text, {
+      ...limits,
+      defaultDataset: file.dataset,
+      optionLabels: CLI_OPTION_LABELS,
+    });
     if (hasErrors(mine.diagnostics)) {
       error(file.file, "the file's filter has errors", mine.diagnostics, file.text);
       continue;

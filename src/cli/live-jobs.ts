@@ -5,6 +5,7 @@ import { decompile } from "../decompile/index.js";
 import type { Diagnostic } from "../diagnostics/index.js";
 import { type EmitOptions, emitNormal } from "../emit/index.js";
 import { jobLabel } from "./job-listing.js";
+import { CLI_OPTION_LABELS } from "./option-labels.js";
 import { oneLine, shortened } from "./served-text.js";
 
 /**
@@ -88,9 +89,9 @@ export function readLiveFilter(
   condition: Meaning | null;
   diagnostics: Diagnostic[];
 } {
-  const read = decompile(job.filter, { dataset: job.dataset });
+  const read = decompile(job.filter, { dataset: job.dataset, optionLabels: CLI_OPTION_LABELS });
   const condition = read.condition && toNegationNormalForm(read.condition);
-  const emitted = condition && emitNormal(condition, limits);
+  const emitted = condition && emitNormal(condition, { ...limits, optionLabels: CLI_OPTION_LABELS });
   return {
     source: read.source,
     condition,

@@ -6,9 +6,11 @@ import {
   insertCompletionText,
 } from "@codemirror/autocomplete";
 import type { EditorView } from "@codemirror/view";
+import { expectArgument, isObject, isOffset } from "../diagnostics/index.js";
 import type { CompletionItem, CompletionKind } from "../service/index.js";
+import { isState } from "./argument-shapes.js";
 import { renderMarkdown } from "./markdown.js";
-import { filterService } from "./service.js";
+import { languageService } from "./service.js";
 
 /** CodeMirror's icon for each kind of item. */
 const typeOfKind: Record<CompletionKind, string> = {
@@ -46,7 +48,16 @@ function toCompletion(item: CompletionItem, span: ResultSpan): Completion {
 
 /** Completion from the language service: fields, the operators their type allows, values, keywords. */
 export function filterCompletionSource(context: CompletionContext): CompletionResult | null {
-  const service = context.state.field(filterService);
+  const isContext = (value: unknown): value is CompletionContext =>
+    isObject(value) && isState(value["state"]) && isOffset(value["pos"]);
+  expectArgument(
+    context,
+    isContext,
+    "filterCompletionSource",
+    "context",
+    "a CompletionContext of CodeMirror",
+  );
+  const service = languageService(context.state);
   const items = service.completions(context.state.doc.toString(), context.pos);
   if (!items.length) return null;
   const sorted = [...items].sort((a, b) => (a.sortText < b.sortText ? -1 : a.sortText > b.sortText ? 1 : 0));

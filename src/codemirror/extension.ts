@@ -1,5 +1,7 @@
 import { type Extension, Prec } from "@codemirror/state";
 import { keymap } from "@codemirror/view";
+import { expectArgument, isOptions } from "../diagnostics/index.js";
+import { isDelay } from "./argument-shapes.js";
 import { filterCompletion } from "./completion.js";
 import { filterKeymap } from "./format.js";
 import { filterHighlighting } from "./highlight.js";
@@ -21,6 +23,16 @@ export interface LogpushFilterExtensionOptions extends LogpushFilterOptions {
  * Compartment to change the dataset or the limits later.
  */
 export function logpushFilter(options: LogpushFilterExtensionOptions = {}): Extension[] {
+  // The other options go to the service, whose diagnostics say what is wrong with them (E0006).
+  const isExtensionOptions = (value: unknown): value is LogpushFilterExtensionOptions =>
+    isOptions(value) && (value?.["lintDelay"] === undefined || isDelay(value["lintDelay"]));
+  expectArgument(
+    options,
+    isExtensionOptions,
+    "logpushFilter",
+    "options",
+    "an object ({dataset?, maxOperators?, lintDelay?, …})",
+  );
   const { lintDelay = 200, ...filter } = options;
   return [
     filterOptions.of(filter),

@@ -1,4 +1,6 @@
 import type { Command, KeyBinding } from "@codemirror/view";
+import { expectArgument, isObject } from "../diagnostics/index.js";
+import { isState } from "./argument-shapes.js";
 import { filterService } from "./service.js";
 
 /**
@@ -7,6 +9,8 @@ import { filterService } from "./service.js";
  * handled the key.
  */
 export const formatFilter: Command = (view) => {
+  const isView = (value: unknown): value is typeof view => isObject(value) && isState(value["state"]);
+  expectArgument(view, isView, "formatFilter", "view", "an EditorView");
   const service = view.state.field(filterService, false);
   if (!service) return false;
   const edits = service.format(view.state.doc.toString());

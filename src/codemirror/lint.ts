@@ -1,7 +1,8 @@
 import { type Action, type Diagnostic as EditorDiagnostic, linter } from "@codemirror/lint";
 import type { EditorView } from "@codemirror/view";
-import type { Diagnostic } from "../diagnostics/index.js";
+import { type Diagnostic, expectArgument, isObject, isOffset, isString } from "../diagnostics/index.js";
 import type { CodeAction } from "../service/index.js";
+import { isDelay } from "./argument-shapes.js";
 import { filterService } from "./service.js";
 
 /** A quick fix as an editor action; offsets shift with the edits made since the lint ran. */
@@ -22,7 +23,23 @@ function fixAction(action: CodeAction): Action {
   };
 }
 
+/** What `toEditorDiagnostic` reads of a diagnostic: its range's offsets, severity, code and message. */
+const isDiagnostic = (value: unknown): value is Diagnostic =>
+  isObject(value) &&
+  isString(value["code"]) &&
+  isString(value["message"]) &&
+  (value["severity"] === "error" || value["severity"] === "warning") &&
+  isObject(value["range"]) &&
+  isObject(value["range"]["start"]) &&
+  isObject(value["range"]["end"]) &&
+  isOffset(value["range"]["start"]["offset"]) &&
+  isOffset(value["range"]["end"]["offset"]);
+
+const isFixes = (value: unknown): value is CodeAction[] => Array.isArray(value) && value.every(isObject);
+
 export function toEditorDiagnostic(diagnostic: Diagnostic, fixes: readonly CodeAction[]): EditorDiagnostic {
+  expectArgument(diagnostic, isDiagnostic, "toEditorDiagnostic", "diagnostic", "a diagnostic of filterc");
+  expectArgument(fixes, isFixes, "toEditorDiagnostic", "fixes", "the service's code actions (an array)");
   return {
     from: diagnostic.range.start.offset,
     to: diagnostic.range.end.offset,
@@ -36,6 +53,7 @@ export function toEditorDiagnostic(diagnostic: Diagnostic, fixes: readonly CodeA
 
 /** Every diagnostic of the language service at its range, with its quick fix as a one-click action. */
 export function filterLint(delay: number) {
+  expectArgument(delay, isDelay, "filterLint", "delay", "milliseconds (a whole number of at least 0)");
   return linter(
     (view) => {
       const service = view.state.field(filterService);

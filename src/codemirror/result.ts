@@ -1,5 +1,7 @@
 import { type EditorState, StateField } from "@codemirror/state";
 import type { CompileResult } from "../compile.js";
+import { expectArgument, InvalidArgumentError } from "../diagnostics/index.js";
+import { A_STATE, isState } from "./argument-shapes.js";
 import { filterService } from "./service.js";
 
 /**
@@ -17,5 +19,8 @@ export const compiledFilter = StateField.define<CompileResult>({
 
 /** The compile result of the editor's document: JSON, statistics against the limits, diagnostics. */
 export function filterResult(state: EditorState): CompileResult {
-  return state.field(compiledFilter);
+  expectArgument(state, isState, "filterResult", "state", A_STATE);
+  const result = state.field(compiledFilter, false);
+  if (result === undefined) throw new InvalidArgumentError("filterResult", "state", A_STATE, state);
+  return result;
 }

@@ -1,5 +1,7 @@
 import { type EditorState, StateField } from "@codemirror/state";
+import { expectArgument, InvalidArgumentError } from "../diagnostics/index.js";
 import { createLanguageService, type LanguageService } from "../service/index.js";
+import { A_STATE, isState } from "./argument-shapes.js";
 import { filterOptions } from "./options.js";
 
 /** The language service of the editor, replaced when the options (dataset, limits) change. */
@@ -12,5 +14,8 @@ export const filterService = StateField.define<LanguageService>({
 });
 
 export function languageService(state: EditorState): LanguageService {
-  return state.field(filterService);
+  expectArgument(state, isState, "languageService", "state", A_STATE);
+  const service = state.field(filterService, false);
+  if (service === undefined) throw new InvalidArgumentError("languageService", "state", A_STATE, state);
+  return service;
 }

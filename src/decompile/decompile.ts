@@ -7,6 +7,7 @@ import {
   hasErrors,
   LineIndex,
   optionDiagnostics,
+  optionLabel,
   type Range,
   sortDiagnostics,
 } from "../diagnostics/index.js";
@@ -81,7 +82,8 @@ export function decompile(input: unknown, options: DecompileOptions = {}): Decom
   const inputLines = new LineIndex(text);
   if (text.length > maxInputLength) {
     const range = inputLines.rangeOf(maxInputLength, text.length);
-    return failed([diagnose("InputTooLong", range, { length: text.length, limit: maxInputLength })]);
+    const option = optionLabel(options.optionLabels, "maxInputLength");
+    return failed([diagnose("InputTooLong", range, { length: text.length, limit: maxInputLength, option })]);
   }
   if (text.trim() === "") return { ...noFilter, diagnostics: [] };
   try {
@@ -90,7 +92,8 @@ export function decompile(input: unknown, options: DecompileOptions = {}): Decom
     // The depth check keeps recursion bounded; a stack still exhausted is reported, never thrown.
     if (!(error instanceof RangeError)) throw error;
     const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-    return failed([diagnose("NestingTooDeep", startRange, { limit: maxDepth })]);
+    const option = optionLabel(options.optionLabels, "maxDepth");
+    return failed([diagnose("NestingTooDeep", startRange, { limit: maxDepth, option })]);
   }
 }
 
@@ -122,7 +125,8 @@ class Decompilation {
 
   /** JSON depth allowed: two levels per group (object and array) plus the job and filter around them. */
   private parse(document: JsonDocument) {
-    return parseDocument(document, 2 * this.maxDepth + 6, this.maxDepth);
+    const option = optionLabel(this.options.optionLabels, "maxDepth");
+    return parseDocument(document, 2 * this.maxDepth + 6, { limit: this.maxDepth, option });
   }
 
   private fromRoot(document: JsonDocument, root: Node): DecompileResult {
@@ -233,7 +237,7 @@ class Decompilation {
       }
       return result;
     });
-    const sorted = capDiagnostics(sortDiagnostics(mapped), this.options.maxDiagnostics);
+    const sorted = capDiagnostics(sortDiagnostics(mapped), this.options);
     const ok = !hasErrors(sorted);
     if (!ok || !analysis?.condition)
       return { ok, condition: null, source: ok ? "" : null, diagnostics: sorted };

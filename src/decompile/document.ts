@@ -1,5 +1,5 @@
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
-import { type Diagnostic, diagnose, LineIndex, type Range } from "../diagnostics/index.js";
+import { type ArgsOf, type Diagnostic, diagnose, LineIndex, type Range } from "../diagnostics/index.js";
 import { jsonEscapes } from "../syntax/index.js";
 
 /**
@@ -95,17 +95,18 @@ const problems: Record<string, string> = {
 
 /**
  * Parses strict JSON (no comments, no trailing commas) into a tree with offsets. The depth is
- * checked first: the parser recurses, and a hostile input must not exhaust the stack.
+ * checked first: the parser recurses, and a hostile input must not exhaust the stack. Past
+ * `maxJsonDepth`, E0002 says what `depthLimit` holds (the option's limit and label).
  */
 export function parseDocument(
   document: JsonDocument,
   maxJsonDepth: number,
-  depthLimit: number,
+  depthLimit: ArgsOf<"NestingTooDeep">,
 ): { root: Node | undefined; diagnostics: Diagnostic[] } {
   const deep = findDepthOverflow(document.text, maxJsonDepth);
   if (deep !== undefined) {
     const range = document.lines.rangeOf(deep, deep + 1);
-    return { root: undefined, diagnostics: [diagnose("NestingTooDeep", range, { limit: depthLimit })] };
+    return { root: undefined, diagnostics: [diagnose("NestingTooDeep", range, depthLimit)] };
   }
   const errors: ParseError[] = [];
   const root = parseTree(document.text, errors, {

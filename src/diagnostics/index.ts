@@ -1,4 +1,14 @@
 export {
+  describeValue,
+  expectArgument,
+  InvalidArgumentError,
+  isCatalog,
+  isObject,
+  isOffset,
+  isOptions,
+  isString,
+} from "./arguments.js";
+export {
   type Diagnostic,
   diagnose,
   hasErrors,
@@ -7,7 +17,13 @@ export {
   sortDiagnostics,
 } from "./diagnostic.js";
 export { type ArgsOf, DiagnosticKind, type DiagnosticKindName, type Severity } from "./kinds.js";
-export { numericOptionProblem, optionDiagnostics } from "./options.js";
+export {
+  type NamedOption,
+  numericOptionProblem,
+  type OptionLabels,
+  optionDiagnostics,
+  optionLabel,
+} from "./options.js";
 export {
   emptyRangeAt,
   LineIndex,
@@ -16,7 +32,7 @@ export {
   startOfSource,
 } from "./range.js";
 export { renderDiagnostics } from "./render.js";
-export { closestMatch } from "./suggest.js";
+export { closestMatch, editDistance } from "./suggest.js";
 export {
   codePointName,
   isHiddenCharacter,

@@ -27,6 +27,11 @@ function kind<Args = Record<string, never>>(
 
 const quote = (text: string) => `\`${text}\``;
 
+/**
+ * Where a limit is set, after it: ` (option maxBytes)` for a library caller, ` (--max-bytes)` on the
+ * command line; nothing where the caller's user cannot change it (see OptionLabels).
+ */
+const setBy = (option: string | undefined) => (option === undefined ? "" : ` (${option})`);
 /** The longest name a message repeats whole: every catalog's names are shorter (the longest is 37). */
 const NAME_SHOWN = 64;
 
@@ -47,27 +52,27 @@ const customFieldRule = (rule: 1 | 2 | 3 | 4) => ` (custom-field rule ${rule})`;
 
 export const DiagnosticKind = {
   // Input limits and options.
-  SourceTooLong: kind<{ length: number; limit: number }>(
+  SourceTooLong: kind<{ length: number; limit: number; option: string | undefined }>(
     "E0001",
     "error",
-    (a) => `the source is ${a.length} characters long; the limit is ${a.limit} (option maxSourceLength)`,
+    (a) => `the source is ${a.length} characters long; the limit is ${a.limit}${setBy(a.option)}`,
   ),
-  NestingTooDeep: kind<{ limit: number }>(
+  NestingTooDeep: kind<{ limit: number; option: string | undefined }>(
     "E0002",
     "error",
     (a) =>
-      `the filter nests deeper than ${a.limit} levels (option maxDepth); flatten the parentheses or \`not\`s`,
+      `the filter nests deeper than ${a.limit} levels${setBy(a.option)}; flatten the parentheses or \`not\`s`,
   ),
-  TooManyDiagnostics: kind<{ limit: number }>(
+  TooManyDiagnostics: kind<{ limit: number; option: string | undefined }>(
     "E0003",
     "error",
-    (a) => `too many problems; only the first ${a.limit} are reported (option maxDiagnostics)`,
+    (a) => `too many problems; only the first ${a.limit} are reported${setBy(a.option)}`,
   ),
-  NestingExhaustsStack: kind<{ limit: number }>(
+  NestingExhaustsStack: kind<{ limit: number; option: string | undefined }>(
     "E0005",
     "error",
     (a) =>
-      `the filter nests too deeply for the parser before reaching the ${a.limit} levels of option maxDepth; flatten the parentheses or \`not\`s, or lower maxDepth`,
+      `the filter nests too deeply for the parser before reaching the ${a.limit} levels${setBy(a.option)}; flatten the parentheses or \`not\`s${a.option === undefined ? "" : `, or lower ${a.option}`}`,
   ),
   InvalidOption: kind<{ problem: string }>("E0006", "error", (a) => a.problem),
   UnknownDataset: kind<{ dataset: string; known: string }>(
@@ -147,6 +152,22 @@ export const DiagnosticKind = {
     "error",
     () => 'lists do not nest; write the values in one list, like ["a", "b"]',
   ),
+  WrongBrackets: kind<{ brackets: string | undefined; list: boolean; replacement: string | undefined }>(
+    "E0111",
+    "error",
+    (a) =>
+      `${a.list ? `a list is written in \`[ ]\`${a.brackets === undefined ? "" : `, not in \`${a.brackets}\``}` : `a value is written without \`${a.brackets}\``}${a.replacement === undefined ? "" : `: write ${a.replacement}`}`,
+  ),
+  KeywordSlip: kind<{ word: string; keyword: string }>(
+    "E0112",
+    "error",
+    (a) => `${quote(a.word)} is not a keyword; did you mean ${quote(a.keyword)}?`,
+  ),
+  SourceNotText: kind<{ found: string }>(
+    "E0113",
+    "error",
+    (a) => `the source must be a string (the filter's text), not ${a.found}`,
+  ),
   LeadingZero: kind<{ text: string; fixed: string }>(
     "E0106",
     "error",
@@ -169,6 +190,12 @@ export const DiagnosticKind = {
     "E0203",
     "error",
     (a) => `${quote(a.field)} is an ${a.docType} field, and Logpush cannot filter on objects`,
+  ),
+  ObjectMember: kind<{ name: string; object: string }>(
+    "E0208",
+    "error",
+    (a) =>
+      `${quote(a.name)} is a member of the object field ${quote(a.object)}, and Logpush cannot filter on what objects hold, custom fields' values included: a job can only deliver them`,
   ),
   NotFilterable: kind<{ field: string; dataset: string }>(
     "E0204",
@@ -206,10 +233,10 @@ export const DiagnosticKind = {
     (a) =>
       `${quote(a.field)} is ${a.type} field, but the value is ${a.found}${a.replacement === undefined ? "" : `; write ${a.replacement}`}`,
   ),
-  UnquotedString: kind<{ word: string }>(
+  UnquotedString: kind<{ word: string; quoted: string }>(
     "E0303",
     "error",
-    (a) => `${quote(a.word)} is not a value; quote text: "${a.word}"`,
+    (a) => `${quote(a.word)} is not a value; quote text: ${a.quoted}`,
   ),
   ListRequired: kind<{ operator: string }>(
     "E0304",
@@ -240,17 +267,22 @@ export const DiagnosticKind = {
   ),
 
   // Limits of the emitted filter.
-  TooManyOperators: kind<{ count: number; limit: number }>(
+  TooManyOperators: kind<{
+    count: number;
+    limit: number;
+    option: string | undefined;
+    help: string | undefined;
+  }>(
     "E0401",
     "error",
     (a) =>
-      `the filter has ${a.count} comparisons; Logpush accepts at most ${a.limit} (option maxOperators); this comparison crosses the limit`,
+      `the filter has ${a.count} comparisons; Logpush accepts at most ${a.limit}${setBy(a.option)}; this comparison crosses the limit${a.help === undefined ? "" : `; ${a.help}`}`,
   ),
-  TooManyBytes: kind<{ bytes: number; limit: number }>(
+  TooManyBytes: kind<{ bytes: number; limit: number; option: string | undefined; help: string | undefined }>(
     "E0402",
     "error",
     (a) =>
-      `the filter JSON is ${a.bytes} bytes; Logpush accepts at most ${a.limit} (option maxBytes); this comparison crosses the limit`,
+      `the filter JSON is ${a.bytes} bytes; Logpush accepts at most ${a.limit}${setBy(a.option)}; this comparison crosses the limit${a.help === undefined ? "" : `; ${a.help}`}`,
   ),
 
   // Custom log fields and job settings, checked before an API call (no source range: `path` names the setting).
@@ -417,10 +449,10 @@ export const DiagnosticKind = {
   ),
 
   // Decompiler input: Logpush JSON read back. `at` is the JSON pointer with ": " after it, or "" at the top.
-  InputTooLong: kind<{ length: number; limit: number }>(
+  InputTooLong: kind<{ length: number; limit: number; option: string | undefined }>(
     "E0501",
     "error",
-    (a) => `the input is ${a.length} characters long; the limit is ${a.limit} (option maxInputLength)`,
+    (a) => `the input is ${a.length} characters long; the limit is ${a.limit}${setBy(a.option)}`,
   ),
   InvalidJson: kind<{ problem: string }>("E0502", "error", (a) => `invalid JSON: ${a.problem}`),
   NotAFilter: kind<{ at: string; found: string }>(

@@ -1,3 +1,4 @@
+import { describeValue, isCatalog, isObject, isString } from "./arguments.js";
 import { type Diagnostic, diagnose } from "./diagnostic.js";
 import type { Range } from "./range.js";
 
@@ -15,45 +16,106 @@ const numericOptions: Record<string, number> = {
   lineWidth: 1,
 };
 
-const numericOptionNames = Object.keys(numericOptions);
+/**
+ * The other options of the entry points a JavaScript caller may give the wrong type, with the test
+ * a value passes and what the option takes.
+ */
+const typedOptions: Record<string, [test: (value: unknown) => boolean, expected: string]> = {
+  dataset: [isString, "a dataset name (a string)"],
+  catalog: [isCatalog, "a catalog from createCatalog"],
+  optimize: [(value) => typeof value === "boolean", "true or false"],
+  optionLabels: [
+    (value) => isObject(value) && Object.values(value).every((label) => label === null || isString(label)),
+    "an object whose labels are strings or null",
+  ],
+};
+
+/** Every option checked, in the order their problems are reported. */
+const checkedOptionNames = [...Object.keys(numericOptions), ...Object.keys(typedOptions)];
 
 const atStart: Range = {
   start: { offset: 0, line: 1, column: 1 },
   end: { offset: 0, line: 1, column: 1 },
 };
 
+/** The options that messages name, so that their reader can find where a limit is set. */
+export type NamedOption =
+  | "maxSourceLength"
+  | "maxInputLength"
+  | "maxDepth"
+  | "maxDiagnostics"
+  | "maxOperators"
+  | "maxBytes"
+  | "lineWidth"
+  | "optimize"
+  | "timeoutMs"
+  | "maxRetryDelayMs";
+
+/**
+ * How messages name the options (the `optionLabels` option of every entry point): by default
+ * `option maxBytes`, as a library caller sets it. A front end gives the control its own user has
+ * instead (`--max-bytes` on the command line, `setting filterc.maxBytes` in an editor), or null
+ * where its user cannot change the option: the message then gives the limit alone.
+ */
+export type OptionLabels = Partial<Record<NamedOption, string | null>>;
+
+/** How a message names `name` for a caller whose labels are `labels`; undefined to leave it out. */
+export function optionLabel(labels: OptionLabels | undefined, name: NamedOption): string | undefined {
+  const label = labels?.[name];
+  return label === undefined ? `option ${name}` : (label ?? undefined);
+}
+
 /** What is wrong with `value` as the numeric option `name`, or undefined when it is right. */
-export function numericOptionProblem(name: string, value: unknown): string | undefined {
+export function numericOptionProblem(
+  name: string,
+  value: unknown,
+  labels?: OptionLabels,
+): string | undefined {
   if (value === undefined || !Object.hasOwn(numericOptions, name)) return undefined;
   const least = numericOptions[name]!;
   const whole = typeof value === "number" && (Number.isInteger(value) || value === Number.POSITIVE_INFINITY);
   if (whole && value >= least) return undefined;
   const shown = typeof value === "number" ? String(value) : (JSON.stringify(value) ?? String(value));
-  return `option ${name} must be a whole number of at least ${least}, not ${shown}`;
+  const label = optionLabel(labels, name as NamedOption) ?? `option ${name}`;
+  return `${label} must be a whole number of at least ${least}, not ${shown}`;
+}
+
+/** What is wrong with `value` as the option `name` (numeric or other), or undefined when it is right. */
+function optionProblem(name: string, value: unknown, labels: unknown): string | undefined {
+  const typed = Object.hasOwn(typedOptions, name) ? typedOptions[name] : undefined;
+  if (typed === undefined)
+    return numericOptionProblem(name, value, isObject(labels) ? (labels as OptionLabels) : undefined);
+  if (value === undefined || typed[0](value)) return undefined;
+  return `option ${name} must be ${typed[1]}, not ${describeValue(value)}`;
 }
 
 /**
- * Whether some numeric option given is not right: the options given are walked (usually none or
- * one or two) rather than every numeric name looked up, since every entry point asks, three times
- * a compile, and `for…in` allocates nothing (looking up every name showed in the profile).
+ * Whether some option given is not right: the options given are walked (usually none or one or
+ * two) rather than every name looked up, since every entry point asks, three times a compile, and
+ * `for…in` allocates nothing (looking up every name showed in the profile).
  */
-function hasInvalidOption(options: object): boolean {
+function hasInvalidOption(options: Record<string, unknown>): boolean {
   for (const name in options)
-    if (numericOptionProblem(name, (options as Record<string, unknown>)[name]) !== undefined) return true;
+    if (optionProblem(name, options[name], options["optionLabels"]) !== undefined) return true;
   return false;
 }
 
 /**
- * One E0006 per numeric option of `options` that is not a whole number in range, in the order of
- * the names above: entry points report these instead of running, so that a bad option never throws
- * and never half-works.
+ * One E0006 per option of `options` of the wrong type or out of range, in the order of the names
+ * above, or one for options that are no object at all: entry points report these instead of
+ * running, so that a bad option never throws and never half-works.
  */
-export function optionDiagnostics(options: object): Diagnostic[] {
+export function optionDiagnostics(options: unknown): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
+  if (!isObject(options)) {
+    if (options === undefined) return diagnostics;
+    const problem = `options must be an object, not ${describeValue(options)}`;
+    return [diagnose("InvalidOption", atStart, { problem })];
+  }
   if (!hasInvalidOption(options)) return diagnostics;
-  for (let i = 0; i < numericOptionNames.length; i++) {
-    const name = numericOptionNames[i]!;
-    const problem = numericOptionProblem(name, (options as Record<string, unknown>)[name]);
+  for (let i = 0; i < checkedOptionNames.length; i++) {
+    const name = checkedOptionNames[i]!;
+    const problem = optionProblem(name, options[name], options["optionLabels"]);
     if (problem) diagnostics.push(diagnose("InvalidOption", atStart, { problem }));
   }
   return diagnostics;

@@ -1,5 +1,5 @@
 /** Levenshtein distance with an early exit once every path exceeds `max`. */
-function editDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
+export function editDistance(a: string, b: string, max = Number.POSITIVE_INFINITY): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let previous = new Array<number>(b.length + 1);
   let current = new Array<number>(b.length + 1);

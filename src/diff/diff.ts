@@ -1,10 +1,13 @@
 import {
+  A_CONDITION,
   type Cond,
   DEFAULT_MAX_SEARCH_STEPS,
   findRecord,
+  isCondOrNull,
   type Meaning,
   toNegationNormalForm,
 } from "../check/index.js";
+import { expectArgument, isObject } from "../diagnostics/index.js";
 import { compilePredicate, parseRecord } from "../eval/index.js";
 import { recordJson } from "./record.js";
 
@@ -32,6 +35,19 @@ export type FilterDiff =
     }
   | { decided: false; steps: number };
 
+/** Options left out, or an object whose step budget is a whole number of at least 1 (or Infinity). */
+const isDiffOptions = (value: unknown): value is DiffOptions | undefined => {
+  if (value === undefined) return true;
+  if (!isObject(value)) return false;
+  const steps = value["maxSearchSteps"];
+  return (
+    steps === undefined ||
+    (typeof steps === "number" &&
+      steps >= 1 &&
+      (Number.isInteger(steps) || steps === Number.POSITIVE_INFINITY))
+  );
+};
+
 /**
  * Decides whether two checked filters keep exactly the same records (null is the empty filter,
  * which keeps all), over the records the dataset can produce, and otherwise how they relate, with
@@ -40,6 +56,16 @@ export type FilterDiff =
  * through the evaluator before it is returned, so a record shown always separates the filters.
  */
 export function diffFilters(a: Cond | null, b: Cond | null, options: DiffOptions = {}): FilterDiff {
+  const what = `${A_CONDITION}, or null`;
+  expectArgument(a, isCondOrNull, "diffFilters", "a", what);
+  expectArgument(b, isCondOrNull, "diffFilters", "b", what);
+  expectArgument(
+    options,
+    isDiffOptions,
+    "diffFilters",
+    "options",
+    "{maxSearchSteps?} (a whole number of at least 1)",
+  );
   return diffMeanings(
     a && toNegationNormalForm(a),
     b && toNegationNormalForm(b),

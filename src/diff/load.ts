@@ -7,12 +7,12 @@ import { emitNormal } from "../emit/index.js";
 
 /**
  * How a filter is read: `dataset` is the dataset given for it (a job record's own wins; a source's
- * `# dataset:` must agree), `defaultDataset` that of a filter that names none, and the limits
- * those its JSON is held to.
+ * `# dataset:` must agree), `defaultDataset` that of a filter that names none, the limits
+ * those its JSON is held to, and how messages name them (optionLabels).
  */
 export type LoadOptions = Pick<
   CompileOptions,
-  "dataset" | "defaultDataset" | "catalog" | "maxOperators" | "maxBytes"
+  "dataset" | "defaultDataset" | "catalog" | "maxOperators" | "maxBytes" | "optionLabels"
 >;
 
 export interface LoadedFilter {
@@ -42,11 +42,17 @@ export function loadFilter(text: string, options: LoadOptions = {}): LoadedFilte
   const limits = {
     ...(maxOperators !== undefined ? { maxOperators } : {}),
     ...(maxBytes !== undefined ? { maxBytes } : {}),
+    ...(options.optionLabels !== undefined ? { optionLabels: options.optionLabels } : {}),
   };
   if (isJson(text)) {
     const named = recordDataset(text);
     const dataset = named?.dataset ?? options.dataset ?? options.defaultDataset ?? DEFAULT_DATASET;
-    const result = decompile(text, { dataset, ...(options.catalog ? { catalog: options.catalog } : {}) });
+    const { catalog, optionLabels } = options;
+    const result = decompile(text, {
+      dataset,
+      ...(catalog && { catalog }),
+      ...(optionLabels && { optionLabels }),
+    });
     // The Logpush limits hold for JSON too: they also bound the work of comparing filters.
     const condition = result.condition && toNegationNormalForm(result.condition);
     const emitted = condition && emitNormal(condition, limits);

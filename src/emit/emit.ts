@@ -1,5 +1,13 @@
-import { type Cond, type Meaning, toNegationNormalForm } from "../check/index.js";
-import { type Diagnostic, diagnose, optionDiagnostics } from "../diagnostics/index.js";
+import { A_CONDITION, type Cond, isCond, type Meaning, toNegationNormalForm } from "../check/index.js";
+import {
+  type Diagnostic,
+  diagnose,
+  expectArgument,
+  isObject,
+  type OptionLabels,
+  optionDiagnostics,
+  optionLabel,
+} from "../diagnostics/index.js";
 import type { LogpushFilter } from "./json.js";
 import { optimize } from "./optimize.js";
 import { serialize } from "./serialize.js";
@@ -12,6 +20,8 @@ export interface EmitOptions {
   maxOperators?: number;
   /** Most UTF-8 bytes of the compact JSON Logpush accepts (default 1000). */
   maxBytes?: number;
+  /** How messages name the options: see OptionLabels. */
+  optionLabels?: OptionLabels;
 }
 
 /** The most comparisons a filter may have, as Logpush allows (`maxOperators`). */
@@ -67,30 +77,67 @@ class Emitted extends WithLazyJson implements EmitResult {
   }
 }
 
+/**
+ * What can bring a filter under a limit: the optimizer, where it was turned off and the caller's
+ * user can turn it on (it merges `eq` comparisons of one field into lists), and for an `or`,
+ * several jobs (each pushes the records of some of its parts). Undefined where neither applies.
+ */
+function limitHelp(written: Cond, options: EmitOptions): string | undefined {
+  const helps: string[] = [];
+  const optimizer = optionLabel(options.optionLabels, "optimize");
+  if (options.optimize === false && optimizer !== undefined)
+    helps.push(
+      `the optimizer, off here (${optimizer}), merges \`eq\` comparisons of one field joined by \`or\`, and \`!eq\` ones joined by \`and\`, into lists`,
+    );
+  if (written.kind === "or")
+    helps.push(
+      "the filter's `or` can be split across several jobs, each pushing the records of some of its parts",
+    );
+  return helps.length === 0 ? undefined : helps.join("; ");
+}
+
 /** Writes a checked condition as Logpush JSON and holds it to the limits. */
 export function emit(condition: Cond, options: EmitOptions = {}): EmitResult {
+  expectArgument(condition, isCond, "emit", "condition", A_CONDITION);
   return emitNormal(toNegationNormalForm(condition), options);
 }
 
 /** `emit` for a filter's meaning, its negation normal form (the analysis computes it once). */
-export function emitNormal(normal: Meaning, options: EmitOptions = {}): EmitResult {
+export function emitNormal(normal: Meaning, given: EmitOptions = {}): EmitResult {
+  // Options that are no object are reported (E0006) with the defaults' figures.
+  const options: EmitOptions = isObject(given) ? given : {};
   const maxOperators = options.maxOperators ?? DEFAULT_MAX_OPERATORS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const written = options.optimize === false ? normal : optimize(normal);
   const { text, bytes, leaves } = serialize(written);
   const stats: FilterStats = { operators: leaves.length, bytes, maxOperators, maxBytes };
-  const invalidOptions = optionDiagnostics(options);
+  const invalidOptions = optionDiagnostics(given);
   if (invalidOptions.length > 0) return new Emitted(null, invalidOptions, stats, written);
   const diagnostics: Diagnostic[] = [];
+  const labels = options.optionLabels;
   if (stats.operators > maxOperators) {
     const crossing = leaves[maxOperators]!.leaf;
+    const option = optionLabel(labels, "maxOperators");
     diagnostics.push(
-      diagnose("TooManyOperators", crossing.range, { count: stats.operators, limit: maxOperators }),
+      diagnose("TooManyOperators", crossing.range, {
+        count: stats.operators,
+        limit: maxOperators,
+        option,
+        help: limitHelp(written, options),
+      }),
     );
   }
   if (stats.bytes > maxBytes) {
     const crossing = leaves.find((entry) => entry.endByte > maxBytes) ?? leaves[leaves.length - 1]!;
-    diagnostics.push(diagnose("TooManyBytes", crossing.leaf.range, { bytes: stats.bytes, limit: maxBytes }));
+    const option = optionLabel(labels, "maxBytes");
+    diagnostics.push(
+      diagnose("TooManyBytes", crossing.leaf.range, {
+        bytes: stats.bytes,
+        limit: maxBytes,
+        option,
+        help: limitHelp(written, options),
+      }),
+    );
   }
   const filter = diagnostics.length === 0 ? text : null;
   return new Emitted(filter, diagnostics, stats, written);

@@ -1,3 +1,4 @@
+import { expectArgument, isString } from "../diagnostics/index.js";
 import type { CanonicalOperator } from "../syntax/index.js";
 
 /** The parsed form of a Logpush filter string. */
@@ -18,6 +19,7 @@ export interface LogpushLeaf {
 
 /** The filter as a JSON string literal, ready to paste into a job body. */
 export function toJsonStringLiteral(filter: string): string {
+  expectArgument(filter, isString, "toJsonStringLiteral", "filter", "the filter's JSON (a string)");
   return JSON.stringify(filter);
 }
 
@@ -28,6 +30,7 @@ export function toJsonStringLiteral(filter: string): string {
  * the values. The replacements are functions: in a replacement string, `$$` is one `$`.
  */
 export function toHclStringLiteral(filter: string): string {
+  expectArgument(filter, isString, "toHclStringLiteral", "filter", "the filter's JSON (a string)");
   return JSON.stringify(filter)
     .replace(/\$\{/g, () => "$${")
     .replace(/%\{/g, () => "%%{");

@@ -9,6 +9,7 @@ export {
   AUTO_SECONDS_BELOW,
   DEFAULT_TIMESTAMP_READING,
   instantOf,
+  isTimestampOptions,
   TIMESTAMP_READINGS,
   type TimestampOptions,
   type TimestampReading,

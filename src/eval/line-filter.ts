@@ -1,10 +1,12 @@
+import { A_CONDITION, isCondOrNull } from "../check/cond-shape.js";
 import type { Cond } from "../check/ir.js";
 import { toNegationNormalForm } from "../check/negate.js";
+import { expectArgument, isObject } from "../diagnostics/arguments.js";
 import { compileFieldReader } from "./field-reader.js";
 import { compilePredicate, compileSlotPredicate } from "./predicate.js";
 import { compileLineRejecter } from "./prefilter.js";
 import { parseRecord } from "./records.js";
-import type { TimestampOptions } from "./timestamps.js";
+import { isTimestampOptions, TIMESTAMP_OPTIONS, type TimestampOptions } from "./timestamps.js";
 
 /** What one log line is to a filter. */
 export const LineVerdict = { miss: 0, match: 1, malformed: 2 } as const;
@@ -29,12 +31,29 @@ export interface LineFilterOptions extends TimestampOptions {
 /** A compiled filter over raw NDJSON lines (without their line terminator). */
 export type LineFilter = (line: string) => LineVerdict;
 
+/** Options left out, or an object whose switches are booleans. */
+const isLineFilterOptions = (value: unknown): value is LineFilterOptions | undefined =>
+  value === undefined ||
+  (isTimestampOptions(value) &&
+    isObject(value) &&
+    ["prefilter", "fieldReader"].every(
+      (name) => value[name] === undefined || typeof value[name] === "boolean",
+    ));
+
 /**
  * Compiles a filter (null: the empty filter, which keeps every record) into a test of raw log
  * lines, with the meaning of compilePredicate (`not` pushed down). Numbers compare by their exact
  * decimal value (see numbers.ts).
  */
 export function compileLineFilter(filter: Cond | null, options: LineFilterOptions = {}): LineFilter {
+  expectArgument(filter, isCondOrNull, "compileLineFilter", "condition", `${A_CONDITION}, or null`);
+  expectArgument(
+    options,
+    isLineFilterOptions,
+    "compileLineFilter",
+    "options",
+    `{prefilter?, fieldReader?} (booleans), with ${TIMESTAMP_OPTIONS}`,
+  );
   const condition = filter && toNegationNormalForm(filter);
   const reject = condition && options.prefilter !== false ? compileLineRejecter(condition) : undefined;
   const slotPredicate = compileSlotPredicate(condition, options);

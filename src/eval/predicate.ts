@@ -1,9 +1,12 @@
 // The modules, not the stages' indexes: those bring the parser, the checker and every dataset's
 // catalog, which an eval worker never uses (see src/cli/eval-worker.ts).
+
 import type { FieldInfo } from "../catalog/catalog.js";
 import { isTimestampField } from "../catalog/timestamps.js";
+import { A_CONDITION, isCond } from "../check/cond-shape.js";
 import { type Cond, type Leaf, type Meaning, type ScalarValue, scalarText } from "../check/ir.js";
 import { toNegationNormalForm } from "../check/negate.js";
+import { expectArgument } from "../diagnostics/arguments.js";
 import { OPERATORS, operatorAccepts, type PositiveOperator } from "../syntax/vocabulary.js";
 import {
   compareDecimals,
@@ -15,7 +18,12 @@ import {
   recordNumber,
 } from "./numbers.js";
 import { SlotValues } from "./slot-values.js";
-import { type TimestampOptions, timestampReader } from "./timestamps.js";
+import {
+  isTimestampOptions,
+  TIMESTAMP_OPTIONS,
+  type TimestampOptions,
+  timestampReader,
+} from "./timestamps.js";
 
 /** A compiled filter: whether one parsed log record passes. */
 export type Predicate = (record: Record<string, unknown>) => boolean;
@@ -38,6 +46,8 @@ type ValueTest = (value: unknown) => boolean;
  * form already is not copied).
  */
 export function compilePredicate(condition: Cond, options: TimestampOptions = {}): Predicate {
+  expectArgument(condition, isCond, "compilePredicate", "condition", A_CONDITION);
+  expectArgument(options, isTimestampOptions, "compilePredicate", "options", TIMESTAMP_OPTIONS);
   // Each field the filter names has a slot, read from the record when a comparison first asks for
   // it: a filter that tests one field many times costs one property lookup, not many, and one
   // whose first comparison fails reads no other field.

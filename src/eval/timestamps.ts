@@ -1,5 +1,6 @@
 // The module, not the stage's index: that brings every dataset's catalog, which an eval worker never uses.
 import { rfc3339Nanoseconds } from "../catalog/timestamps.js";
+import { isObject } from "../diagnostics/arguments.js";
 import { type Decimal, ExactNumber, isShort, jsonNumber, NUMERIC_TEXT, parseDecimal } from "./numbers.js";
 
 /**
@@ -116,6 +117,16 @@ export interface TimestampOptions {
    */
   onUnreadableTime?: (field: string, value: unknown) => void;
 }
+
+/** Options left out, or an object whose reading is one of TIMESTAMP_READINGS and whose callback is a function. */
+export const isTimestampOptions = (value: unknown): value is TimestampOptions | undefined =>
+  value === undefined ||
+  (isObject(value) &&
+    (value["timestamps"] === undefined || TIMESTAMP_READINGS.includes(value["timestamps"] as never)) &&
+    (value["onUnreadableTime"] === undefined || typeof value["onUnreadableTime"] === "function"));
+
+/** What TimestampOptions take, as messages say it. */
+export const TIMESTAMP_OPTIONS = `{timestamps?: ${TIMESTAMP_READINGS.map((r) => `"${r}"`).join(" | ")}, onUnreadableTime?: function}`;
 
 /** Reads a timestamp field's values as their instants, telling `onUnreadableTime` of those that are no time. */
 export function timestampReader(

@@ -1,6 +1,21 @@
+import type { NamedOption, OptionLabels } from "../diagnostics/index.js";
 import type { ServiceOptions } from "../service/index.js";
 
 export const SETTINGS_SECTION = "filterc";
+
+/** How the server's messages name the options: by the setting that sets one; the others cannot be set. */
+export const SETTING_LABELS: Record<NamedOption, string | null> & OptionLabels = {
+  maxOperators: `setting ${SETTINGS_SECTION}.maxOperators`,
+  maxBytes: `setting ${SETTINGS_SECTION}.maxBytes`,
+  optimize: null,
+  lineWidth: null,
+  timeoutMs: null,
+  maxSourceLength: null,
+  maxInputLength: null,
+  maxDepth: null,
+  maxDiagnostics: null,
+  maxRetryDelayMs: null,
+};
 
 const isCount = (value: unknown): value is number =>
   typeof value === "number" && Number.isInteger(value) && value >= 0;
@@ -19,7 +34,7 @@ export function applySettings(
   base: ServiceOptions,
   raw: unknown,
 ): { options: ServiceOptions; ignored: string[] } {
-  const options: ServiceOptions = { ...base };
+  const options: ServiceOptions = { ...base, optionLabels: SETTING_LABELS };
   const ignored: string[] = [];
   if (raw === null || raw === undefined) return { options, ignored };
   const nested = isObject(raw) ? raw[SETTINGS_SECTION] : undefined;

@@ -1,6 +1,20 @@
-import { type Cond, type Leaf, type Meaning, scalarSource, toNegationNormalForm } from "../check/index.js";
+import {
+  A_CONDITION,
+  type Cond,
+  isCondOrNull,
+  type Leaf,
+  type Meaning,
+  scalarSource,
+  toNegationNormalForm,
+} from "../check/index.js";
+import { expectArgument, isObject } from "../diagnostics/index.js";
 import type { FilterStats } from "../emit/index.js";
 import { isNegativeOperator, OPERATORS } from "../syntax/index.js";
+
+/** What `explain` reads of the stats emit and compile give. */
+const isStats = (value: unknown): value is FilterStats =>
+  isObject(value) &&
+  ["operators", "bytes", "maxOperators", "maxBytes"].every((name) => typeof value[name] === "number");
 
 /**
  * The filter in words, as an indented tree of what it means, as its JSON has it (`not` pushed
@@ -9,6 +23,8 @@ import { isNegativeOperator, OPERATORS } from "../syntax/index.js";
  * record needs to be pushed because `and`s of `!` comparisons are easily read as exclusions.
  */
 export function explain(condition: Cond | null, stats: FilterStats): string {
+  expectArgument(condition, isCondOrNull, "explain", "condition", `${A_CONDITION}, or null`);
+  expectArgument(stats, isStats, "explain", "stats", "the stats of emit or compile");
   const lines: string[] = [];
   if (condition) {
     tree(toNegationNormalForm(condition), 0, lines);

@@ -5,6 +5,7 @@ import {
   type Expr,
   type FilterSource,
   type ListValue,
+  notText,
   parse,
 } from "../syntax/index.js";
 import { type CommentPlacement, type PrintOptions, printWithComments } from "./print.js";
@@ -20,8 +21,10 @@ export interface FormatResult {
 /** Prints a source canonically, keeping its comments in place. Idempotent: formatting the result changes nothing. */
 export function format(source: string, options: PrintOptions = {}): FormatResult {
   const invalidOptions = optionDiagnostics(options);
+  if (typeof source !== "string")
+    return { text: null, diagnostics: notText(source, invalidOptions).diagnostics };
   if (invalidOptions.length > 0) return { text: null, diagnostics: invalidOptions };
-  const parsed = parse(source);
+  const parsed = parse(source, { optionLabels: options.optionLabels });
   if (hasErrors(parsed.diagnostics)) return { text: null, diagnostics: parsed.diagnostics };
   const comments = attachComments(parsed.filter, source);
   const printed = printWithComments(parsed.filter.expr, comments, options);

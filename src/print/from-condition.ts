@@ -1,5 +1,5 @@
-import type { Cond, ScalarValue } from "../check/index.js";
-import type { Range } from "../diagnostics/index.js";
+import { A_CONDITION, type Cond, isCond, type ScalarValue } from "../check/index.js";
+import { expectArgument, type Range } from "../diagnostics/index.js";
 import type { Expr, Scalar } from "../syntax/index.js";
 
 /**
@@ -8,6 +8,11 @@ import type { Expr, Scalar } from "../syntax/index.js";
  * would; every node takes the range of the condition it comes from.
  */
 export function conditionToExpr(cond: Cond): Expr {
+  expectArgument(cond, isCond, "conditionToExpr", "cond", A_CONDITION);
+  return exprOf(cond);
+}
+
+function exprOf(cond: Cond): Expr {
   switch (cond.kind) {
     case "leaf": {
       const range = cond.range;
@@ -22,12 +27,12 @@ export function conditionToExpr(cond: Cond): Expr {
       };
     }
     case "not":
-      return { kind: "not", operand: conditionToExpr(cond.operand), range: cond.range };
+      return { kind: "not", operand: exprOf(cond.operand), range: cond.range };
     case "and":
     case "or": {
       const operands: Expr[] = [];
       for (const operand of cond.operands) {
-        const expr = conditionToExpr(operand);
+        const expr = exprOf(operand);
         if (expr.kind === cond.kind) for (const inner of expr.operands) operands.push(inner);
         else operands.push(expr);
       }

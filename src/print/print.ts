@@ -1,9 +1,10 @@
-import { numericOptionProblem } from "../diagnostics/index.js";
+import { expectArgument, isOptions, numericOptionProblem, type OptionLabels } from "../diagnostics/index.js";
 import {
   type Comment,
   type Comparison,
   type Expr,
   type FilterSource,
+  isPrintable,
   type Scalar,
   stringLiteral,
   type Value,
@@ -13,6 +14,8 @@ import {
 export interface PrintOptions {
   /** The column lines are wrapped at (default 80). */
   lineWidth?: number;
+  /** How messages name the options: see OptionLabels. */
+  optionLabels?: OptionLabels;
 }
 
 /** The width `print`, `format` and `decompile` wrap lines at, unless told another (`lineWidth`). */
@@ -36,6 +39,8 @@ const INDENT = 2;
 
 /** The canonical source of an AST: canonical operator spellings, minimal parentheses, wrapped lines. */
 export function print(node: FilterSource | Expr, options: PrintOptions = {}): string {
+  expectArgument(node, isPrintable, "print", "node", "a filter or expression from parse");
+  expectArgument(options, isOptions, "print", "options", "an object");
   return printWithComments(node.kind === "filter" ? node.expr : node, undefined, options);
 }
 
@@ -45,7 +50,7 @@ export function printWithComments(
   options: PrintOptions = {},
 ): string {
   // Printing returns text, not diagnostics: a line width that is not a whole number is a caller's error.
-  const problem = numericOptionProblem("lineWidth", options.lineWidth);
+  const problem = numericOptionProblem("lineWidth", options.lineWidth, options.optionLabels);
   if (problem) throw new RangeError(problem);
   const printer = new Printer(options.lineWidth ?? DEFAULT_LINE_WIDTH, comments);
   if (expr) {

@@ -1,11 +1,21 @@
 import { getCatalog } from "../catalog/index.js";
 import { type Meaning, toNegationNormalForm } from "../check/index.js";
 import { decompile } from "../decompile/index.js";
-import { type Diagnostic, DiagnosticKind } from "../diagnostics/index.js";
+import { type Diagnostic, DiagnosticKind, type OptionLabels } from "../diagnostics/index.js";
 import { DEFAULT_MAX_BYTES, emit, utf8Length } from "../emit/index.js";
 import { ApiError, ErrorCode } from "./errors.js";
 
 const badPredicate = (detail: string) => new ApiError(400, ErrorCode.badFilter, `bad predicate: ${detail}`);
+
+/** The service has no options to name: its messages give the limits alone. */
+const serviceLabels: OptionLabels = {
+  maxInputLength: null,
+  maxDepth: null,
+  maxDiagnostics: null,
+  maxOperators: null,
+  maxBytes: null,
+  optimize: null,
+};
 
 const firstError = (diagnostics: readonly Diagnostic[]) =>
   diagnostics.find((d) => d.severity === "error")?.message ?? "invalid filter";
@@ -22,14 +32,18 @@ export function checkJobFilter(filter: unknown, dataset: string): Meaning | null
   if (typeof filter !== "string")
     throw new ApiError(400, ErrorCode.invalidJob, "filter must be a string holding the filter's JSON");
   rejectWrappedFilter(filter);
-  const decompiled = decompile(filter, { dataset });
+  const decompiled = decompile(filter, { dataset, optionLabels: serviceLabels });
   if (!decompiled.ok || !decompiled.condition) {
     // The decompiler finds comma-joined lists; the service words that failure its own way.
     if (decompiled.diagnostics.some((d) => d.code === DiagnosticKind.CommaJoinedList.code))
       rejectJoinedLists(filter, dataset);
     throw badPredicate(firstError(decompiled.diagnostics));
   }
-  const asSent = emit(decompiled.condition, { optimize: false, maxBytes: Number.POSITIVE_INFINITY });
+  const asSent = emit(decompiled.condition, {
+    optimize: false,
+    maxBytes: Number.POSITIVE_INFINITY,
+    optionLabels: serviceLabels,
+  });
   if (asSent.diagnostics.some((d) => d.severity === "error"))
     throw badPredicate(firstError(asSent.diagnostics));
   const bytes = utf8Length(filter);

@@ -1,5 +1,6 @@
 import { type Catalog, DEFAULT_DATASET, getCatalog } from "../catalog/index.js";
 import { type CompileResult, compile } from "../compile.js";
+import { expectArgument, isObject, isString } from "../diagnostics/index.js";
 import { type DatasetDirective, DEFAULT_MAX_SOURCE_LENGTH, readDirective } from "../syntax/index.js";
 import { type ScanResult, scan } from "../syntax/lexer.js";
 import type { ServiceOptions } from "./types.js";
@@ -16,7 +17,10 @@ export class Analysis {
   constructor(
     readonly text: string,
     readonly options: ServiceOptions,
-  ) {}
+  ) {
+    expectArgument(text, isString, "Analysis", "text", "the document's text (a string)");
+    expectArgument(options, isObject, "Analysis", "options", "an object");
+  }
 
   /**
    * Whether the text is longer than the compiler reads (maxSourceLength): then every request

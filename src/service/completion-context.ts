@@ -1,4 +1,5 @@
 import type { IToken } from "chevrotain";
+import { expectArgument, isObject, isOffset } from "../diagnostics/index.js";
 import {
   type CanonicalOperator,
   decodeStringToken,
@@ -61,8 +62,14 @@ function isWordToken(token: IToken): boolean {
   return /^(?:[A-Za-z_]|!(?!=)|-?[0-9])/.test(token.image);
 }
 
+/** A scan's result as `scan` builds it: its tokens and comments. */
+const isScanResult = (value: unknown): value is ScanResult =>
+  isObject(value) && Array.isArray(value["tokens"]) && Array.isArray(value["comments"]);
+
 /** The grammar state at the cursor, or null where nothing can be completed (inside a comment). */
 export function completionContext(scanned: ScanResult, offset: number): CompletionContext | null {
+  expectArgument(scanned, isScanResult, "completionContext", "scanned", "the result of scan");
+  expectArgument(offset, isOffset, "completionContext", "offset", "an offset (a whole number of at least 0)");
   for (const comment of scanned.comments) {
     if (comment.startOffset < offset && offset <= tokenEnd(comment)) return null;
   }

@@ -1,4 +1,11 @@
-import type { Diagnostic } from "../diagnostics/index.js";
+import {
+  type Diagnostic,
+  expectArgument,
+  isObject,
+  isOffset,
+  isOptions,
+  isString,
+} from "../diagnostics/index.js";
 import { Analysis } from "./analysis.js";
 import { codeActions } from "./code-actions.js";
 import { complete } from "./completion.js";
@@ -24,6 +31,8 @@ import type {
  */
 const CACHED_ANALYSES = 2;
 
+const AN_OFFSET = "an offset into the text (a whole number of at least 0)";
+
 /**
  * The language service: every editor feature over plain text and UTF-16 offsets, for any text,
  * half-typed included. It keeps the analyses of the latest texts, so the requests an editor sends
@@ -38,11 +47,13 @@ export class LanguageService {
   private analyses: Analysis[] = [];
 
   constructor(options: ServiceOptions = {}) {
+    expectArgument(options, isOptions, "LanguageService", "options", "an object");
     this.options = { ...options };
   }
 
   /** Changes the settings (dataset, catalog, limits); later requests use them. */
   configure(options: ServiceOptions): void {
+    expectArgument(options, isOptions, "LanguageService.configure", "options", "an object");
     this.options = { ...options };
     this.analyses = [];
   }
@@ -57,6 +68,7 @@ export class LanguageService {
    * @internal
    */
   analyze(text: string): Analysis {
+    expectArgument(text, isString, "LanguageService", "text", "the document's text (a string)");
     const index = this.analyses.findIndex((analysis) => analysis.text === text);
     const analysis = index >= 0 ? this.analyses[index]! : new Analysis(text, this.options);
     if (index !== 0) {
@@ -72,18 +84,24 @@ export class LanguageService {
   }
 
   completions(text: string, offset: number): CompletionItem[] {
+    expectArgument(offset, isOffset, "LanguageService.completions", "offset", AN_OFFSET);
     return complete(this.analyze(text), offset);
   }
 
   hover(text: string, offset: number): Hover | null {
+    expectArgument(offset, isOffset, "LanguageService.hover", "offset", AN_OFFSET);
     return hover(this.analyze(text), offset);
   }
 
   format(text: string, options: FormattingOptions = {}): TextEdit[] {
+    expectArgument(options, isOptions, "LanguageService.format", "options", "an object");
     return formatting(this.analyze(text), options);
   }
 
   codeActions(text: string, range: OffsetRange): CodeAction[] {
+    const isRange = (value: unknown): value is OffsetRange =>
+      isObject(value) && isOffset(value["start"]) && isOffset(value["end"]);
+    expectArgument(range, isRange, "LanguageService.codeActions", "range", "{start, end} (offsets)");
     return codeActions(this.analyze(text), range);
   }
 
@@ -102,5 +120,6 @@ export class LanguageService {
  * with these options. Never throws.
  */
 export function createLanguageService(options: ServiceOptions = {}): LanguageService {
+  expectArgument(options, isOptions, "createLanguageService", "options", "an object");
   return new LanguageService(options);
 }

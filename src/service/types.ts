@@ -1,5 +1,5 @@
 import type { Catalog } from "../catalog/index.js";
-import type { Diagnostic } from "../diagnostics/index.js";
+import type { Diagnostic, OptionLabels } from "../diagnostics/index.js";
 
 /** What a language service checks against: the same settings as `compile`, changeable while it runs. */
 export interface ServiceOptions {
@@ -14,6 +14,8 @@ export interface ServiceOptions {
   maxOperators?: number;
   /** Most bytes of filter JSON allowed (default 1000). */
   maxBytes?: number;
+  /** How messages name the options: see OptionLabels (an editor names its settings). */
+  optionLabels?: OptionLabels;
 }
 
 /** A span of the text in UTF-16 offsets, `end` exclusive. Editors convert to their own positions. */

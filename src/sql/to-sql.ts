@@ -1,6 +1,6 @@
-import { type Cond, toNegationNormalForm } from "../check/index.js";
-import type { Diagnostic } from "../diagnostics/index.js";
-import { DEFAULT_TIMESTAMP_READING, type TimestampReading } from "../eval/index.js";
+import { A_CONDITION, type Cond, isCondOrNull, toNegationNormalForm } from "../check/index.js";
+import { type Diagnostic, expectArgument, isObject, isString } from "../diagnostics/index.js";
+import { DEFAULT_TIMESTAMP_READING, TIMESTAMP_READINGS, type TimestampReading } from "../eval/index.js";
 import { type DialectName, dialects, type Location } from "./dialect.js";
 import { translate } from "./translate.js";
 
@@ -35,6 +35,16 @@ export type SqlResult =
 /** The column name `toSql` expects records in when none is given. */
 export const DEFAULT_COLUMN = "json";
 
+/** What `toSql` takes as options: a dialect it knows, a column name, and locations of NDJSON. */
+const isSqlOptions = (value: unknown): value is SqlOptions =>
+  isObject(value) &&
+  Object.hasOwn(dialects, value["dialect"] as string) &&
+  (value["column"] === undefined || isString(value["column"])) &&
+  (value["timestamps"] === undefined || TIMESTAMP_READINGS.includes(value["timestamps"] as never)) &&
+  (value["from"] === undefined ||
+    isString(value["from"]) ||
+    (Array.isArray(value["from"]) && value["from"].every(isString)));
+
 /**
  * A checked filter as SQL with eval's semantics, `not` meaning its push-down as in the JSON a job
  * runs (null: no filter, every record): without `from`,
@@ -43,6 +53,14 @@ export const DEFAULT_COLUMN = "json";
  * are error diagnostics, and there is then no SQL; an unreadable `from` is a `problem`.
  */
 export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
+  expectArgument(condition, isCondOrNull, "toSql", "condition", `${A_CONDITION}, or null`);
+  expectArgument(
+    options,
+    isSqlOptions,
+    "toSql",
+    "options",
+    `{dialect: "duckdb" | "clickhouse", column?, from?, timestamps?: ${TIMESTAMP_READINGS.map((r) => `"${r}"`).join(" | ")}}`,
+  );
   const dialect = dialects[options.dialect];
   let column = options.column ?? DEFAULT_COLUMN;
   let table: string | undefined;

@@ -1,4 +1,5 @@
 export * from "./ast.js";
+export { isPrintable } from "./ast-shape.js";
 export { withoutByteOrderMark } from "./byte-order-mark.js";
 export { directiveName, readDirective } from "./directive.js";
 export { type ScanResult, scan } from "./lexer.js";
@@ -7,6 +8,7 @@ export {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_DIAGNOSTICS,
   DEFAULT_MAX_SOURCE_LENGTH,
+  notText,
   type ParseOptions,
   type ParseResult,
   parse,

@@ -11,6 +11,7 @@ import {
   False,
   Identifier,
   Integer,
+  LBrace,
   LBracket,
   LParen,
   Not,
@@ -18,10 +19,12 @@ import {
   Or,
   operatorTokens,
   PipePipe,
+  RBrace,
   RBracket,
   RParen,
   SingleQuoted,
   True,
+  tokenFacts,
   UnterminatedString,
 } from "./tokens.js";
 import { BOOLEAN_WORDS, LOGIC } from "./vocabulary.js";
@@ -158,6 +161,58 @@ const startsSomething = (c: number) =>
   isCurlyQuote(c) ||
   "\"'#!-".includes(String.fromCharCode(c));
 
+/**
+ * ASCII characters no token starts with that join words into one unquoted value: `a.com`,
+ * `1.2.3.4`, `/api/v1`, `x-debug`, `2001:db8::1`. Braces, backticks and characters that start a
+ * token (`=`, `&`, quotes, `#`, …) end such a run.
+ */
+const asciiJoiners = new Uint8Array(128);
+for (const character of "-./:;@$%*+?\\^~") asciiJoiners[character.charCodeAt(0)] = 1;
+/** Characters beyond ASCII that end a run: spaces, and those shown as code points (isHiddenCharacter). */
+const endsRun = /^[\p{Z}\0-\x1f\x7f-\x9f\p{Cf}\p{Cs}]$/u;
+const isLetterOrMark = /^[\p{L}\p{M}\p{N}]$/u;
+
+/**
+ * The code units (1 or 2) of the character at `i` when it may stand inside an unquoted run: a word
+ * character, an ASCII joiner, or any visible character beyond ASCII but curly quotes (`été`,
+ * `日本`, `😀`); else 0. Invisible and space characters never join, so that their own error stays
+ * theirs (the zero-width joiner of emoji does).
+ */
+function runCharacterAt(source: string, i: number): number {
+  if (i >= source.length) return 0;
+  const c = source.charCodeAt(i);
+  if (c < 128) return isWordPart(c) || asciiJoiners[c] === 1 ? 1 : 0;
+  if (isCurlyQuote(c)) return 0;
+  const code = source.codePointAt(i)!;
+  if (code !== 0x200d && endsRun.test(String.fromCodePoint(code))) return 0;
+  return code > 0xffff ? 2 : 1;
+}
+
+/**
+ * Where a run of unquoted value characters from `i` ends. A word, number or stray character
+ * followed by a joiner is scanned as one word this far, so that `eq a.com` is one unquoted value
+ * whose fix quotes all of it, and `RequestHeaders.x-debug` one name, rather than a cascade.
+ */
+function runEnd(source: string, i: number): number {
+  for (let width = runCharacterAt(source, i); width > 0; width = runCharacterAt(source, i)) i += width;
+  return i;
+}
+
+/** Whether the character at `i` continues a word or number into an unquoted run. */
+function joinsRun(source: string, i: number): boolean {
+  const c = source.charCodeAt(i);
+  return c < 128 ? asciiJoiners[c] === 1 : runCharacterAt(source, i) > 0;
+}
+
+/** Whether source[start, end) holds a letter or digit of any script: a run of punctuation alone stays an error. */
+const hasLetterOrDigit = (text: string) => /[\p{L}\p{N}_]/u.test(text);
+
+/** Whether the last token scanned is an operator, after which a `{` opens a list in the wrong brackets. */
+function afterOperator(tokens: IToken[]): boolean {
+  const last = tokens[tokens.length - 1];
+  return last !== undefined && tokenFacts(last).class === "operator";
+}
+
 /** Tokens never span lines and their ends follow from their images: only the starts are stored. */
 function token(
   type: TokenType,
@@ -189,6 +244,7 @@ export function scan(source: string): ScanResult {
   let line = 1;
   let lineStart = 0;
   let i = 0;
+  let braceOpen = false;
 
   while (i < length) {
     const c = source.charCodeAt(i);
@@ -209,6 +265,7 @@ export function scan(source: string): ScanResult {
         wordLength <= LONGEST_ANY_CASE_WORD || (wordLength <= LONGEST_KEYWORD && c >= 97)
           ? keywordAt(source, start, i)
           : Identifier;
+      if (type === Identifier && i < length && joinsRun(source, i)) i = runEnd(source, i);
       tokens.push(token(type, source, start, i, line, lineStart));
     } else if (isDigit(c) || (c === 45 && isDigit(source.charCodeAt(i + 1)))) {
       i++;
@@ -226,6 +283,12 @@ export function scan(source: string): ScanResult {
         i = exponentDigit + 1;
         while (i < length && isDigit(source.charCodeAt(i))) i++;
         type = Decimal;
+      }
+      // `1.2.3.4`, `10.0.0.0/8`, `2024-01-01`: one unquoted value. A letter right after digits
+      // does not join (`30and` stays 30 and `and`).
+      if (i < length && joinsRun(source, i) && !isLetterOrMark.test(source[i]!)) {
+        i = runEnd(source, i);
+        type = Identifier;
       }
       tokens.push(token(type, source, start, i, line, lineStart));
     } else if (c === 34 || c === 39) {
@@ -274,11 +337,21 @@ export function scan(source: string): ScanResult {
         );
         i = negated ? end : i + 1;
         tokens.push(token(negated ? negated[1] : Bang, source, start, i, line, lineStart));
+      } else if ((c === 123 && afterOperator(tokens)) || (c === 125 && braceOpen)) {
+        // `in {"us", "ca"}`: a list in braces, read to say E0111. Any other brace stays an
+        // unexpected character (`{"where": …}` given as source is told to use decompile).
+        braceOpen = c === 123;
+        tokens.push(token(braceOpen ? LBrace : RBrace, source, start, ++i, line, lineStart));
       } else {
         const type = single[c];
-        i++;
-        if (type) tokens.push(token(type, source, start, i, line, lineStart));
-        else {
+        const run = type ? i : runEnd(source, i);
+        if (type) tokens.push(token(type, source, start, ++i, line, lineStart));
+        else if (run > i && hasLetterOrDigit(source.slice(i, run))) {
+          // `/api/v1`, `*.example.com`, `été`: an unquoted value, not a stray character.
+          i = run;
+          tokens.push(token(Identifier, source, start, i, line, lineStart));
+        } else {
+          i++;
           while (i < length && !startsSomething(source.charCodeAt(i))) i++;
           errors.push({ offset: start, length: i - start });
         }

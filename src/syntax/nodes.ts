@@ -1,6 +1,17 @@
 import type { IToken } from "chevrotain";
 import type { Position, Range } from "../diagnostics/index.js";
-import type { Comparison, ErrorNode, Expr, ListValue, Not, OperatorRef, Scalar, Value } from "./ast.js";
+import type {
+  Comparison,
+  ErrorNode,
+  Expr,
+  FieldRef,
+  ListValue,
+  Not,
+  OperatorRef,
+  Scalar,
+  Value,
+} from "./ast.js";
+import { hasExponent, plainDigits } from "./numbers.js";
 import { decodeStringToken } from "./strings.js";
 import { CurlyQuoted, Decimal, False, Identifier, Integer, operatorOfToken, True } from "./tokens.js";
 import { OPERATORS } from "./vocabulary.js";
@@ -70,8 +81,12 @@ export function wordOperatorNode(token: IToken, bang?: IToken): OperatorRef {
     : { kind: "operator", op: null, text: token.image, range: tokenRange(token) };
 }
 
-export function comparisonNode(name: IToken, operator: OperatorRef | ErrorNode, value: Value): Comparison {
-  const field = { kind: "field" as const, name: name.image, range: tokenRange(name) };
+export function comparisonNode(
+  name: IToken,
+  operator: OperatorRef | ErrorNode,
+  value: Value,
+  field: FieldRef = { kind: "field", name: name.image, range: tokenRange(name) },
+): Comparison {
   return {
     kind: "comparison",
     field,
@@ -104,9 +119,17 @@ export function scalarOf(token: IToken): Scalar {
   const range = tokenRange(token);
   // A value invented while recovering: the syntax error is reported, the checker has nothing to add.
   if (token.isInsertedInRecovery) return { kind: "error", range };
-  // Curly quotes and exponents are syntax errors (E0109, E0108) with their fix: no value to check.
-  if (token.tokenType === CurlyQuoted || (token.tokenType === Decimal && /[eE]/.test(token.image)))
-    return { kind: "error", range };
+  // Curly quotes are a syntax error (E0109) with its fix: no value to check.
+  if (token.tokenType === CurlyQuoted) return { kind: "error", range };
+  // A number with an exponent is a syntax error (E0108) whose fix is its plain digits; the value
+  // those digits write is checked too, so that the fix brings no error of its own to light.
+  if (token.tokenType === Decimal && hasExponent(token.image)) {
+    const plain = plainDigits(token.image);
+    if (plain === undefined) return { kind: "error", range };
+    return plain.includes(".")
+      ? { kind: "decimal", text: plain, range }
+      : { kind: "int", digits: plain, range };
+  }
   switch (token.tokenType) {
     case Integer:
       return { kind: "int", digits: token.image, range };
@@ -121,6 +144,12 @@ export function scalarOf(token: IToken): Scalar {
     default:
       return { kind: "string", value: decodeStringToken(token.image), range };
   }
+}
+
+/** An unquoted word with the words after it on its line (`eq foo bar`): one word, as the source writes it. */
+export function wordRun(first: IToken, last: IToken, source: string): Scalar {
+  const range = { start: tokenStart(first), end: tokenEnd(last) };
+  return { kind: "word", name: source.slice(range.start.offset, range.end.offset), range };
 }
 
 /** Adds `operand` to a group of `kind`, merging it in when it is itself a group of that kind. */

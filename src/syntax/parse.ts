@@ -2,11 +2,14 @@ import type { IRecognitionException, IToken } from "chevrotain";
 import {
   codePointName,
   type Diagnostic,
+  describeValue,
   diagnose,
   emptyRangeAt,
   isHiddenCharacter,
   LineIndex,
+  type OptionLabels,
   optionDiagnostics,
+  optionLabel,
   type Position,
   type Range,
   sortDiagnostics,
@@ -17,6 +20,7 @@ import { readDirective } from "./directive.js";
 import { scan } from "./lexer.js";
 import { clearExpectations, expectationOf } from "./messages.js";
 import { shift, tokenRange } from "./nodes.js";
+import { hasExponent, plainDigits } from "./numbers.js";
 import { filterParser } from "./parser.js";
 import { findInvalidEscapes, isTerminated, stringLiteral, unicodeEscapes } from "./strings.js";
 import {
@@ -31,10 +35,13 @@ import {
   SingleQuoted,
   UnterminatedString,
 } from "./tokens.js";
+import { joinsComparisons, readKeywordSlips } from "./typos.js";
 import { parseWellFormed } from "./well-formed.js";
 
 /** Options of `parse`: the limits of what it reads. */
 export interface ParseOptions {
+  /** How messages name the options: see OptionLabels (default `option maxDepth` and so on). */
+  optionLabels?: OptionLabels;
   /** Longest source accepted, in UTF-16 code units (default 100,000). */
   maxSourceLength?: number;
   /** Deepest nesting of parentheses and `not`s accepted (default 100). */
@@ -57,15 +64,24 @@ export interface ParseResult {
 }
 
 const characterHints: Record<string, string> = {
-  "=": "; compare with `eq` or `==`",
   "&": "; join comparisons with `and` or `&&`",
   "|": "; join comparisons with `or` or `||`",
   "{": "; this is the filter language; to read Logpush JSON, use decompile",
 };
 
+/** The result for a source that is no string (a JavaScript caller's `undefined`, `42`): E0113, and nothing parsed. */
+export function notText(source: unknown, diagnostics: Diagnostic[] = []): ParseResult {
+  const empty: Range = { start: startOfSource, end: startOfSource };
+  return {
+    filter: { kind: "filter", expr: null, comments: [], range: empty },
+    diagnostics: [diagnose("SourceNotText", empty, { found: describeValue(source) }), ...diagnostics],
+  };
+}
+
 /** Parses a filter source into its AST and every syntax error in it. Never throws. */
 export function parse(source: string, options: ParseOptions = {}): ParseResult {
   const invalidOptions = optionDiagnostics(options);
+  if (typeof source !== "string") return notText(source, invalidOptions);
   if (invalidOptions.length > 0) {
     const range = new LineIndex(source).rangeOf(0, source.length);
     return { filter: { kind: "filter", expr: null, comments: [], range }, diagnostics: invalidOptions };
@@ -82,20 +98,27 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     };
     return {
       filter: empty,
-      diagnostics: [diagnose("SourceTooLong", crossing, { length: source.length, limit: maxSourceLength })],
+      diagnostics: [
+        diagnose("SourceTooLong", crossing, {
+          length: source.length,
+          limit: maxSourceLength,
+          option: optionLabel(options.optionLabels, "maxSourceLength"),
+        }),
+      ],
     };
   }
 
   const diagnostics: Diagnostic[] = [];
   const lexed = scan(source);
+  readKeywordSlips(lexed.tokens, diagnostics);
   // The scanner tracks lines itself; a line index is built only to place rejected characters.
   const whole: Range = { start: startOfSource, end: lexed.end };
   const empty: FilterSource = { kind: "filter", expr: null, comments: [], range: whole };
   if (lexed.errors.length > 0) {
     const lines = new LineIndex(source);
-    for (const error of lexed.errors) diagnostics.push(lexingDiagnostic(error, source, lines));
+    for (const error of lexed.errors) diagnostics.push(lexingDiagnostic(error, source, lines, lexed.tokens));
   }
-  for (const token of lexed.tokens) tokenDiagnostics(token, diagnostics);
+  for (const token of lexed.tokens) tokenDiagnostics(token, source, diagnostics);
 
   const comments: Comment[] = lexed.comments.map((token) => ({
     kind: "comment",
@@ -109,7 +132,8 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const tooDeep = findDepthOverflow(lexed.tokens, maxDepth);
   if (tooDeep) {
-    diagnostics.push(diagnose("NestingTooDeep", tokenRange(tooDeep), { limit: maxDepth }));
+    const option = optionLabel(options.optionLabels, "maxDepth");
+    diagnostics.push(diagnose("NestingTooDeep", tokenRange(tooDeep), { limit: maxDepth, option }));
     return finish({ ...empty, comments, ...named }, diagnostics, options);
   }
 
@@ -124,13 +148,14 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     );
   filterParser().lexingErrorOffsets = lexed.errors.map((error) => error.offset);
   try {
-    const expr = parseFragments(lexed.tokens, lexed.end, diagnostics, maxDiagnostics);
+    const expr = parseFragments(source, lexed.tokens, lexed.end, diagnostics, maxDiagnostics);
     return finish({ kind: "filter", expr, comments, range: whole, ...named }, diagnostics, options);
   } catch (error) {
     // A maxDepth raised past what the call stack holds: still a diagnostic, never a crash.
     if (!(error instanceof RangeError)) throw error;
     const deepest = findDepthOverflow(lexed.tokens, 0, true)!;
-    diagnostics.push(diagnose("NestingExhaustsStack", tokenRange(deepest), { limit: maxDepth }));
+    const option = optionLabel(options.optionLabels, "maxDepth");
+    diagnostics.push(diagnose("NestingExhaustsStack", tokenRange(deepest), { limit: maxDepth, option }));
     return finish({ ...empty, comments, ...named }, diagnostics, options);
   }
 }
@@ -144,6 +169,7 @@ const startsExpression = new Set(["Identifier", "Not", "Bang", "LParen"]);
  * the source has a syntax error, so nothing is ever emitted from that join.
  */
 function parseFragments(
+  source: string,
   tokens: IToken[],
   endOfInput: Position,
   diagnostics: Diagnostic[],
@@ -151,6 +177,7 @@ function parseFragments(
 ): Expr | null {
   const parser = filterParser();
   parser.endOfInput = endOfInput;
+  parser.source = source;
   const endOfTokens = lastTokenEnd(tokens);
   const fragments: Expr[] = [];
   let start = 0;
@@ -204,32 +231,42 @@ function parseFragments(
 }
 
 function finish(filter: FilterSource, diagnostics: Diagnostic[], options: ParseOptions): ParseResult {
-  return { filter, diagnostics: capDiagnostics(sortDiagnostics(diagnostics), options.maxDiagnostics) };
+  return { filter, diagnostics: capDiagnostics(sortDiagnostics(diagnostics), options) };
 }
 
-/** Keeps the first `limit` diagnostics and says that more were dropped. */
-export function capDiagnostics(diagnostics: Diagnostic[], limit = DEFAULT_MAX_DIAGNOSTICS): Diagnostic[] {
+/** Keeps the first `maxDiagnostics` diagnostics (by the options) and says that more were dropped. */
+export function capDiagnostics(
+  diagnostics: Diagnostic[],
+  options: { maxDiagnostics?: number; optionLabels?: OptionLabels },
+): Diagnostic[] {
+  const limit = options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS;
   if (diagnostics.length <= limit) return diagnostics;
   const kept = diagnostics.slice(0, limit);
   const last = kept[kept.length - 1]!;
-  kept.push(diagnose("TooManyDiagnostics", last.range, { limit }));
+  const option = optionLabel(options.optionLabels, "maxDiagnostics");
+  kept.push(diagnose("TooManyDiagnostics", last.range, { limit, option }));
   return kept;
 }
+
+/** What a lone `&` or `|` between two comparisons is fixed to. */
+const joinerFixes: Record<string, string> = { "&": "&&", "|": "||" };
 
 function lexingDiagnostic(
   error: { offset: number; length: number },
   source: string,
   lines: LineIndex,
+  tokens: readonly IToken[],
 ): Diagnostic {
   const text = source.slice(error.offset, error.offset + error.length);
   const range = lines.rangeOf(error.offset, error.offset + error.length);
   const hint = characterHints[text[0] ?? ""] ?? "";
-  if (text === "=") {
+  const joiner = joinerFixes[text];
+  if (joiner !== undefined && joinsComparisons(tokens, error.offset)) {
     return diagnose(
       "UnexpectedCharacter",
       range,
       { text, hint },
-      { message: "use `==`", range, replacement: "==" },
+      { message: `use \`${joiner}\``, range, replacement: joiner },
     );
   }
   // Characters that cannot be seen are named by code point, and they can only be deleted.
@@ -249,12 +286,16 @@ function lexingDiagnostic(
   });
 }
 
-function tokenDiagnostics(token: IToken, diagnostics: Diagnostic[]): void {
+function tokenDiagnostics(token: IToken, source: string, diagnostics: Diagnostic[]): void {
   const type = token.tokenType;
   if (type === UnterminatedString || type === DoubleQuoted || type === SingleQuoted) {
     const range = tokenRange(token);
-    if (type === UnterminatedString && !isTerminated(token.image))
-      diagnostics.push(unterminatedString(token.image, range));
+    if (type === UnterminatedString && !isTerminated(token.image)) {
+      // A quote right after other text (`eq "a or b eq "c"`: the first string lacks its end and
+      // took the next one's start) is no string of its own to close.
+      const glued = token.startOffset > 0 && /[^\s([{,=<>!&|]/.test(source[token.startOffset - 1]!);
+      diagnostics.push(unterminatedString(token.image, range, glued));
+    }
     if (unseenInString.test(token.image)) warnUnseenCharacters(token.image, range, diagnostics);
     if (token.image.includes("\\")) {
       for (const invalid of findInvalidEscapes(token.image)) {
@@ -347,7 +388,7 @@ const isCurlyQuote = (character: string | undefined) =>
  * quote gets that quote straightened; one ending in `\"` (an escaped quote) gets a backslash of its
  * own; any other is closed at the end of the line.
  */
-function unterminatedString(image: string, range: Range): Diagnostic {
+function unterminatedString(image: string, range: Range, glued: boolean): Diagnostic {
   const quote = image[0]!;
   const other = quote === '"' ? "'" : '"';
   const curly = /[“”„‘’‚]/.exec(image.slice(1));
@@ -370,25 +411,8 @@ function unterminatedString(image: string, range: Range): Diagnostic {
     "UnterminatedString",
     range,
     { quote, hint },
-    { message: "close it", range, replacement: fixed },
+    glued ? undefined : { message: "close it", range, replacement: fixed },
   );
-}
-
-const hasExponent = (number: string) => /[eE]/.test(number);
-
-/** The digits of `1.5e3` without the exponent (`1500`), or undefined past 64 digits of shifting. */
-function plainDigits(number: string): string | undefined {
-  const match = /^(-?)([0-9]+)(?:\.([0-9]+))?[eE]([+-]?[0-9]+)$/.exec(number)!;
-  const exponent = Number(match[4]);
-  if (Math.abs(exponent) > 64) return undefined;
-  const digits = match[2]! + (match[3] ?? "");
-  const point = match[2]!.length + exponent;
-  const padded = point <= 0 ? "0".repeat(1 - point) + digits : digits.padEnd(point, "0");
-  const split = Math.max(point, 1);
-  const whole = padded.slice(0, split).replace(/^0+(?=[0-9])/, "");
-  const fraction = padded.slice(split).replace(/0+$/, "");
-  const plain = fraction ? `${whole}.${fraction}` : whole;
-  return plain === "0" ? "0" : match[1] + plain;
 }
 
 /** Whether the number's digits start with 0: only then can the regex find a leading zero. */

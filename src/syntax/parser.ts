@@ -5,6 +5,7 @@ import {
   type IRecognitionException,
   type IToken,
   type TokenType,
+  tokenMatcher,
 } from "chevrotain";
 import { type Diagnostic, diagnose, type Position, type Range } from "../diagnostics/index.js";
 import type { Comparison, ErrorNode, Expr, ListValue, OperatorRef, Scalar, Value } from "./ast.js";
@@ -24,6 +25,7 @@ import {
   tokenRange,
   tokenStart,
   wordOperatorNode,
+  wordRun,
 } from "./nodes.js";
 import {
   AndOperator,
@@ -32,15 +34,18 @@ import {
   Comma,
   ComparisonOperator,
   Identifier,
+  LBrace,
   LBracket,
   LParen,
   Negation,
   Not,
   OrOperator,
+  RBrace,
   RBracket,
   RParen,
   Scalar as ScalarToken,
 } from "./tokens.js";
+import { isListOperator } from "./vocabulary.js";
 
 /**
  * The filter grammar as a chevrotain parser that builds the AST directly (embedded actions).
@@ -108,6 +113,9 @@ class FilterParser extends EmbeddedActionsParser {
 
   /** Where the lexer rejected characters, set before each parse. */
   lexingErrorOffsets: number[] = [];
+
+  /** The source, set before each parse: an unquoted run and a list in the wrong brackets are fixed from its text. */
+  source = "";
 
   /**
    * Records "expected …" at the next token (or right after the previous one at the end of input)
@@ -223,25 +231,49 @@ class FilterParser extends EmbeddedActionsParser {
     "comparison",
     (): Comparison | ErrorNode => {
       const name = this.CONSUME(Identifier);
+      // `RequestHeaders["x-debug"]`: a member of an object field, read only to say E0208.
+      const member = this.OPTION4({
+        GATE: this.memberAhead,
+        DEF: () => {
+          this.CONSUME(LBracket);
+          this.CONSUME3(ScalarToken);
+          return this.CONSUME(RBracket);
+        },
+      });
       const foundOperator = this.OPTION(this.optionalOperator);
       const operator = this.ACTION(
         () => foundOperator ?? this.missing("an operator{after}, such as `eq`, `in` or `startsWith`"),
       );
-      const foundValue = this.OPTION2(this.optionalValue);
+      const foundValue = this.OPTION2({ GATE: this.valueAhead, DEF: this.optionalValue });
       return this.ACTION(() => {
         // A field name invented while recovering: the syntax error says what is missing.
         if (!isRealToken(name)) return { kind: "error" as const, range: tokenRange(name) };
         // Only one error per comparison: a missing operator already explains the missing value.
         const value =
-          foundValue ??
-          (foundOperator
-            ? this.missing('a value{after}: a "string", a number, true, false or a [list]')
-            : { kind: "error" as const, range: operator.range });
-        return comparisonNode(name, operator, value);
+          foundValue === undefined
+            ? foundOperator
+              ? this.missing('a value{after}: a "string", a number, true, false or a [list]')
+              : { kind: "error" as const, range: operator.range }
+            : "open" in foundValue
+              ? this.rebracketed(foundValue, operator)
+              : foundValue;
+        if (member === undefined) return comparisonNode(name, operator, value);
+        const range = { start: tokenStart(name), end: tokenEnd(member) };
+        const field = { kind: "field" as const, name: this.sourceOf(range), range };
+        return comparisonNode(name, operator, value, field);
       });
     },
     this.recovery,
   );
+
+  private readonly memberAhead = () =>
+    this.LA(1).tokenType === LBracket &&
+    tokenMatcher(this.LA(2), ScalarToken) &&
+    this.LA(3).tokenType === RBracket;
+
+  private sourceOf(range: Range): string {
+    return this.source.slice(range.start.offset, range.end.offset);
+  }
 
   /** The common case, an operator token, is taken here; the `operator` rule handles the other spellings. */
   private readonly operatorForms: IOrAlt<OperatorRef | ErrorNode>[] = [
@@ -255,16 +287,130 @@ class FilterParser extends EmbeddedActionsParser {
   ];
   private readonly optionalOperator = () => this.OR2(this.operatorForms);
 
-  private readonly valueForms: IOrAlt<Value>[] = [
+  private readonly valueForms: IOrAlt<Value | Bracketed>[] = [
     { ALT: () => this.SUBRULE(this.list) },
     {
       ALT: () => {
         const token = this.CONSUME(ScalarToken);
-        return this.ACTION(() => scalarOf(token));
+        // Words after an unquoted word, to the end of the comparison, are read with it
+        // (`eq foo bar`), so that one error quotes them all.
+        let last = token;
+        let runEnd: number | undefined;
+        this.MANY({
+          GATE: () => {
+            runEnd ??= this.wordRunEnd(token);
+            return this.LA(1).startOffset <= runEnd;
+          },
+          DEF: () => {
+            last = this.CONSUME2(Identifier);
+          },
+        });
+        // `in 200, 201`: a list without its brackets, read to say E0111 with them.
+        const more: IToken[] = [];
+        this.MANY2({
+          GATE: () =>
+            this.LA(1).tokenType === Comma &&
+            tokenMatcher(this.LA(2), ScalarToken) &&
+            !tokenMatcher(this.LA(3), ComparisonOperator) &&
+            !tokenMatcher(this.LA(3), Negation),
+          DEF: () => {
+            this.CONSUME(Comma);
+            more.push(this.CONSUME2(ScalarToken));
+          },
+        });
+        const trailing = this.OPTION3({
+          GATE: () => more.length > 0 && this.LA(1).tokenType === Comma && endsComparison(this.LA(2)),
+          DEF: () => this.CONSUME2(Comma),
+        });
+        return this.ACTION((): Value | Bracketed => {
+          const first = last === token ? scalarOf(token) : wordRun(token, last, this.source);
+          if (more.length === 0) return first;
+          return { open: undefined, elements: [first, ...more.map(scalarOf)], close: trailing };
+        });
       },
     },
+    { ALT: () => this.SUBRULE(this.bracketed) },
   ];
   private readonly optionalValue = () => this.OR(this.valueForms);
+
+  /** A `(` after an operator opens a value only where a list in the wrong brackets follows: `("us", …` or `("us")`. */
+  private readonly valueAhead = () =>
+    this.LA(1).tokenType !== LParen ||
+    (tokenMatcher(this.LA(2), ScalarToken) && [Comma, RParen].includes(this.LA(3).tokenType));
+
+  /**
+   * The offset of the last word that joins the unquoted word `value` (-1 for none): the words
+   * that follow it on its line, when what comes after them ends the value (the end, `and`, `or`,
+   * `)`, `,`, `]` or another line). A word followed by an operator starts the next comparison.
+   */
+  private wordRunEnd(value: IToken): number {
+    if (value.tokenType !== Identifier) return -1;
+    let k = 1;
+    while (this.LA(k).tokenType === Identifier && this.LA(k).startLine === value.startLine) k++;
+    const next = this.LA(k);
+    const ends =
+      next.startLine !== value.startLine ||
+      endsComparison(next) ||
+      next.tokenType === Comma ||
+      next.tokenType === RBracket;
+    return k > 1 && ends ? this.LA(k - 1).startOffset : -1;
+  }
+
+  /**
+   * Values in `( )` or `{ }` after an operator: read like a list, to say E0111 with the fix. The
+   * closing bracket may be any of `)`, `}`, `]`, or missing.
+   */
+  private bracketed = this.RULE("bracketed", (): Bracketed => {
+    const open = this.OR([{ ALT: () => this.CONSUME(LParen) }, { ALT: () => this.CONSUME(LBrace) }]);
+    const elements: Scalar[] = [];
+    this.OPTION(() => {
+      elements.push(this.SUBRULE(this.element));
+      this.MANY({
+        GATE: () => !closesBracketed.includes(this.LA(2).tokenType),
+        DEF: () => {
+          this.CONSUME(Comma);
+          elements.push(this.SUBRULE2(this.element));
+        },
+      });
+      this.OPTION2(() => this.CONSUME2(Comma));
+    });
+    const close = this.OPTION3(() =>
+      this.OR2([
+        { ALT: () => this.CONSUME(RParen) },
+        { ALT: () => this.CONSUME(RBrace) },
+        { ALT: () => this.CONSUME(RBracket) },
+      ]),
+    );
+    return { open, elements, close };
+  });
+
+  /**
+   * The value that values in the wrong brackets (or none) stand for, with E0111 and its fix: a list
+   * in `[ ]`, or for an operator that takes one value, one value alone (`eq ("us")` → `"us"`).
+   */
+  private rebracketed({ open, elements, close }: Bracketed, operator: OperatorRef | ErrorNode): Value {
+    const last = close ?? elements[elements.length - 1];
+    const start = open ? tokenStart(open) : elements[0]!.range.start;
+    const range: Range = {
+      start,
+      end: last === undefined ? tokenEnd(open!) : "image" in last ? tokenEnd(last) : last.range.end,
+    };
+    const one = operator.kind === "operator" && operator.op !== null && !isListOperator(operator.op);
+    const alone = one && elements.length === 1 ? elements[0] : undefined;
+    const texts = elements.map((element) => this.sourceOf(element.range));
+    const fixable = elements.length > 0 && elements.every((element) => element.kind !== "error");
+    const replacement = !fixable ? undefined : alone ? texts[0]! : `[${texts.join(", ")}]`;
+    const brackets = open === undefined ? undefined : open.image === "{" ? "{ }" : "( )";
+    this.problems.push(
+      diagnose(
+        "WrongBrackets",
+        range,
+        { brackets, list: alone === undefined, replacement },
+        replacement === undefined ? undefined : { message: `write ${replacement}`, range, replacement },
+      ),
+    );
+    return alone ?? { kind: "list", elements, range };
+  }
 
   private operator = this.RULE(
     "operator",
@@ -336,7 +482,19 @@ class FilterParser extends EmbeddedActionsParser {
     {
       ALT: () => {
         const token = this.CONSUME(ScalarToken);
-        return this.ACTION(() => scalarOf(token));
+        // As for a comparison's value: `[us east, ca]` holds the unquoted `us east`.
+        let last = token;
+        let runEnd: number | undefined;
+        this.MANY2({
+          GATE: () => {
+            runEnd ??= this.wordRunEnd(token);
+            return this.LA(1).startOffset <= runEnd;
+          },
+          DEF: () => {
+            last = this.CONSUME(Identifier);
+          },
+        });
+        return this.ACTION(() => (last === token ? scalarOf(token) : wordRun(token, last, this.source)));
       },
     },
     {
@@ -365,6 +523,23 @@ class FilterParser extends EmbeddedActionsParser {
 
   private element = this.RULE("element", (): Scalar => this.OR(this.elementForms), this.recovery);
 }
+
+/** Values in the wrong brackets or none, as read: the comparison turns them into its value (see `rebracketed`). */
+interface Bracketed {
+  /** `(` or `{`; none for values listed without brackets (`in 200, 201`). */
+  open: IToken | undefined;
+  elements: Scalar[];
+  close: IToken | undefined;
+}
+
+const closesBracketed: TokenType[] = [RParen, RBrace, RBracket];
+
+/** Whether a comparison ends before `token`: the end, `and`, `or` or `)`. */
+const endsComparison = (token: IToken) =>
+  token.tokenType === EOF ||
+  token.tokenType === RParen ||
+  tokenMatcher(token, AndOperator) ||
+  tokenMatcher(token, OrOperator);
 
 let instance: FilterParser | undefined;
 

@@ -56,6 +56,9 @@ export const RParen = punctuation("RParen", ")");
 export const LBracket = punctuation("LBracket", "[");
 export const RBracket = punctuation("RBracket", "]");
 export const Comma = punctuation("Comma", ",");
+/** Braces, scanned as tokens only right after an operator (and the `}` closing one): a list in the wrong brackets. */
+export const LBrace = punctuation("LBrace", "{");
+export const RBrace = punctuation("RBrace", "}");
 
 const string = { class: "value", value: "string" } as const;
 export const DoubleQuoted = token("DoubleQuoted", "double-quoted string", [StringLiteral], string);
@@ -112,6 +115,8 @@ export const allTokens: TokenType[] = [
   LBracket,
   RBracket,
   Comma,
+  LBrace,
+  RBrace,
   DoubleQuoted,
   SingleQuoted,
   UnterminatedString,
@@ -186,6 +191,10 @@ export function describeTokenType(type: TokenType): string {
       return "`[`";
     case "Comma":
       return "`,`";
+    case "LBrace":
+      return "`{`";
+    case "RBrace":
+      return "`}`";
     case "EOF":
       return "the end of the filter";
     default:

@@ -40,7 +40,7 @@ const numberTypes = ["int", "float"] as const;
 const declarations = {
   eq: {
     aliases: ["=="],
-    nearMisses: ["equals", "equal", "is", "==="],
+    nearMisses: ["equals", "equal", "is", "===", "="],
     negation: "!eq",
     list: false,
     infixNot: false,
@@ -52,7 +52,7 @@ const declarations = {
   },
   "!eq": {
     aliases: ["!=", "ne"],
-    nearMisses: ["neq", "nq", "noteq", "<>", "!=="],
+    nearMisses: ["neq", "nq", "noteq", "<>", "!==", "=!"],
     negation: "eq",
     list: false,
     infixNot: false,
@@ -246,9 +246,12 @@ export const OPERATOR_SPELLINGS: ReadonlyMap<string, CanonicalOperator> = new Ma
   ]),
 );
 
-/** The operator × type matrix: whether `operator` compares a field of `type`. Object fields take nothing. */
+/**
+ * The operator × type matrix: whether `operator` compares a field of `type`. Object fields take
+ * nothing, and anything but one of the 14 canonical operators accepts nothing.
+ */
 export function operatorAccepts(operator: CanonicalOperator, type: FieldType): boolean {
-  return OPERATORS[operator].accepts.includes(type);
+  return isCanonicalOperator(operator) && OPERATORS[operator].accepts.includes(type);
 }
 
 /** The operators a field of `type` accepts, in canonical order. */
@@ -292,8 +295,11 @@ type LogicWord = keyof typeof LOGIC;
 /** The value words (case-sensitive). */
 export const BOOLEAN_WORDS = ["true", "false"] as const;
 
-/** The punctuation of the language. */
-export const PUNCTUATION = ["(", ")", "[", "]", ","] as const;
+/**
+ * The punctuation of the language; braces are scanned only to say that a list takes `[ ]`
+ * (`in {"us", "ca"}`, E0111).
+ */
+export const PUNCTUATION = ["(", ")", "[", "]", ",", "{", "}"] as const;
 export type Punctuation = (typeof PUNCTUATION)[number];
 
 /**

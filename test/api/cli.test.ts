@@ -540,7 +540,7 @@ describe("filterc jobs", () => {
     expect(run).toEqual({
       code: 1,
       stdout: "",
-      stderr: `filterc jobs list: list jobs: no response within 100 ms (timeout) from GET ${api.baseUrl}${JOBS}\n`,
+      stderr: `filterc jobs list: list jobs: no response within 100 ms (--timeout-ms) from GET ${api.baseUrl}${JOBS}\n`,
     });
   });
 

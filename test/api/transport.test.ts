@@ -255,7 +255,7 @@ describe("errors", () => {
     expect([error.failure, error.status, error.message]).toEqual([
       "timeout",
       null,
-      `list jobs: no response within 100 ms (timeout) from GET ${api.baseUrl}/zones/${ZONE}/logpush/jobs (3 attempts)`,
+      `list jobs: no response within 100 ms (option timeoutMs) from GET ${api.baseUrl}/zones/${ZONE}/logpush/jobs (3 attempts)`,
     ]);
     expect(api.received.length).toBe(3);
     expect(sleeps).toEqual([438, 875]);
@@ -349,7 +349,7 @@ describe("retries", () => {
     api.on(JOBS, failure(429, 10013, "rate limited", { "retry-after": "3600" }), success([]));
     const error = await failureOf(client().listJobs({ zoneId: ZONE }));
     expect(error.message).toBe(
-      "list jobs: HTTP 429: [10013] rate limited; the service asked to retry after 3600 s, longer than the 60 s filterc waits (maxRetryDelayMs): not retried",
+      "list jobs: HTTP 429: [10013] rate limited; the service asked to retry after 3600 s, longer than the 60 s filterc waits (option maxRetryDelayMs): not retried",
     );
     expect([api.received.length, sleeps]).toEqual([1, []]);
     api.reset();

@@ -113,7 +113,7 @@ describe("filterc diff", () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain(
-      "error[E0401]: the filter has 40 comparisons; Logpush accepts at most 30 (option maxOperators); this comparison crosses the limit\n",
+      "error[E0401]: the filter has 40 comparisons; Logpush accepts at most 30 (--max-operators); this comparison crosses the limit; the filter's `or` can be split across several jobs, each pushing the records of some of its parts\n",
     );
   });
 

@@ -257,4 +257,30 @@ describe("filterc test", () => {
     );
     expect(run.stderr).toContain(`error: ${broken}: the filter ${broken} (filter) has errors\n`);
   });
+
+  it("passes with a note when there are no test files, exit 0; --require-tests makes that exit 2", async () => {
+    const empty = join(dir, "no-tests");
+    mkdirSync(empty);
+    const none = await runCli(["test", empty]);
+    expect(none).toMatchObject({
+      code: 0,
+      stdout: "0 passed, 0 failed\n",
+      stderr:
+        "filterc test: no test files (*.test.json) found; nothing to run (--require-tests makes this an error)\n",
+    });
+    const json = await runCli(["test", "--json", empty]);
+    expect(json).toMatchObject({ code: 0, stdout: '{"passed":0,"failed":0,"files":[]}\n', stderr: "" });
+    for (const args of [
+      ["test", "--require-tests", empty],
+      ["test", "--json", "--require-tests", empty],
+    ]) {
+      const required = await runCli(args);
+      expect(required.code).toBe(2);
+      expect(required.stderr).toBe(
+        "filterc test: no test files (*.test.json) found, and --require-tests asks for some\n",
+      );
+    }
+    const withTests = await runCli(["test", "--require-tests", passing]);
+    expect(withTests.code).toBe(0);
+  });
 });

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Cond, check, negateOperator } from "../../src/check/index.js";
 import { compilePredicate } from "../../src/eval/index.js";
+import { InvalidArgumentError } from "../../src/index.js";
 
 interface CaseGroup {
   filter: string;
@@ -63,10 +64,14 @@ describe("compilePredicate", () => {
     expect([...types].sort()).toEqual(["array[int]", "array[string]", "bool", "float", "int", "string"]);
   });
 
-  it("refuses a comparison the operator matrix rejects", () => {
-    const condition = check('ClientCountry eq "us"').condition!;
-    const wrong = { ...condition, operator: "lt" } as typeof condition;
-    expect(() => compilePredicate(wrong)).toThrow("cannot evaluate ClientCountry (string) lt");
+  it("refuses a comparison the operator matrix rejects, or on a field that cannot be filtered", () => {
+    const condition = check('ClientCountry eq "us"').condition! as Cond & { kind: "leaf" };
+    const refused = "compilePredicate: condition must be a condition from check or compile, not an object";
+    const wrongOperator = { ...condition, operator: "lt" } as Cond;
+    expect(() => compilePredicate(wrongOperator)).toThrow(InvalidArgumentError);
+    expect(() => compilePredicate(wrongOperator)).toThrow(refused);
+    const unfilterable = { ...condition, field: { ...condition.field, filterable: false } } as Cond;
+    expect(() => compilePredicate(unfilterable)).toThrow(refused);
   });
 });
 

@@ -5,11 +5,13 @@ import { type CompileOptions, createCatalog, type Diagnostic, type FieldSpec } f
  * One conformance case: source and options in, the exact filter JSON (or null) and the exact
  * diagnostics out. A diagnostic is written `CODE L:C-L:C`, with ` → "replacement"` when it
  * suggests a fix and ` (and L:C-L:C …)` for the other places it involves, then `: ` and its
- * message. A source may be written as [text, count] pairs for inputs too long to read.
+ * message. A source may be written as [text, count] pairs for inputs too long to read, and as a
+ * value that is no string (a JavaScript caller's mistake, run in the library only).
  */
 export interface ConformanceCase {
   name: string;
-  source: string | [string, number][];
+  /** A value that is no string nor such pairs (`null`, `42`) is given as it is: a JavaScript caller's mistake (E0113). */
+  source: string | [string, number][] | number | boolean | null;
   options?: Omit<CompileOptions, "catalog"> & { catalog?: string };
   filter: string | null;
   diagnostics: string[];
@@ -29,9 +31,17 @@ export function loadConformance(): { file: string; cases: ConformanceCase[] }[] 
     }));
 }
 
-export function sourceOf(testCase: ConformanceCase): string {
+/** The case's source as text, or as the value that is no string it gives (`null`, `42`). */
+export function sourceOf(testCase: ConformanceCase): string | number | boolean | null {
   const { source } = testCase;
-  return typeof source === "string" ? source : source.map(([text, count]) => text.repeat(count)).join("");
+  if (!Array.isArray(source)) return source;
+  return source.map(([text, count]) => text.repeat(count)).join("");
+}
+
+/** The case's source, for the cases whose source is text (every front end but the library reads text). */
+export function textOf(testCase: ConformanceCase): string | undefined {
+  const source = sourceOf(testCase);
+  return typeof source === "string" ? source : undefined;
 }
 
 export function loadCatalogFixture(name: string) {

@@ -260,7 +260,7 @@ describe("filterc lsp --stdio", () => {
     expect(limited.diagnostics.map((d) => [d.code, d.message])).toEqual([
       [
         "E0401",
-        "the filter has 2 comparisons; Logpush accepts at most 1 (option maxOperators); this comparison crosses the limit",
+        "the filter has 2 comparisons; Logpush accepts at most 1 (setting filterc.maxOperators); this comparison crosses the limit",
       ],
     ]);
 

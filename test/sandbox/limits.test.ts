@@ -34,7 +34,7 @@ describe("the filter limits, measured on the filter as sent", () => {
         {
           code: 1004,
           message:
-            "bad predicate: the filter has 31 comparisons; Logpush accepts at most 30 (option maxOperators); this comparison crosses the limit",
+            "bad predicate: the filter has 31 comparisons; Logpush accepts at most 30; this comparison crosses the limit; the filter's `or` can be split across several jobs, each pushing the records of some of its parts",
         },
       ],
     });

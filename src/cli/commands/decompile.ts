@@ -3,6 +3,7 @@ import { parseCommandArgs, parseCount, singleInput } from "../args.js";
 import { compilerOptionsFrom, folderDefaults } from "../compiler-options.js";
 import { diagnosticsJson, reportDiagnostics } from "../diagnostics-output.js";
 import { type CliIO, readSource } from "../io.js";
+import { CLI_OPTION_LABELS } from "../option-labels.js";
 
 export const usage = `filterc decompile [FILE|-] [options]
 
@@ -35,6 +36,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const input = await readSource(io, file);
   const { dataset: defaultDataset } = await folderDefaults(io, file);
   const result = decompile(input.text, {
+    optionLabels: CLI_OPTION_LABELS,
     ...(dataset !== undefined && { dataset }),
     ...(defaultDataset !== undefined && { defaultDataset }),
     ...(catalog !== undefined && { catalog }),

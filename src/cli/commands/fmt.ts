@@ -3,6 +3,7 @@ import { format } from "../../print/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
 import { type CliIO, cannotWrite, readSource, UsageError } from "../io.js";
+import { CLI_OPTION_LABELS } from "../option-labels.js";
 
 export const usage = `filterc fmt [FILE…|-] [--write|--check] [options]
 
@@ -28,7 +29,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (files.filter((file) => file === "-").length > 1)
     throw new UsageError("standard input can be read only once: give - once");
   const lineWidth = parseCount(values["line-width"], "--line-width", 1);
-  const options = lineWidth === undefined ? {} : { lineWidth };
+  const options = { optionLabels: CLI_OPTION_LABELS, ...(lineWidth !== undefined && { lineWidth }) };
   let status = 0;
   for (const file of files) {
     // A file written back in place must be one: a fifo read to its end would then wait for a reader.

@@ -1,0 +1,47 @@
+import { isObject, isString } from "../diagnostics/index.js";
+
+/*
+ * The shapes the API module's exported functions take from a JavaScript caller, checked before
+ * anything reads them: a wrong one is an InvalidArgumentError naming the argument (see
+ * diagnostics/arguments.ts), never a TypeError from inside.
+ */
+
+const isOptional = (test: (value: unknown) => boolean) => (value: unknown) =>
+  value === undefined || test(value);
+export const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
+export const isScope = (value: unknown): value is "zone" | "account" | undefined =>
+  value === undefined || value === "zone" || value === "account";
+
+/** Where a job lives (its scope and ID), or left out. */
+export const isPlace = (value: unknown): value is { scope: "zone" | "account"; id: string } | undefined =>
+  value === undefined ||
+  (isObject(value) && value["scope"] !== undefined && isScope(value["scope"]) && isString(value["id"]));
+
+export const A_PLACE = 'where the job lives ({scope: "zone" | "account", id})';
+
+/** What each setting of JobSettings a type error would break must be; the rest `checkJobBody` checks itself. */
+const settingShapes: Record<string, (value: unknown) => boolean> = {
+  name: isOptional((value) => value === null || isString(value)),
+  destination: isOptional(isString),
+  dataset: isOptional(isString),
+  fields: isOptional(isStrings),
+  timestamps: isOptional(isString),
+  outputOptions: isOptional(isObject),
+  logpullOptions: isOptional(isString),
+  ownershipChallenge: isOptional(isString),
+  compileOptions: isOptional(isObject),
+  filter: isOptional(
+    (value) =>
+      value === null ||
+      (isObject(value) && ("json" in value || ("source" in value && isString(value["source"])))),
+  ),
+};
+
+export const isJobSettings = (value: unknown): value is Record<string, unknown> =>
+  isObject(value) && Object.entries(settingShapes).every(([name, test]) => test(value[name]));
+
+export const JOB_SETTINGS =
+  "job settings: an object ({fields: string[], filter: {source} | {json} | null, …})";
+
+/** A job as the API returns it: an object (with an id, when it is one the service holds). */
+export const isJob = (value: unknown): value is Record<string, unknown> => isObject(value);
