@@ -20,6 +20,7 @@ const stages = [
   "api",
   "files",
   "sandbox",
+  "console",
   "lsp",
   "codemirror",
   "cli",
@@ -27,7 +28,7 @@ const stages = [
 ];
 
 /** These run on Node only; every other stage runs in browsers too: no node:* modules, no Node globals. */
-const nodeOnly = ["files", "sandbox", "lsp", "cli"];
+const nodeOnly = ["files", "sandbox", "console", "lsp", "cli"];
 const core = stages.filter((stage) => !nodeOnly.includes(stage));
 
 const src = fileURLToPath(new URL("../src/", import.meta.url));
