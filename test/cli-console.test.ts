@@ -100,6 +100,14 @@ describe("filterc console", () => {
     expect(await running.stop()).toEqual({ code: 0, stderr: "filterc console: stopped (SIGTERM)\n" });
   });
 
+  it("shows the data directory's control characters as code points, not raw", async () => {
+    const running = await startConsoleCli(["--data-dir", "state\u001b[2J\u202e"], {}, folder());
+    expect(running.lines[1]).toBe(
+      "API: the embedded sandbox, its state in state<U+001B>[2J<U+202E> (the default; --base-url drives another API)",
+    );
+    expect((await running.stop()).code).toBe(0);
+  });
+
   it("drives a running sandbox given by --base-url, reading its challenge files from --data-dir", async () => {
     const sandbox = await runSandbox();
     try {

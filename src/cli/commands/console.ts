@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { resolveScope } from "../../api/ids.js";
 import { createClient, type LogpushClient, ValidationError } from "../../api/index.js";
 import { type ApiDescription, type ConsoleServer, startConsole } from "../../console/index.js";
+import { terminalText } from "../../diagnostics/index.js";
 import { API_PREFIX, type Sandbox, startSandbox } from "../../sandbox/index.js";
 import { apiFlags, clientFrom } from "../api-common.js";
 import { parseCommandArgs, parseCount } from "../args.js";
@@ -161,8 +162,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const lines = [
     server.url,
     api.description.kind === "embedded sandbox"
-      ? `API: the embedded sandbox, its state in ${api.description.dataDir} (the default; --base-url drives another API)`
-      : `API: ${api.description.url} (its credentials stay in this process)`,
+      ? `API: the embedded sandbox, its state in ${terminalText(api.description.dataDir)} (the default; --base-url drives another API)`
+      : `API: ${terminalText(api.description.url)} (its credentials stay in this process)`,
   ];
   if (zoneId !== undefined) lines.push(`zone: ${zoneId}`);
   if (accountId !== undefined) lines.push(`account: ${accountId}`);
