@@ -95,6 +95,24 @@ async function readJson(request: IncomingMessage, limit: number): Promise<unknow
   }
 }
 
+/** The request's URL, or undefined when its path does not read as one (`//[`). */
+function requestUrl(request: IncomingMessage): URL | undefined {
+  try {
+    return new URL(request.url ?? "/", "http://127.0.0.1");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The job ID a path holds, decoded. */
+function jobId(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new BadCall("the job ID in the path is not percent-encoded UTF-8");
+  }
+}
+
 /** The call that answers a method and path, with the job ID a `/api/jobs/ID` path holds. */
 function findCall(method: string, path: string) {
   const id = /^\/api\/jobs\/([^/]+)$/.exec(path)?.[1];
@@ -123,7 +141,8 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   let port = 0;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    const url = requestUrl(request);
+    if (!url) return reply(response, 400, "bad request: the path does not read as a URL's path");
     if (url.pathname !== "/api" && !url.pathname.startsWith("/api/")) {
       const refused = pageRefusal(request.headers, port);
       if (refused) reply(response, 403, refused);
@@ -142,7 +161,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     let answer: Record<string, unknown>;
     try {
       const call: Call = { query: url.searchParams, body: await readJson(request, maxBodyBytes) };
-      if (id !== undefined) call.id = decodeURIComponent(id);
+      if (id !== undefined) call.id = jobId(id);
       answer = { ok: true, ...(await found.handle(context, call)) };
     } catch (error) {
       if (error instanceof BadCall)

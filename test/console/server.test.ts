@@ -174,6 +174,13 @@ describe("the console's server", () => {
       status: 405,
       json: { ok: false, error: { kind: "request", message: "PATCH is not a call of /api/jobs" } },
     });
+    for (const path of ["//[", "http://["]) {
+      const unreadable = await send("GET", path, { [TOKEN_HEADER]: server.token });
+      expect([unreadable.status, unreadable.body]).toEqual([
+        400,
+        "bad request: the path does not read as a URL's path\n",
+      ]);
+    }
     const notJson = await send("POST", "/api/jobs", { [TOKEN_HEADER]: server.token }, "{oops");
     expect([notJson.status, JSON.parse(notJson.body)]).toEqual([
       400,
@@ -194,6 +201,13 @@ describe("the console's server", () => {
     ).toEqual({
       status: 400,
       json: { ok: false, error: { kind: "request", message: "settings.fields has the wrong type" } },
+    });
+    expect(await api("DELETE", `/api/jobs/%E0?zoneId=${ZONE}`)).toEqual({
+      status: 400,
+      json: {
+        ok: false,
+        error: { kind: "request", message: "the job ID in the path is not percent-encoded UTF-8" },
+      },
     });
     expect(await api("POST", "/api/jobs", { scope: {}, settings: {} })).toEqual({
       status: 400,

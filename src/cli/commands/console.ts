@@ -135,7 +135,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const given = drivesGivenApi ? givenApi(values, io) : undefined;
   if (!existsSync(`${pageFolder}index.html`))
     throw new UserError("the console page is not built; run npm run build");
-  const api = given ?? (await embeddedSandbox(values["data-dir"] ?? DEFAULT_DATA_DIR, io));
+  const dataDir = values["data-dir"] ?? DEFAULT_DATA_DIR;
+  const api = given ?? (await embeddedSandbox(dataDir, io));
   if (!drivesGivenApi && zoneId === undefined && accountId === undefined) zoneId = SANDBOX_ZONE;
   let server: ConsoleServer;
   try {
@@ -162,7 +163,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const lines = [
     server.url,
     api.description.kind === "embedded sandbox"
-      ? `API: the embedded sandbox, its state in ${terminalText(api.description.dataDir)} (the default; --base-url drives another API)`
+      ? `API: the embedded sandbox, its state in ${terminalText(dataDir)} (the default; --base-url drives another API)`
       : `API: ${terminalText(api.description.url)} (its credentials stay in this process)`,
   ];
   if (zoneId !== undefined) lines.push(`zone: ${zoneId}`);
