@@ -61,6 +61,15 @@ describe("filterc console", () => {
     ]);
   });
 
+  it("names the environment's variable when the ID it holds is no ID, with exit 1", async () => {
+    const { code, stdout, stderr } = await runCli(["console"], "", { CLOUDFLARE_ZONE_ID: "example.com" });
+    expect([code, stdout, stderr]).toEqual([
+      1,
+      "",
+      "filterc console: CLOUDFLARE_ZONE_ID: invalid zone ID \"example.com\"; expected the zone's ID (32 hex digits, on the dashboard's Overview page), not its name\n",
+    ]);
+  });
+
   it("starts an embedded sandbox by default, whatever the environment's API, and stops on SIGTERM", async () => {
     const running = await startConsoleCli(
       [],

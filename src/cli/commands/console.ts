@@ -52,14 +52,21 @@ const { "dry-run": _dryRun, json: _json, ...consoleApiFlags } = apiFlags;
 
 const nonEmpty = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
 
-/** A zone or account ID from a flag or the environment, checked as the client checks it. */
-function scopeId(kind: "zone" | "account", value: string | undefined): string | undefined {
+/**
+ * A zone or account ID from its flag, else the environment, checked as the client checks it; a
+ * mistake names where the ID came from.
+ */
+function scopeId(kind: "zone" | "account", flag: string | undefined, env: CliIO["env"]): string | undefined {
+  const variable = kind === "zone" ? "CLOUDFLARE_ZONE_ID" : "CLOUDFLARE_ACCOUNT_ID";
+  const value = nonEmpty(flag) ?? nonEmpty(env[variable]);
   if (value === undefined) return undefined;
   try {
     resolveScope(kind === "zone" ? { zoneId: value } : { accountId: value }, "console");
   } catch (error) {
-    if (error instanceof ValidationError) throw new UsageError(`--${kind}: ${error.problems[0]!.message}`);
-    throw error;
+    if (!(error instanceof ValidationError)) throw error;
+    const message = error.problems[0]!.message;
+    if (nonEmpty(flag) !== undefined) throw new UsageError(`--${kind}: ${message}`);
+    throw new UserError(`${variable}: ${message}`);
   }
   return value;
 }
@@ -130,8 +137,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const drivesGivenApi = ["base-url", "api-token", "email", "api-key"].some(
     (name) => values[name as keyof typeof values] !== undefined,
   );
-  let zoneId = scopeId("zone", nonEmpty(values.zone) ?? nonEmpty(io.env["CLOUDFLARE_ZONE_ID"]));
-  const accountId = scopeId("account", nonEmpty(values.account) ?? nonEmpty(io.env["CLOUDFLARE_ACCOUNT_ID"]));
+  let zoneId = scopeId("zone", values.zone, io.env);
+  const accountId = scopeId("account", values.account, io.env);
   const given = drivesGivenApi ? givenApi(values, io) : undefined;
   if (!existsSync(`${pageFolder}index.html`))
     throw new UserError("the console page is not built; run npm run build");
