@@ -1,5 +1,5 @@
 import { element } from "../playground/dom.js";
-import { getCatalog } from "../src/catalog/index.js";
+import { DEFAULT_DATASET, getCatalog } from "../src/catalog/index.js";
 import { decompile } from "../src/decompile/index.js";
 import type { JobResult, LogpushJob } from "../src/index.js";
 import { call, scopeQuery } from "./api.js";
@@ -11,7 +11,7 @@ type JobScope = { zoneId: string } | { accountId: string };
 /** A job's filter as source, for the list: decompiled when filterc knows the dataset, else its JSON. */
 function filterText(job: LogpushJob): string {
   if (!job.filter) return "(no filter)";
-  const dataset = job.dataset ?? "http_requests";
+  const dataset = job.dataset ?? DEFAULT_DATASET;
   const read = getCatalog(dataset) ? decompile(job.filter, { dataset }) : undefined;
   return read?.ok ? (read.source ?? "") : job.filter;
 }
@@ -46,7 +46,7 @@ export function setUpJobs(connect: () => ConnectView) {
     title.textContent = `Job ${id}${job.name ? ` · ${job.name}` : ""}`;
     const facts = document.createElement("dl");
     facts.append(
-      ...described("Dataset", job.dataset ?? "http_requests"),
+      ...described("Dataset", job.dataset ?? DEFAULT_DATASET),
       ...described("Destination", job.destination_conf ?? "", true),
       ...described("Status", job.enabled === false ? "disabled" : "enabled"),
       ...described("Filter", filterText(job), true),

@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/index.js";
+import { datasetNames, datasetScopes } from "../../src/catalog/index.js";
 import { print } from "../../src/print/index.js";
 import { startSandbox } from "../../src/sandbox/index.js";
 import { builderFilters } from "../helpers/builder-filters.js";
@@ -360,6 +361,16 @@ describe("the console in Chromium: Custom Fields", () => {
 describe("the console in Chromium: Connect a service", () => {
   it("builds a filter in the builder and the text, then creates the job the sandbox holds byte for byte", async () => {
     await page.getByRole("link", { name: "Connect a service" }).click();
+    const offered = () =>
+      page.$$eval("#dataset option", (options) => options.map((option) => option.textContent));
+    const ofScope = (scope: "zone" | "account") =>
+      datasetNames.filter((name) => datasetScopes(name)?.includes(scope));
+    expect(await offered()).toEqual(ofScope("zone"));
+    expect(await offered()).not.toContain("gateway_dns");
+    await page.getByLabel("Scope").selectOption("account");
+    expect(await offered()).toEqual(ofScope("account"));
+    expect(await offered()).not.toContain("http_requests");
+    await page.getByLabel("Scope").selectOption("zone");
     await page.getByLabel("Dataset").selectOption("http_requests");
     await expectText("#carries-RequestHeaders", "carries the custom fields x-trace-id");
     await expectText("#carries-Cookies", "no custom fields are configured: it will be empty");
@@ -497,6 +508,20 @@ describe("the console in Chromium: Connect a service", () => {
       "#output-problem",
       '`output_options.sample_rate` takes a number in (0, 1]: the share of records pushed, e.g. 0.1, not "half"',
     );
+    expect((await sandboxJobs()).length).toBe(1);
+
+    // The API going away at Create job: said in place, nothing typed lost, nothing created.
+    await page.getByLabel("Sample rate").fill("1");
+    await page.getByLabel("Destination").fill("https://logs.example.com/push");
+    const port = Number(new URL(sandbox.api).port);
+    await sandbox.sandbox.close();
+    await page.getByRole("button", { name: "Create job" }).click();
+    await page.waitForFunction(() => document.querySelector("#create-problem")?.textContent !== "");
+    expect(await page.textContent("#create-problem")).toMatch(/^create job: /);
+    expect(await page.textContent("#output-problem")).toBe("");
+    expect(await page.getByLabel("Destination").inputValue()).toBe("https://logs.example.com/push");
+    expect(await page.isVisible("#step-2")).toBe(true);
+    sandbox.sandbox = await startSandbox({ apiToken: TOKEN, dataDir: sandbox.dataDir, port });
     expect((await sandboxJobs()).length).toBe(1);
   });
 
