@@ -7,9 +7,9 @@ type LineOutcome = { line: number; text: string } & (
 );
 
 function outcomes(source: string, options: CompileOptions, ndjson: string): LineOutcome[] | string {
-  const { condition, diagnostics } = check(source, options);
+  const { normal, diagnostics } = check(source, options);
   if (diagnostics.some((d) => d.severity === "error")) return "Fix the filter's errors to run it.";
-  const predicate = condition ? compilePredicate(condition) : () => true;
+  const predicate = normal ? compilePredicate(normal) : () => true;
   const results: LineOutcome[] = [];
   ndjson.split(/\r?\n/).forEach((text, index) => {
     if (!text.trim()) return;

@@ -1,5 +1,12 @@
 import type { Catalog } from "./catalog/index.js";
-import { type CheckOptions, type CheckResult, type Cond, check, type Leaf } from "./check/index.js";
+import {
+  type CheckOptions,
+  type CheckResult,
+  type Cond,
+  check,
+  type Leaf,
+  type Meaning,
+} from "./check/index.js";
 import { type Diagnostic, hasErrors, sortDiagnostics } from "./diagnostics/index.js";
 import {
   DEFAULT_MAX_BYTES,
@@ -25,10 +32,10 @@ export interface CompileResult {
   stats: FilterStats;
   /** The parsed source. */
   ast: FilterSource;
-  /** What the filter means, as written (`not` kept); null when it is empty or has errors. */
+  /** The checked filter as written (`not` kept); null when it is empty or has errors. */
   condition: Cond | null;
-  /** `condition` in negation normal form, before optimizing; null with it. */
-  normal: Cond | null;
+  /** What the filter means: `condition` with every `not` pushed down, as the JSON has it, before optimizing; null with it. */
+  normal: Meaning | null;
   /** Every comparison that checked, in source order, even where the filter as a whole has errors. */
   comparisons: Leaf[];
   /** The catalog the filter was checked against; undefined when the dataset is unknown. */
@@ -38,7 +45,7 @@ export interface CompileResult {
 class Compiled extends WithLazyJson implements CompileResult {
   ast: FilterSource;
   condition: Cond | null;
-  normal: Cond | null;
+  normal: Meaning | null;
   comparisons: Leaf[];
   catalog: Catalog | undefined;
 

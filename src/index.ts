@@ -19,6 +19,7 @@ export {
   type Cond,
   check,
   type Leaf,
+  type Meaning,
   operatorAccepts,
   operatorsFor,
   type ScalarValue,

@@ -153,18 +153,34 @@ describe("filterc explain", () => {
     expect(run).toEqual({
       code: 0,
       stdout: [
-        "all of:",
+        "a record is pushed when all of:",
         "  EdgeResponseStatus (int) is at least 500",
-        "  not:",
-        "    any of:",
-        '      ClientRequestPath (string) starts with "/health"',
-        '      ClientRequestMethod (string) is one of "HEAD", "OPTIONS"',
+        '  ClientRequestPath (string) does not start with "/health" (or is missing)',
+        '  ClientRequestMethod (string) is none of "HEAD", "OPTIONS" (or is missing)',
         '  SecurityActions (array[string]) has an element "block"',
         "4 of 30 comparisons, 288 of 1000 bytes",
         "",
       ].join("\n"),
       stderr: "",
     });
+  });
+
+  it("explains what the JSON means: `not` pushed down, so a `not lt` needs the field", async () => {
+    const run = await runCli(["explain"], 'not (BotScore lt 30 or ClientCountry !eq "us")');
+    expect(run).toEqual({
+      code: 0,
+      stdout: [
+        "a record is pushed when all of:",
+        "  BotScore (int) is at least 30",
+        '  ClientCountry (string) is "us"',
+        "2 of 30 comparisons, 121 of 1000 bytes",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+    expect((await runCli(["explain"], "BotScore lt 30")).stdout).toBe(
+      "a record is pushed when BotScore (int) is less than 30\n1 of 30 comparisons, 57 of 1000 bytes\n",
+    );
   });
 
   it("explains the empty filter", async () => {

@@ -136,7 +136,7 @@ describe("files without end are read to a bound (a device, a pipe)", () => {
     const suite = await runCli(["test", "/dev/zero"]);
     expect(suite.code).toBe(2);
     expect(suite.stdout + suite.stderr).toContain(
-      "cannot read /dev/zero: larger than 67108864 bytes; not read",
+      "cannot read /dev/zero: larger than 16777216 bytes; not read",
     );
   });
 });
@@ -163,7 +163,8 @@ describe("CLI conventions", () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
       ok: true,
-      explanation: "BotScore (int) is less than 30\n1 of 30 comparisons, 57 of 1000 bytes\n",
+      explanation:
+        "a record is pushed when BotScore (int) is less than 30\n1 of 30 comparisons, 57 of 1000 bytes\n",
       stats: { operators: 1, bytes: 57, maxOperators: 30, maxBytes: 1000 },
       diagnostics: [],
     });
@@ -222,7 +223,9 @@ describe("no control character reaches a terminal raw", () => {
 
   it("explain shows a string's bidi override as an escape", async () => {
     const run = await runCli(["explain"], 'ClientRequestHost eq "a\\u202Eb"');
-    expect(run.stdout.split("\n")[0]).toBe('ClientRequestHost (string) is "a\\u202Eb"');
+    expect(run.stdout.split("\n")[0]).toBe(
+      'a record is pushed when ClientRequestHost (string) is "a\\u202Eb"',
+    );
   });
 
   it("terminalJson keeps the value and escapes what a terminal must not see", async () => {

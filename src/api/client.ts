@@ -103,6 +103,12 @@ function replacedRules(ruleset: Ruleset): string[] {
     : [`replaced the ruleset's ${replaced} rule${replaced === 1 ? "" : "s"} (a PUT replaces all rules)`];
 }
 
+/**
+ * The longest cursor of a list followed: it goes into the next request's URL (which servers refuse
+ * past about 8 KB), and every cursor is kept to tell a loop. The service's are about a hundred.
+ */
+const MAX_CURSOR_LENGTH = 2048;
+
 const isCustomFieldsRuleset = (r: unknown) =>
   r !== null &&
   typeof r === "object" &&
@@ -150,6 +156,16 @@ export class LogpushClient {
     const runner = new DryRunner(this.transport);
     const result = await call(new LogpushClient({ transport: this.transport, runner }));
     return { requests: runner.requests, result };
+  }
+
+  /**
+   * `answer`, what a call of this client returned, fit to show: the credentials masked wherever the
+   * service echoes them, and, unless `showDestinations`, every destination's credentials (a job's
+   * `destination_conf`, a change of it, and those of `destinations`, the ones the call sent) in
+   * every form the client sent them. The answers themselves stay as the service gave them.
+   */
+  masked<T>(answer: T, options: { destinations?: readonly string[]; showDestinations?: boolean } = {}): T {
+    return this.transport.masked(answer, options.destinations ?? [], options.showDestinations === true);
   }
 
   // Custom fields.
@@ -297,8 +313,10 @@ export class LogpushClient {
     scope: ResolvedScope,
     operation: string,
   ): Promise<Ruleset | undefined> {
+    // Every cursor handed out, by the page it led to: one given again means the list loops.
+    const seen = new Map<string, number>();
     let cursor: string | undefined;
-    do {
+    for (let page = 1; ; page++) {
       const request: ApiRequest = {
         operation,
         method: "GET",
@@ -306,13 +324,41 @@ export class LogpushClient {
         expects: "array",
       };
       if (cursor !== undefined) request.query = { cursor };
-      const page = await this.runner.read<unknown[]>(request);
-      const found = page.result.find(isCustomFieldsRuleset) as Ruleset | undefined;
+      const answer = await this.runner.read<unknown[]>(request);
+      const found = answer.result.find(isCustomFieldsRuleset) as Ruleset | undefined;
       if (found) return found;
-      const next = page.resultInfo?.["cursor"];
-      cursor = typeof next === "string" && next !== "" && next !== cursor ? next : undefined;
-    } while (cursor !== undefined);
-    return undefined;
+      const next = answer.resultInfo?.["cursor"];
+      // The list ends without a cursor, or with an empty page (as the official SDK reads it).
+      if (typeof next !== "string" || next === "" || answer.result.length === 0) return undefined;
+      if (next.length > MAX_CURSOR_LENGTH)
+        throw new ApiError(
+          operation,
+          "response",
+          200,
+          [],
+          `the list of rulesets gives a cursor of ${next.length} characters on page ${page}, more than the ${MAX_CURSOR_LENGTH} a cursor may have; stopped`,
+        );
+      const again = seen.get(next);
+      if (again !== undefined)
+        throw new ApiError(
+          operation,
+          "response",
+          200,
+          [],
+          `the list of rulesets loops: page ${page} gives the cursor of page ${again} again; stopped`,
+        );
+      if (page === this.transport.maxPages)
+        throw new ApiError(
+          operation,
+          "response",
+          200,
+          [],
+          `the list of rulesets goes on past ${page} pages (maxPages); stopped`,
+          "maxPages",
+        );
+      seen.set(next, page + 1);
+      cursor = next;
+    }
   }
 
   // Jobs.
@@ -409,6 +455,7 @@ export class LogpushClient {
         ...(await this.customFieldsNotices(scope, dataset, jobFields({ ...current, ...update.body }))),
       );
     const request: ApiRequest = { operation, method: "PUT", path, body: update.body, expects: "object" };
+    if (typeof current.destination_conf === "string") request.destinations = [current.destination_conf];
     const job = await this.runner.write<LogpushJob>(request, () => ({ ...current, ...update.body }));
     return { ...result, job, notices };
   }

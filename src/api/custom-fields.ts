@@ -294,7 +294,7 @@ export function configFromRules(rules: readonly RulesetRule[]): CustomFieldsConf
       const items = rule.action_parameters?.[key];
       if (!Array.isArray(items)) continue;
       const names = items
-        .map((item) => (item as { name?: unknown }).name)
+        .map((item) => (item as { name?: unknown } | null)?.name)
         .filter((name): name is string => typeof name === "string");
       config[list] = [...(config[list] ?? []), ...names];
     }

@@ -28,20 +28,24 @@ interface Parts {
   path: string;
   /** Query parameters, decoded (a name given twice keeps its last value). */
   query: Map<string, string>;
+  /** Each query parameter's name, decoded, and its value as written (`abc+def`, `abc%2Bdef`). */
+  written: [name: string, value: string][];
 }
 
 function parse(destination: string): Parts | undefined {
   const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(?:\?([^#]*))?$/i.exec(destination);
   if (!match) return undefined;
   const query = new Map<string, string>();
+  const written: [string, string][] = [];
   for (const part of (match[4] ?? "").split("&")) {
     if (part === "") continue;
     const at = part.indexOf("=");
-    const name = at === -1 ? part : part.slice(0, at);
+    const name = decode(at === -1 ? part : part.slice(0, at));
     const value = at === -1 ? "" : part.slice(at + 1);
-    query.set(decode(name), decode(value));
+    query.set(name, decode(value));
+    written.push([name, value]);
   }
-  return { scheme: match[1]!.toLowerCase(), authority: match[2]!, path: match[3]!, query };
+  return { scheme: match[1]!.toLowerCase(), authority: match[2]!, path: match[3]!, query, written };
 }
 
 function decode(text: string): string {
@@ -73,17 +77,33 @@ export function maskDestination(destination: string): string {
   return `${masked.slice(0, query)}?${parameters.join("&")}`;
 }
 
-/** The credentials inside a destination, as written and decoded, for masking what a server echoes. */
+/**
+ * The credentials inside a destination, for masking what a server echoes: each as written (what
+ * the client sent: `abc+def`) and decoded (`abc def`), every value of a name given twice, and a
+ * user:password before the host also as HTTP Basic credentials (base64), the form a service
+ * pushing there sends it in.
+ */
 export function destinationSecrets(destination: string): string[] {
   const parts = parse(destination);
   if (!parts) return [];
   const secrets: string[] = [];
-  for (const [name, value] of parts.query) if (isSecretParameter(name) && value !== "") secrets.push(value);
+  for (const [name, value] of parts.written)
+    if (isSecretParameter(name) && value !== "") secrets.push(value, decode(value));
   const sumo = /^\/receiver\/v1\/http\/(.+)$/.exec(parts.path);
-  if (parts.scheme === "sumo" && sumo) secrets.push(sumo[1]!);
-  const userinfo = /^([^@]*)@/.exec(parts.authority);
-  if (userinfo?.[1]) secrets.push(userinfo[1]);
-  return [...new Set(secrets.flatMap((secret) => [secret, encodeURIComponent(secret)]))];
+  if (parts.scheme === "sumo" && sumo) secrets.push(sumo[1]!, decode(sumo[1]!));
+  const userinfo = /^([^@]*)@/.exec(parts.authority)?.[1];
+  if (userinfo) {
+    const decoded = userinfo.split(":").map(decode).join(":");
+    secrets.push(userinfo, decoded, basicCredentials(decoded));
+  }
+  return [...new Set(secrets)];
+}
+
+/** `user:password` as an `Authorization: Basic` header carries it: base64 of its UTF-8 bytes. */
+function basicCredentials(userinfo: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(userinfo)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 /**

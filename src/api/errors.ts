@@ -24,6 +24,8 @@ export class ApiError extends Error {
     /** The envelope's `errors` (empty when the body had none). */
     readonly errors: EnvelopeMessage[],
     detail: string,
+    /** The option whose bound the call reached, when that is why it failed: `maxResponseBytes`, `maxPages`. */
+    readonly limit?: "maxResponseBytes" | "maxPages",
   ) {
     super(`${operation}: ${detail}`);
   }

@@ -46,6 +46,12 @@ export function resolveScope(scope: JobScope, operation: string): ResolvedScope 
   return { scope: kind, id, path: `/${kind === "zone" ? "zones" : "accounts"}/${id}` };
 }
 
+/** A job ID as paths write it: a positive whole number of at most 20 digits, without leading zeros. */
+const JOB_ID = /^[1-9]\d{0,19}$/;
+
+/** Whether `text` is a job ID as paths (and file names) write it. */
+export const isJobId = (text: string): boolean => JOB_ID.test(text);
+
 /**
  * A job ID as the path writes it: digits, kept exact beyond 2^53 (a string or a bigint is never
  * rounded; a number must be a safe integer).
@@ -53,7 +59,7 @@ export function resolveScope(scope: JobScope, operation: string): ResolvedScope 
 export function jobId(id: number | string | bigint, operation: string): string {
   const text = String(id);
   const exact = typeof id !== "number" || Number.isSafeInteger(id);
-  if (!exact || !/^[1-9]\d{0,19}$/.test(text))
+  if (!exact || !isJobId(text))
     throw new ValidationError(operation, [
       problem("InvalidIdentifier", "id", {
         what: "job ID",

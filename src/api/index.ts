@@ -31,7 +31,7 @@ export {
   type Problem,
   ValidationError,
 } from "./errors.js";
-export type { JobScope, ZoneScope } from "./ids.js";
+export { isJobId, type JobScope, type ZoneScope } from "./ids.js";
 export {
   checkJobBody,
   DATASETS_OF_OPTION,
@@ -67,9 +67,12 @@ export {
   type ApiRequest,
   type ClientOptions,
   DEFAULT_BASE_URL,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_RETRY_DELAY_MS,
   DEFAULT_TIMEOUT_MS,
+  MAX_RESPONSE_BYTES,
   MAX_TIMEOUT_MS,
   type ShownRequest,
 } from "./transport.js";

@@ -331,7 +331,7 @@ function finish(
   const catalog = settings.compileOptions?.catalog ?? getCatalog(context.dataset);
   const filter =
     settings.filter !== undefined && catalog
-      ? compileJobFilter(settings.filter, catalog, settings)
+      ? compileJobFilter(settings.filter, catalog, context.dataset, settings)
       : undefined;
   if (filter?.ok) {
     // Removing a filter is said explicitly: an update without `filter` would keep the old one.
@@ -366,7 +366,12 @@ type CompiledJobFilter = { source: string | undefined; diagnostics: Diagnostic[]
   | { ok: false }
 );
 
-function compileJobFilter(filter: JobFilter, catalog: Catalog, settings: JobSettings): CompiledJobFilter {
+function compileJobFilter(
+  filter: JobFilter,
+  catalog: Catalog,
+  dataset: string,
+  settings: JobSettings,
+): CompiledJobFilter {
   if (filter === null) return { ok: true, json: null, source: undefined, diagnostics: [] };
   if ("json" in filter) {
     // The decompiler's condition is what the JSON means: emitted as it is, never printed and read again.
@@ -384,7 +389,7 @@ function compileJobFilter(filter: JobFilter, catalog: Catalog, settings: JobSett
     if (emitted.filter === null) return { ok: false, source, diagnostics };
     return { ok: true, json: emitted.filter, source, diagnostics };
   }
-  const compiled = compileFilter(filter.source, catalog, settings);
+  const compiled = compileFilter(filter.source, catalog, dataset, settings);
   if (!compiled.ok) return { ok: false, source: filter.source, diagnostics: compiled.diagnostics };
   return { ok: true, json: compiled.filter, source: filter.source, diagnostics: compiled.diagnostics };
 }
@@ -394,8 +399,17 @@ function jsonText(json: unknown): string {
   return typeof json === "string" ? json : JSON.stringify(json, null, 2);
 }
 
-function compileFilter(source: string, catalog: Catalog, settings: JobSettings): CompileResult {
-  return compile(source, { ...settings.compileOptions, catalog, dataset: catalog.dataset });
+/**
+ * A source compiled with the job's catalog; the job's dataset is the one its `# dataset:` must name
+ * (a catalog of one's own may carry another name).
+ */
+function compileFilter(
+  source: string,
+  catalog: Catalog,
+  dataset: string,
+  settings: JobSettings,
+): CompileResult {
+  return compile(source, { ...settings.compileOptions, catalog, dataset });
 }
 
 /** Whether a field selection includes any column that carries custom fields. */

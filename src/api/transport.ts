@@ -1,5 +1,6 @@
 import { destinationSecrets, maskDestination } from "./destination.js";
 import { ApiError, ClientConfigError, type EnvelopeMessage } from "./errors.js";
+import { maskAnswer } from "./masked-answer.js";
 import { hasControlCharacter, MASK, maskSecrets } from "./secrets.js";
 
 export const DEFAULT_BASE_URL = "https://api.cloudflare.com/client/v4";
@@ -15,6 +16,24 @@ export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 /** Same-origin redirects followed, at most; a redirect to another origin is never followed. */
 const MAX_REDIRECTS = 3;
+/**
+ * The most bytes read of one response, after any Content-Encoding is undone (option
+ * maxResponseBytes): an endless body once grew to 7.1 GB within the timeout, and a 200 KB gzip
+ * answer inflated to 674 MB. A list of a thousand jobs is about 2 MB.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/**
+ * The largest maxResponseBytes: a body becomes one string (V8 holds at most 2^29 - 24 UTF-16
+ * units) and JSON.parse builds a value of about its size again.
+ */
+export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+/**
+ * The most pages of a list read by one call (option maxPages): a service that hands out a new
+ * cursor each time was once read 901 times in 20 s, without end.
+ */
+export const DEFAULT_MAX_PAGES = 100;
+/** The Content-Encodings fetch undoes (in Node and in browsers), one at a time; any other is refused. */
+const DECODED_ENCODINGS: ReadonlySet<string> = new Set(["gzip", "x-gzip", "deflate", "br"]);
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -29,6 +48,8 @@ export interface ApiRequest {
   body?: unknown;
   /** The shape `result` must have; anything else is an error naming the operation. */
   expects: ResultShape;
+  /** Destinations besides the body's whose credentials an error may echo (an updated job's own). */
+  destinations?: readonly string[];
 }
 
 /** What an operation's `result` is: checked before anyone reads it. */
@@ -67,6 +88,10 @@ export interface ClientOptions {
   maxRetries?: number;
   /** The longest `Retry-After` waited out, in milliseconds (default 60,000). */
   maxRetryDelayMs?: number;
+  /** The most bytes read of one response, after decompression (default 16 MiB, at most 256 MiB). */
+  maxResponseBytes?: number;
+  /** The most pages of a paginated list read by one call (default 100). */
+  maxPages?: number;
   fetch?: typeof fetch;
   /** Waits between retries; tests make them instant. */
   sleep?: (ms: number) => Promise<void>;
@@ -96,14 +121,19 @@ const nonEmpty = (value: string | undefined) => (value === undefined || value ==
 
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "PUT", "DELETE"]);
 
-/** Sends requests: auth headers, the envelope unwrapped, a timeout on every attempt, retries with backoff. */
+/**
+ * Sends requests: auth headers, the envelope unwrapped, a timeout on every attempt, retries with
+ * backoff, every body read to a bound. It holds the bounds of a call, the pages of a list included.
+ */
 export class Transport {
   readonly baseUrl: string;
+  readonly maxPages: number;
   private readonly credentials: Credentials;
   private readonly secrets: string[];
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly maxRetryDelayMs: number;
+  private readonly maxResponseBytes: number;
   private readonly fetchImpl: typeof fetch;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
@@ -114,7 +144,12 @@ export class Transport {
     const baseUrl = nonEmpty(options.baseUrl) ?? nonEmpty(env["CLOUDFLARE_BASE_URL"]) ?? DEFAULT_BASE_URL;
     if (!/^https?:\/\/[^/\s]+/.test(baseUrl))
       throw new ClientConfigError(
-        `the base URL must start with https:// or http://, not ${JSON.stringify(baseUrl)}`,
+        `the base URL must start with https:// or http://, not ${JSON.stringify(maskDestination(baseUrl))}`,
+      );
+    // fetch refuses such a URL, and every error and dry run would show the password.
+    if (/^[a-z]+:\/\/[^/?#]*@/i.test(baseUrl))
+      throw new ClientConfigError(
+        `the base URL holds a user name or password (${maskDestination(baseUrl)}): give credentials with CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY`,
       );
     this.baseUrl = baseUrl.replace(/\/+$/, "");
     const token = credential(options.apiToken, env, "CLOUDFLARE_API_TOKEN", "the API token");
@@ -134,6 +169,18 @@ export class Transport {
       options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
       0,
       MAX_TIMEOUT_MS,
+    );
+    this.maxResponseBytes = wholeOption(
+      "maxResponseBytes",
+      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      1,
+      MAX_RESPONSE_BYTES,
+    );
+    this.maxPages = wholeOption(
+      "maxPages",
+      options.maxPages ?? DEFAULT_MAX_PAGES,
+      1,
+      Number.MAX_SAFE_INTEGER,
     );
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -174,6 +221,17 @@ export class Transport {
     };
   }
 
+  /**
+   * `answer` fit to show (see maskAnswer): the credentials masked wherever the service echoes them,
+   * and, unless `showDestinations`, every destination's credentials, those of `destinations` too.
+   */
+  masked<T>(answer: T, destinations: readonly string[], showDestinations: boolean): T {
+    const secrets = showDestinations
+      ? this.secrets
+      : [...this.secrets, ...destinations.flatMap(destinationSecrets)];
+    return maskAnswer(answer, secrets, showDestinations) as T;
+  }
+
   /** Sends the request and returns the envelope's `result` (and `result_info`). Throws ApiError. */
   async send<T>(request: ApiRequest): Promise<Envelope<T>> {
     if (!this.credentials) {
@@ -185,6 +243,16 @@ export class Transport {
     const secrets = [...this.secrets, ...requestSecrets(request)];
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.attempt(request, secrets);
+      // A body refused (too large, an encoding fetch does not undo) would be refused again.
+      if (outcome.kind === "refused")
+        throw new ApiError(
+          request.operation,
+          "response",
+          outcome.status,
+          [],
+          `HTTP ${outcome.status}: ${outcome.detail}`,
+          outcome.limit,
+        );
       const retryable = outcome.kind !== "response" || outcome.status === 429 || outcome.status >= 500;
       if (attempt < retries && retryable) {
         const asked = outcome.kind === "response" ? this.parseRetryAfter(outcome.retryAfter) : null;
@@ -214,6 +282,7 @@ export class Transport {
     secrets: readonly string[],
   ): Promise<
     | { kind: "response"; status: number; text: string; retryAfter: string | null }
+    | { kind: "refused"; status: number; detail: string; limit?: "maxResponseBytes" }
     | { kind: "network"; detail: string }
     | { kind: "timeout" }
   > {
@@ -245,11 +314,15 @@ export class Transport {
         url = next.href;
         response = await this.fetchImpl(url, init);
       }
-      const text = await response.text();
+      const body = await readBody(response, this.maxResponseBytes);
+      if ("refused" in body)
+        return body.tooLarge
+          ? { kind: "refused", status: response.status, detail: body.refused, limit: "maxResponseBytes" }
+          : { kind: "refused", status: response.status, detail: body.refused };
       return {
         kind: "response",
         status: response.status,
-        text,
+        text: body.text,
         retryAfter: response.headers.get("retry-after"),
       };
     } catch (error) {
@@ -336,6 +409,50 @@ export class Transport {
   }
 }
 
+/**
+ * The body as text, read through its reader to at most `limit` bytes after fetch has undone its
+ * Content-Encoding, so that an endless body and a gzip bomb alike stop at the bound; or why it was
+ * not read: larger than the bound, or encoded in a way fetch does not undo (an unknown coding, or
+ * several stacked, which no API answer needs).
+ */
+async function readBody(
+  response: Response,
+  limit: number,
+): Promise<{ text: string } | { refused: string; tooLarge: boolean }> {
+  const header = response.headers.get("content-encoding") ?? "";
+  const encodings = header
+    .split(",")
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== "" && coding !== "identity");
+  const refuse = async (refused: string, tooLarge: boolean) => {
+    await response.body?.cancel().catch(() => undefined);
+    return { refused, tooLarge };
+  };
+  if (encodings.length > 1 || (encodings.length === 1 && !DECODED_ENCODINGS.has(encodings[0]!)))
+    return refuse(
+      `the response is encoded as ${JSON.stringify(header.length > 60 ? `${header.slice(0, 60)}…` : header)} (Content-Encoding); filterc reads one of ${[...DECODED_ENCODINGS].join(", ")}, or none`,
+      false,
+    );
+  const tooLarge = `the response is larger than ${limit} bytes (maxResponseBytes); not read further`;
+  // An honest Content-Length past the bound spares reading up to it.
+  if (encodings.length === 0 && Number(response.headers.get("content-length")) > limit)
+    return refuse(tooLarge, true);
+  if (!response.body) return { text: "" };
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (let length = 0; ; ) {
+    const { done, value } = await reader.read();
+    if (done) return { text: text + decoder.decode() };
+    length += value.byteLength;
+    if (length > limit) {
+      await reader.cancel().catch(() => undefined);
+      return { refused: tooLarge, tooLarge: true };
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
 function envelopeErrors(value: unknown, secrets: readonly string[]): EnvelopeMessage[] {
   if (!Array.isArray(value)) return [];
   return value.map((entry) => {
@@ -345,10 +462,14 @@ function envelopeErrors(value: unknown, secrets: readonly string[]): EnvelopeMes
   });
 }
 
-/** The credentials a request's body carries in its destination, masked in whatever the server echoes. */
+/** The credentials of the request's destinations (its body's, and those it names), masked in whatever the server echoes. */
 function requestSecrets(request: ApiRequest): string[] {
   const destination = (request.body as { destination_conf?: unknown } | undefined)?.destination_conf;
-  return typeof destination === "string" ? destinationSecrets(destination) : [];
+  const destinations = [
+    ...(request.destinations ?? []),
+    ...(typeof destination === "string" ? [destination] : []),
+  ];
+  return destinations.flatMap(destinationSecrets);
 }
 
 /** A JSON.stringify replacer that shows a body's `destination_conf` with its credentials masked. */

@@ -2,7 +2,7 @@ import type { Catalog } from "../catalog/index.js";
 import { type Diagnostic, hasErrors } from "../diagnostics/index.js";
 import type { Expr } from "../syntax/index.js";
 import { Checker } from "./checker.js";
-import type { Cond, Leaf } from "./ir.js";
+import type { Cond, Leaf, Meaning } from "./ir.js";
 import { findConstantFilter } from "./meaning/constant-filter.js";
 import { toNegationNormalForm } from "./negate.js";
 import { findConstantGroups } from "./satisfiability.js";
@@ -11,8 +11,11 @@ import { findConstantGroups } from "./satisfiability.js";
 export interface FilterAnalysis {
   /** The checked condition as written (`not` kept); null when the filter is empty or has errors. */
   condition: Cond | null;
-  /** The condition in negation normal form, as the emitter writes it; null with `condition`. */
-  normal: Cond | null;
+  /**
+   * What the filter means: the condition with every `not` pushed down, as the emitter writes it
+   * and every later stage that evaluates or reasons reads it; null with `condition`.
+   */
+  normal: Meaning | null;
   /** Every comparison that checked, in source order, even where the filter as a whole has errors. */
   comparisons: Leaf[];
 }
@@ -25,8 +28,8 @@ export function unanalyzed(): FilterAnalysis {
 /**
  * The analysis the compiler and the decompiler share: resolves the AST against the catalog and
  * the matrix, and when nothing is wrong (`prior` holds the errors found before, by the parser or
- * the JSON reader) computes the negation normal form once and warns about groups that can never
- * or always hold. Appends its diagnostics to `diagnostics`.
+ * the JSON reader) computes the meaning (the negation normal form) once and warns, reading it, about
+ * groups and whole filters that can never or always hold. Appends its diagnostics to `diagnostics`.
  */
 export function analyzeExpr(
   expr: Expr | null,
@@ -42,6 +45,6 @@ export function analyzeExpr(
     return { condition: null, normal: null, comparisons: checker.comparisons };
   const normal = toNegationNormalForm(checked);
   findConstantGroups(normal, diagnostics);
-  findConstantFilter(checked, diagnostics);
+  findConstantFilter(normal, diagnostics);
   return { condition: checked, normal, comparisons: checker.comparisons };
 }

@@ -1,5 +1,12 @@
-import { type Catalog, DEFAULT_DATASET, getCatalog, knownDatasets } from "../catalog/index.js";
-import { type Diagnostic, diagnose, optionDiagnostics, sortDiagnostics } from "../diagnostics/index.js";
+import { type Catalog, DEFAULT_DATASET, datasetNames, getCatalog, knownDatasets } from "../catalog/index.js";
+import {
+  closestMatch,
+  type Diagnostic,
+  diagnose,
+  emptyRangeAt,
+  optionDiagnostics,
+  sortDiagnostics,
+} from "../diagnostics/index.js";
 import {
   capDiagnostics,
   type FilterSource,
@@ -10,9 +17,21 @@ import {
 import { analyzeExpr, type FilterAnalysis, unanalyzed } from "./analyze.js";
 
 export interface CheckOptions extends ParseOptions {
-  /** The Logpush dataset whose field catalog applies (default `http_requests`). */
+  /**
+   * The Logpush dataset whose field catalog applies. A source that names another one with
+   * `# dataset:` is an error (E0008) rather than checked against either.
+   */
   dataset?: string;
-  /** A catalog to use instead of a shipped dataset's, for datasets filterc does not ship. */
+  /**
+   * The dataset of a source that names none with `# dataset:`, when no `dataset` is given: an
+   * editor's setting, a folder's `filterc.json` (default `http_requests`).
+   */
+  defaultDataset?: string;
+  /**
+   * A catalog to use instead of a shipped dataset's, for datasets filterc does not ship: it holds
+   * the fields of the dataset the source names, so only a `dataset` given with it is compared with
+   * the source's `# dataset:`.
+   */
   catalog?: Catalog;
 }
 
@@ -24,17 +43,31 @@ export interface CheckResult extends FilterAnalysis {
   catalog: Catalog | undefined;
 }
 
-/** Resolves the catalog of the options, or the diagnostic that says the dataset is unknown. */
-export function resolveCatalog(options: CheckOptions, filter: FilterSource): Catalog | Diagnostic {
+/**
+ * Resolves the catalog of a source: the `dataset` option, else the source's `# dataset:`, else
+ * `defaultDataset`, else http_requests; or the diagnostic that says why there is none (the option
+ * and the directive disagree; the dataset is unknown, said where it is named).
+ */
+export function resolveCatalog(
+  options: CheckOptions,
+  filter: Pick<FilterSource, "range" | "directive">,
+): Catalog | Diagnostic {
+  const { directive } = filter;
+  if (directive && options.dataset !== undefined && directive.dataset !== options.dataset)
+    return diagnose("DatasetConflict", directive.range, { named: directive.dataset, given: options.dataset });
   if (options.catalog) return options.catalog;
-  const dataset = options.dataset ?? DEFAULT_DATASET;
+  const dataset = options.dataset ?? directive?.dataset ?? options.defaultDataset ?? DEFAULT_DATASET;
   const catalog = getCatalog(dataset);
   if (catalog) return catalog;
-  return diagnose(
-    "UnknownDataset",
-    { start: filter.range.start, end: filter.range.start },
-    { dataset, known: knownDatasets(dataset) },
-  );
+  const known = knownDatasets(dataset);
+  if (directive?.dataset !== dataset)
+    return diagnose("UnknownDataset", emptyRangeAt(filter.range.start), { dataset, known });
+  const meant = closestMatch(dataset, datasetNames);
+  const fix =
+    meant === undefined
+      ? undefined
+      : { message: `replace with \`${meant}\``, range: directive.range, replacement: meant };
+  return diagnose("UnknownDataset", directive.range, { dataset, known }, fix);
 }
 
 /** Parses (unless given a parse result) and checks a filter against its dataset. Never throws. */

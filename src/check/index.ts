@@ -14,6 +14,7 @@ export {
   type Group,
   type Leaf,
   leafKey,
+  type Meaning,
   type Negation,
   type ScalarValue,
   sameScalar,

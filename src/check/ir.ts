@@ -6,11 +6,18 @@ import { stringLiteral } from "../syntax/strings.js";
 import type { CanonicalOperator } from "../syntax/vocabulary.js";
 
 /**
- * The checked filter: what the source means, with every name resolved and every value typed.
- * It is the shared currency of the later stages: the emitter writes it as Logpush JSON, the
- * evaluator turns it into a predicate, and the decompiler builds it from JSON.
+ * The checked filter as written, `not` kept, with every name resolved and every value typed: what
+ * printing, formatting and hover read. What it means is its Meaning.
  */
 export type Cond = Leaf | Group | Negation;
+
+/**
+ * What a filter means: its condition with every `not` pushed down to the comparisons (De Morgan
+ * and the operator pairs), the shape of its Logpush JSON. The JSON a job runs defines the meaning,
+ * so every stage that evaluates, translates or reasons about records takes this type, which holds
+ * no `not`: `not X lt 5` is `X geq 5`, which a record without X fails (SPEC §6).
+ */
+export type Meaning = Leaf | Group<Meaning>;
 
 /** A number keeps its exact decimal text (`"-12"`, `"0.5"`, 20-digit ids): it is never rounded through a float. */
 export type ScalarValue =
@@ -27,9 +34,9 @@ export interface Leaf {
   range: Range;
 }
 
-export interface Group {
+export interface Group<Operand = Cond> {
   kind: "and" | "or";
-  operands: Cond[];
+  operands: Operand[];
   range: Range;
 }
 

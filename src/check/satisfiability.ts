@@ -1,22 +1,18 @@
 import type { FieldInfo } from "../catalog/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
 import { negateOperator } from "../syntax/index.js";
-import { type Cond, type Leaf, withOperator } from "./ir.js";
+import { type Leaf, type Meaning, withOperator } from "./ir.js";
 import { solveField } from "./meaning/field.js";
 
 /**
  * Warns about comparisons of one field, side by side in one group, that can never all hold
  * (`X eq 1 and X eq 2`) or of which one always holds (`X lt 5 or X geq 5`). It reads the
- * negation normal form and reasons about present fields only, exactly: it asks the field solvers of
- * the whole-filter analysis (one semantics of the operators for both).
+ * meaning (`not X lt 5` is the `X geq 5` it emits) and reasons about present fields only, exactly:
+ * it asks the field solvers of the whole-filter analysis (one semantics of the operators for both).
  */
-export function findConstantGroups(cond: Cond, diagnostics: Diagnostic[]): void {
+export function findConstantGroups(cond: Meaning, diagnostics: Diagnostic[]): void {
   if (cond.kind === "leaf") {
     findConstantComparison(cond, diagnostics);
-    return;
-  }
-  if (cond.kind === "not") {
-    findConstantGroups(cond.operand, diagnostics);
     return;
   }
   let leafCount = 0;

@@ -3,14 +3,19 @@ import {
   ClientConfigError,
   type ClientOptions,
   createClient,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
   type JobChange,
   type JobScope,
   type LogpushClient,
+  MAX_RESPONSE_BYTES,
   MAX_TIMEOUT_MS,
   type Plan,
   ValidationError,
 } from "../api/index.js";
-import { type Diagnostic, terminalText } from "../diagnostics/index.js";
+import { type Diagnostic, terminalJson, terminalText } from "../diagnostics/index.js";
 import { parseCount } from "./args.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, UsageError } from "./io.js";
@@ -27,6 +32,8 @@ export const apiFlags = {
   "base-url": { type: "string" },
   "timeout-ms": { type: "string" },
   "max-retries": { type: "string" },
+  "max-response-bytes": { type: "string" },
+  "max-pages": { type: "string" },
 } as const;
 
 export interface ApiFlagValues {
@@ -40,7 +47,12 @@ export interface ApiFlagValues {
   "base-url"?: string | undefined;
   "timeout-ms"?: string | undefined;
   "max-retries"?: string | undefined;
+  "max-response-bytes"?: string | undefined;
+  "max-pages"?: string | undefined;
 }
+
+/** The flag of each client option a call's failure may name as the bound it reached. */
+const limitFlags = { maxResponseBytes: "--max-response-bytes", maxPages: "--max-pages" } as const;
 
 export const apiFlagsUsage = `API options (every subcommand):
   --zone ID             the zone's ID (32 hex digits; default CLOUDFLARE_ZONE_ID)
@@ -48,9 +60,13 @@ export const apiFlagsUsage = `API options (every subcommand):
   --dry-run             send only the reads a call needs; print the writes it would send
                         (credentials masked as ****)
   --json                machine-readable output on stdout
-  --timeout-ms N        per-request timeout in ms (default 30000; at most 2147483647)
+  --timeout-ms N        per-request timeout in ms (default ${DEFAULT_TIMEOUT_MS}; at most ${MAX_TIMEOUT_MS})
   --max-retries N       retries of a GET, PUT or DELETE on 429, 5xx, timeouts and network
-                        failures (default 2)
+                        failures (default ${DEFAULT_MAX_RETRIES})
+  --max-response-bytes N
+                        the most bytes read of one response, after decompression
+                        (default ${DEFAULT_MAX_RESPONSE_BYTES}; at most ${MAX_RESPONSE_BYTES})
+  --max-pages N         the most pages of a list read by one call (default ${DEFAULT_MAX_PAGES})
   --base-url URL        default CLOUDFLARE_BASE_URL, else https://api.cloudflare.com/client/v4
   --api-token T, --email E, --api-key K
                         override CLOUDFLARE_API_TOKEN / CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY
@@ -98,6 +114,10 @@ export function clientFrom(values: ApiFlagValues, io: CliIO): LogpushClient {
   if (timeout !== undefined) options.timeoutMs = timeout;
   const retries = parseCount(values["max-retries"], "--max-retries");
   if (retries !== undefined) options.maxRetries = retries;
+  const bytes = parseCount(values["max-response-bytes"], "--max-response-bytes", 1, MAX_RESPONSE_BYTES);
+  if (bytes !== undefined) options.maxResponseBytes = bytes;
+  const pages = parseCount(values["max-pages"], "--max-pages", 1);
+  if (pages !== undefined) options.maxPages = pages;
   if (values["api-token"] !== undefined || values["api-key"] !== undefined)
     io.stderr("note: credentials given as flags are visible in process lists; prefer the environment\n");
   return createClient(options);
@@ -110,7 +130,7 @@ export function printNotices(io: CliIO, notices: readonly string[]): void {
 /** A dry run: the requests on stdout (or as JSON), notices on stderr. */
 export function printPlan(io: CliIO, plan: Plan<unknown>, notices: readonly string[], json: boolean): void {
   if (json) {
-    io.stdout(`${JSON.stringify({ dryRun: true, requests: plan.requests, notices })}\n`);
+    io.stdout(`${terminalJson({ dryRun: true, requests: plan.requests, notices })}\n`);
     return;
   }
   const blocks = plan.requests.map((request) => {
@@ -130,7 +150,7 @@ export function printPlan(io: CliIO, plan: Plan<unknown>, notices: readonly stri
 /** What an update changes, one line per value: `output_options.sample_rate: 1 → 0.5`. */
 export function describeChanges(changes: readonly JobChange[]): string {
   if (changes.length === 0) return "no changes\n";
-  const shown = (value: unknown) => (value === undefined ? "(unset)" : JSON.stringify(value));
+  const shown = (value: unknown) => (value === undefined ? "(unset)" : terminalJson(value));
   return changes
     .map((change) => `  ${change.path}: ${shown(change.before)} → ${shown(change.after)}\n`)
     .join("");
@@ -163,7 +183,7 @@ export async function runApiAction(
     if (error instanceof ValidationError) {
       if (json) {
         io.stdout(
-          `${JSON.stringify({ ok: false, operation: error.operation, problems: error.problems, diagnostics: error.diagnostics })}\n`,
+          `${terminalJson({ ok: false, operation: error.operation, problems: error.problems, diagnostics: error.diagnostics })}\n`,
         );
       } else {
         printFilterDiagnostics(io, error.diagnostics, error.filterSource, filterName);
@@ -176,10 +196,11 @@ export async function runApiAction(
     if (error instanceof ApiError) {
       if (json) {
         io.stdout(
-          `${JSON.stringify({ ok: false, operation: error.operation, failure: error.failure, status: error.status, errors: error.errors, message: error.message })}\n`,
+          `${terminalJson({ ok: false, operation: error.operation, failure: error.failure, status: error.status, errors: error.errors, message: error.message })}\n`,
         );
       } else {
         io.stderr(`filterc ${command}: ${terminalText(error.message)}\n`);
+        if (error.limit) io.stderr(`note: ${limitFlags[error.limit]} N raises the bound\n`);
       }
       return 1;
     }

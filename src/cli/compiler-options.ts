@@ -1,8 +1,11 @@
+import { dirname, relative, resolve } from "node:path";
 import { createCatalog, type FieldSpec, getCatalog, knownDatasets } from "../catalog/index.js";
 import type { CompileOptions } from "../compile.js";
+import type { FilterDefaults } from "../diff/index.js";
+import { ConfigError, ConfigLookup } from "../files/index.js";
 import { withoutByteOrderMark } from "../syntax/index.js";
 import { parseCount } from "./args.js";
-import { decodeText, isUserError, readFileUpTo, UsageError, UserError } from "./io.js";
+import { type CliIO, decodeText, isUserError, readFileUpTo, UsageError, UserError } from "./io.js";
 
 /** The flags every compiling command shares. */
 export const compilerFlags = {
@@ -46,7 +49,7 @@ const MAX_CATALOG_FILE_BYTES = 16 * 1024 * 1024;
 
 /** A catalog file: a JSON array of {name, type, docType?, deprecated?, filterable?}, as the shipped datasets are written. */
 async function readCatalogFile(path: string, dataset: string) {
-  const bytes = await readFileUpTo(path, MAX_CATALOG_FILE_BYTES, "more than a field catalog needs");
+  const bytes = await readFileUpTo(path, MAX_CATALOG_FILE_BYTES, "more than a field catalog needs", "stream");
   let specs: unknown;
   try {
     specs = JSON.parse(withoutByteOrderMark(decodeText(bytes, path)));
@@ -62,4 +65,45 @@ async function readCatalogFile(path: string, dataset: string) {
     );
   }
   return createCatalog(dataset, specs as FieldSpec[]);
+}
+
+/** A lookup of filterc.json files for one command, naming them relative to the current folder. */
+export function configLookup(io: CliIO): ConfigLookup {
+  return new ConfigLookup((path) => relative(io.cwd, path) || path);
+}
+
+/**
+ * The defaults for a filter read from `file`: those of the filterc.json nearest its folder, or the
+ * current folder's for standard input (`-`, or no file) and `--expr`. A filterc.json that cannot
+ * be used is an error naming each problem's place.
+ */
+export async function folderDefaults(
+  io: CliIO,
+  file: string | undefined,
+  lookup = configLookup(io),
+): Promise<FilterDefaults> {
+  const folder = file === undefined || file === "-" ? io.cwd : dirname(resolve(io.cwd, file));
+  try {
+    return (await lookup.forFolder(folder)).defaults;
+  } catch (error) {
+    throw error instanceof ConfigError ? new UserError(error.message) : error;
+  }
+}
+
+/**
+ * The options of a filter read from `file`: the flags' (`options`) first, then the nearest
+ * filterc.json's (its dataset applies to a source that names none with `# dataset:`).
+ */
+export async function withFolderDefaults(
+  io: CliIO,
+  options: CompileOptions,
+  file: string | undefined,
+  lookup = configLookup(io),
+): Promise<CompileOptions> {
+  const { dataset, maxOperators, maxBytes } = await folderDefaults(io, file, lookup);
+  const merged: CompileOptions = { ...options };
+  if (dataset !== undefined) merged.defaultDataset = dataset;
+  if (options.maxOperators === undefined && maxOperators !== undefined) merged.maxOperators = maxOperators;
+  if (options.maxBytes === undefined && maxBytes !== undefined) merged.maxBytes = maxBytes;
+  return merged;
 }

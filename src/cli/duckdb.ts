@@ -35,6 +35,9 @@ export interface RemoteAccess {
 
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
+/** Credentials as given and as `quote` writes them into a statement, which DuckDB may echo. */
+const secretForms = (...values: string[]) => values.flatMap((value) => [value, quote(value).slice(1, -1)]);
+
 /**
  * The `CREATE SECRET` statements the remote locations need, with credentials from the usual
  * environment variables: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (AWS_SESSION_TOKEN, AWS_REGION)
@@ -60,7 +63,7 @@ export function remoteAccess(
     const secret = need(["AWS_SECRET_ACCESS_KEY"], "s3:// buckets");
     const token = env["AWS_SESSION_TOKEN"];
     const region = env["AWS_REGION"] ?? env["AWS_DEFAULT_REGION"] ?? "us-east-1";
-    access.secrets.push(keyId, secret, ...(token ? [token] : []));
+    access.secrets.push(...secretForms(keyId, secret, ...(token ? [token] : [])));
     const session = token ? `, SESSION_TOKEN ${quote(token)}` : "";
     access.statements.push(
       `CREATE SECRET filterc_s3 (TYPE s3, KEY_ID ${quote(keyId)}, SECRET ${quote(secret)}${session}, REGION ${quote(region)})`,
@@ -70,7 +73,7 @@ export function remoteAccess(
     const keyId = need(["R2_ACCESS_KEY_ID", "AWS_ACCESS_KEY_ID"], "r2:// buckets");
     const secret = need(["R2_SECRET_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY"], "r2:// buckets");
     const account = need(["R2_ACCOUNT_ID", "CLOUDFLARE_ACCOUNT_ID"], "r2:// buckets");
-    access.secrets.push(keyId, secret);
+    access.secrets.push(...secretForms(keyId, secret));
     access.statements.push(
       `CREATE SECRET filterc_r2 (TYPE r2, KEY_ID ${quote(keyId)}, SECRET ${quote(secret)}, ACCOUNT_ID ${quote(account)})`,
     );

@@ -1,7 +1,9 @@
-import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+// The module, not the stage's index: eval's workers load this file, and the index reads catalogs.
+import { openFile } from "../files/open.js";
 import { cannotRead } from "./io.js";
 import type { LogInput } from "./log-input.js";
-import { fileChunks, startsGzip, withoutBom } from "./log-input.js";
+import { fileChunksOf, startsGzip, withoutBom } from "./log-input.js";
 
 /** Part of one input file: all of it (gzip is read whole), or the lines that start in a byte range of a plain file. */
 export interface Part {
@@ -57,7 +59,8 @@ async function partsOf(name: string, size: number, rangeBytes: number): Promise<
   const count = Math.max(1, Math.round(size / rangeBytes));
   if (count === 1) return [whole];
   const bounds = [0];
-  const handle = await open(name, "r");
+  // Only a regular file is cut into parts (its size is known); opened as every reader opens one.
+  const { handle } = await openFile(name, "regular");
   const window: Window = { bytes: Buffer.alloc(SEARCH_BYTES), start: 0, length: 0 };
   try {
     for (let i = 1; i < count; i++) {
@@ -81,7 +84,7 @@ async function partsOf(name: string, size: number, rangeBytes: number): Promise<
 }
 
 async function isGzip(name: string): Promise<boolean> {
-  const handle = await open(name, "r");
+  const { handle } = await openFile(name, "regular");
   try {
     const head = Buffer.alloc(2);
     const { bytesRead } = await handle.read(head, 0, 2, 0);
@@ -101,7 +104,7 @@ interface Window {
 
 /** The first line start at or after `position`: just after the LF at or after `position - 1`. */
 async function lineStartFrom(
-  handle: Awaited<ReturnType<typeof open>>,
+  handle: FileHandle,
   window: Window,
   position: number,
   size: number,
@@ -126,7 +129,7 @@ export function rangeInput(part: Part): LogInput {
     size: part.end - part.start,
     open: (onRead) => {
       const counted = (async function* () {
-        for await (const chunk of fileChunks(part.input, part.start, part.end)) {
+        for await (const chunk of fileChunksOf(part.input, part.start, part.end)) {
           onRead(chunk.length);
           yield chunk;
         }

@@ -1,10 +1,11 @@
-import type { Cond } from "../check/index.js";
+import type { Meaning } from "../check/index.js";
 import type { EvalCounts, EvalWarning } from "./eval-lines.js";
 import type { Part } from "./eval-parts.js";
 
 /** What every worker is started with. */
 export interface WorkerSetup {
-  condition: Cond | null;
+  /** The filter's meaning (null: every record). */
+  condition: Meaning | null;
   prefilter: boolean;
   invert: boolean;
   strict: boolean;

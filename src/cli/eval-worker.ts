@@ -1,5 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
-import type { Cond } from "../check/index.js";
+import type { Meaning } from "../check/index.js";
 import { compileBlockFilter, compileLineFilter } from "../eval/index.js";
 import { emptyCounts, evalLines } from "./eval-lines.js";
 import { type Part, rangeInput } from "./eval-parts.js";
@@ -13,7 +13,7 @@ import { fileInput } from "./log-input.js";
  */
 
 const setup = workerData as WorkerSetup;
-const condition = setup.condition as Cond | null;
+const condition = setup.condition as Meaning | null;
 const filter = compileLineFilter(condition, { prefilter: setup.prefilter });
 const blockFilter = compileBlockFilter(condition, filter);
 const port = parentPort!;

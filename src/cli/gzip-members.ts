@@ -1,5 +1,5 @@
 import { setImmediate as eventLoopTurn } from "node:timers/promises";
-import { constants, crc32, createInflateRaw } from "node:zlib";
+import { constants, crc32, createInflateRaw, type ZlibOptions } from "node:zlib";
 
 /**
  * Damage in an input, found after everything before it was delivered: `offset` is the byte of the
@@ -15,9 +15,15 @@ export class InputDamage extends Error {
   }
 }
 
-/** Compressed bytes handed to the inflater at a time: bounds the output held between two yields. */
+/** Compressed bytes handed to the inflater at a time. */
 const PIECE_BYTES = 256 * 1024;
 const OUTPUT_CHUNK_BYTES = 1 << 20;
+/**
+ * Inflated bytes held for the consumer, at most, before the inflater is paused (it may have one
+ * more chunk made meanwhile). What bounds memory: a piece of zeros inflates a thousandfold, and
+ * held whole, a 2 MB file took 0.6 GB (bench/RESULTS.md, "eval on a high-ratio gzip file").
+ */
+const MAX_INFLATED_HELD_BYTES = 4 * OUTPUT_CHUNK_BYTES;
 const FLAG_HCRC = 2;
 const FLAG_EXTRA = 4;
 const FLAG_NAME = 8;
@@ -106,64 +112,100 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>, head: Buffer
   }
 
   /**
-   * Inflates one member's deflate data, a piece at a time. The next piece is inflated (on libuv's
-   * thread pool) while the consumer works on the output of the one before, so decompression and
-   * filtering run on two cores at once (measured on the 8 gzip files of bench/eval-parallel.mjs against
-   * inflating and filtering in turn, medians of 5 in turns: --jobs 1 1.20x faster, 3414 against 2851
-   * ms; --jobs 2 1.10x, 2166 against 1967 ms). At most one piece is in flight, and it is started only
-   * once the one before took all its bytes, so the end of the deflate data is still found exactly.
+   * Inflates one member's deflate data, a piece at a time, handing on its output as it comes. The
+   * inflater runs on libuv's thread pool while the consumer works on the output before, so
+   * decompression and filtering run on two cores at once (measured on the 8 gzip files of
+   * bench/eval-parallel.mjs against inflating and filtering in turn, medians of 5 in turns: --jobs 1
+   * 1.20x faster, 3414 against 2851 ms; --jobs 2 1.10x, 2166 against 1967 ms); it is paused while
+   * MAX_INFLATED_HELD_BYTES are not yet handed on, so memory is flat on any ratio. At most one piece
+   * is in flight, and it is started only once the one before took all its bytes, so the end of the
+   * deflate data is still found exactly.
    */
   async function* inflateMember(): AsyncGenerator<Buffer> {
-    const inflater = createInflateRaw({ chunkSize: OUTPUT_CHUNK_BYTES });
+    // The readable side holds at most one chunk: the inflater goes on only while nothing waits
+    // there (or the stream flows), so an error never drops output it had already made.
+    const inflater = createInflateRaw({
+      chunkSize: OUTPUT_CHUNK_BYTES,
+      readableHighWaterMark: 1,
+    } as ZlibOptions);
     const output: Buffer[] = [];
+    let held = 0;
     let failure: Error | undefined;
+    /** Whether the piece or flush last started has taken all its bytes (its callback came). */
+    let done = true;
     /**
-     * Resolves the write or flush waited on. On an error the inflater calls neither back, so the
-     * error settles it too: awaiting the callback alone left nothing for the event loop to do when
-     * the deflate data was corrupt, and eval ended at once with status 0, nothing written and no
-     * summary.
+     * Resolves the wait for output, the piece's end or an error. On an error the inflater calls
+     * nothing back, so the error wakes the wait too: waiting on the callback alone left nothing for
+     * the event loop to do when the deflate data was corrupt, and eval ended at once with status 0,
+     * nothing written and no summary.
      */
-    let settle: (() => void) | undefined;
-    const settled = (start: (done: () => void) => void) =>
-      new Promise<void>((resolve) => {
-        settle = resolve;
-        if (failure) resolve();
-        else start(resolve);
-      });
-    inflater.on("data", (chunk: Buffer) => output.push(chunk));
+    let wake: (() => void) | undefined;
+    const woken = () => {
+      const resolve = wake;
+      wake = undefined;
+      resolve?.();
+    };
+    const keep = (chunk: Buffer) => {
+      output.push(chunk);
+      held += chunk.length;
+      if (held >= MAX_INFLATED_HELD_BYTES) inflater.pause();
+      woken();
+    };
+    inflater.on("data", keep);
     inflater.on("error", (error) => {
       failure = error;
-      settle?.();
+      woken();
     });
+    const pieceDone = () => {
+      done = true;
+      woken();
+    };
+    /** Whether everything the inflater was given has come out (or it failed). */
+    const drained = () =>
+      failure !== undefined || (done && inflater.readableLength === 0 && output.length === 0);
+    /** Waits until there is output to hand on, or nothing more will come of what was given. */
+    const settled = async () => {
+      while (output.length === 0 && !failure && !(done && inflater.readableLength === 0))
+        await new Promise<void>((resolve) => (wake = resolve));
+    };
     const bodyStart = base;
-    /** The piece being inflated, while one is; and the length of the last piece started. */
-    let inFlight: Promise<void> | undefined;
+    /** The length of the last piece started. */
     let piece = 0;
     let fed = 0;
     let crc = 0;
     let size = 0;
     /**
-     * The output of the pieces inflated so far (taken at once: the piece in flight adds more). The
-     * inflater goes on to its next output chunk only in a callback on this thread, and handing a
-     * chunk to the consumer runs no callback (promises only): an event loop turn between chunks lets
-     * it go on while the consumer works.
+     * The output inflated so far, and what comes while it is taken. The inflater goes on to its next
+     * output chunk only in a callback on this thread, and handing a chunk to the consumer runs no
+     * callback (promises only): an event loop turn between chunks lets it go on while the consumer
+     * works.
      */
     const drain = async function* () {
-      const chunks = output.splice(0);
-      for (let i = 0; i < chunks.length; i++) {
-        if (i > 0 && inFlight) await eventLoopTurn();
-        const chunk = chunks[i]!;
+      for (let first = true; output.length > 0; first = false) {
+        if (!first && !done) await eventLoopTurn();
+        const chunk = output.shift()!;
+        held -= chunk.length;
+        if (held < MAX_INFLATED_HELD_BYTES && inflater.isPaused()) inflater.resume();
         crc = crc32(chunk, crc);
         size += chunk.length;
         yield chunk;
       }
     };
+    /** Hands on the output until all that was given has come out; the inflater's error, if it failed meanwhile. */
+    const rest = async function* (): AsyncGenerator<Buffer, Error | undefined> {
+      while (!drained()) {
+        await settled();
+        yield* drain();
+      }
+      yield* drain();
+      return failure;
+    };
     /** Starts inflating the next piece of the pending bytes; false at the end of the input. */
     const start = async (): Promise<boolean> => {
       if (pending.length === 0 && !(await more())) return false;
       piece = Math.min(pending.length, PIECE_BYTES);
-      const bytes = pending.subarray(0, piece);
-      inFlight = settled((done) => inflater.write(bytes, () => done()));
+      done = false;
+      inflater.write(pending.subarray(0, piece), pieceDone);
       fed += piece;
       return true;
     };
@@ -172,30 +214,39 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>, head: Buffer
       for (;;) {
         if (!started) {
           // Cut inside the deflate data: what can be decoded so far is content.
-          await settled((done) => inflater.flush(constants.Z_SYNC_FLUSH, () => done()));
-          yield* drain();
+          done = false;
+          inflater.flush(constants.Z_SYNC_FLUSH, pieceDone);
+          yield* rest();
           throw new InputDamage(base, "unexpected end of file inside a gzip member");
         }
-        await inFlight;
-        inFlight = undefined;
+        await settled();
         if (failure) {
           yield* drain();
           throw new InputDamage(bodyStart + inflater.bytesWritten, failure.message);
         }
-        // The inflater stops at the end of the deflate data and takes no more bytes.
-        const consumed = inflater.bytesWritten;
-        if (consumed < fed) {
-          consume(consumed - (fed - piece));
-          yield* drain();
-          break;
+        if (done) {
+          // The inflater stops at the end of the deflate data and takes no more bytes.
+          const consumed = inflater.bytesWritten;
+          if (consumed < fed) {
+            consume(consumed - (fed - piece));
+            const late = yield* rest();
+            if (late) throw new InputDamage(bodyStart + inflater.bytesWritten, late.message);
+            break;
+          }
+          consume(piece);
+          started = await start();
         }
-        consume(piece);
-        started = await start();
         yield* drain();
       }
     } finally {
-      // A piece still in flight is let finish before the inflater goes (the consumer stopped early).
-      await inFlight;
+      // A piece still in flight is let finish before the inflater goes (the consumer stopped
+      // early), its output dropped as it comes.
+      if (!done && !failure) {
+        inflater.off("data", keep);
+        inflater.on("data", () => undefined);
+        inflater.resume();
+        while (!done && !failure) await new Promise<void>((resolve) => (wake = resolve));
+      }
       inflater.destroy();
     }
     if (!(await need(8)))

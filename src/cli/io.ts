@@ -1,5 +1,8 @@
 import { readSync } from "node:fs";
-import { fileProblem, readUpTo } from "../files/index.js";
+// The module itself, not the stage's index: the CLI's entry bundle loads this file, and the index also
+// holds filterc.json's reading, with every field catalog.
+import type { Accept } from "../files/open.js";
+import { fileProblem, readUpTo } from "../files/read.js";
 import { withoutByteOrderMark } from "../syntax/byte-order-mark.js";
 import { writeBytes, writeText } from "./stdout.js";
 
@@ -48,9 +51,18 @@ const SOURCE_TOO_LARGE = "longer than any filter or filter JSON can be";
 const tooLarge = (name: string, limit: number, why: string) =>
   new UserError(`${name} is larger than ${limit} bytes, ${why}; not read`);
 
-/** `readUpTo` for a command's input: a larger file is an error saying `why`, a failed read `cannotRead`. */
-export async function readFileUpTo(file: string, limit: number, why: string): Promise<Buffer> {
-  const bytes = await readUpTo(file, limit).catch((error: unknown) => {
+/**
+ * `readUpTo` for a command's input: a larger file is an error saying `why`, a failed read
+ * `cannotRead`. A file the user named may be a fifo or a device (`compile <(…)`), read to the
+ * bound; one found in a folder must be a regular file (see Accept).
+ */
+export async function readFileUpTo(
+  file: string,
+  limit: number,
+  why: string,
+  accept: Accept,
+): Promise<Buffer> {
+  const bytes = await readUpTo(file, limit, accept).catch((error: unknown) => {
     throw cannotRead(file, error);
   });
   if (bytes === undefined) throw tooLarge(file, limit, why);
@@ -58,7 +70,8 @@ export async function readFileUpTo(file: string, limit: number, why: string): Pr
 }
 
 /** A filter file's bytes, to at most MAX_SOURCE_FILE_BYTES. */
-export const readSourceBytes = (file: string) => readFileUpTo(file, MAX_SOURCE_FILE_BYTES, SOURCE_TOO_LARGE);
+export const readSourceBytes = (file: string, accept: Accept) =>
+  readFileUpTo(file, MAX_SOURCE_FILE_BYTES, SOURCE_TOO_LARGE, accept);
 
 /**
  * Standard input as text (see `decodeText`), read to at most MAX_SOURCE_FILE_BYTES. Read
@@ -150,14 +163,16 @@ export function processIO(): CliIO {
 /**
  * Reads filter source or filter JSON from a file argument, or standard input for `-` or no
  * argument: UTF-8 only, a byte order mark at the start dropped (the rule of `withoutByteOrderMark`;
- * `byteOrderMark` says whether there was one, for `fmt --write` to keep it).
+ * `byteOrderMark` says whether there was one, for `fmt --write` to keep it). A file may be a fifo
+ * or a device unless `accept` asks for a regular file (one `fmt --write` writes back).
  */
 export async function readSource(
   io: CliIO,
   file: string | undefined,
+  accept: Accept = "stream",
 ): Promise<{ text: string; name: string; byteOrderMark: boolean }> {
   if (file === undefined || file === "-") return withMark(await io.readStdin(), "<stdin>");
-  return withMark(decodeText(await readSourceBytes(file), file), file);
+  return withMark(decodeText(await readSourceBytes(file, accept), file), file);
 }
 
 /**

@@ -1,14 +1,22 @@
 import { readdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { JobScope, LogpushClient, LogpushJob } from "../api/index.js";
-import { DEFAULT_DATASET } from "../catalog/index.js";
-import { decompile } from "../decompile/index.js";
-import { type Diagnostic, hasErrors, terminalText } from "../diagnostics/index.js";
+import type { JobScope, LogpushClient } from "../api/index.js";
+import { getCatalog } from "../catalog/index.js";
+import {
+  type Diagnostic,
+  hasErrors,
+  terminalJson,
+  terminalJsonText,
+  terminalText,
+} from "../diagnostics/index.js";
 import { diffFilters, loadFilter, type Relation } from "../diff/index.js";
 import { makeFolders } from "../files/index.js";
+import { configLookup, folderDefaults } from "./compiler-options.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
-import { type CliIO, cannotWrite, decodeText, readSourceBytes, UserError } from "./io.js";
+import { type CliIO, cannotWrite, decodeText, isUserError, readSourceBytes, UserError } from "./io.js";
 import { jobLabel } from "./job-listing.js";
+import { checkLiveJobs, type LiveJob, readLiveFilter } from "./live-jobs.js";
+import { shortened } from "./served-text.js";
 
 /** The first line of a pulled file: the job it was pulled from, read back by `jobs diff`. */
 const headerPattern = /^# Logpush job (\d+)(?: ("(?:[^"\\]|\\.)*"))? \(dataset ([^\s)]+)\)$/;
@@ -16,11 +24,12 @@ const headerPattern = /^# Logpush job (\d+)(?: ("(?:[^"\\]|\\.)*"))? \(dataset (
 const headerNote =
   "# pulled by filterc jobs pull; filterc jobs diff compares it with the live job by meaning";
 
-const datasetOf = (job: LogpushJob) => (typeof job.dataset === "string" ? job.dataset : DEFAULT_DATASET);
+/** The most characters of a job's name a file's header holds (the header only names the job). */
+const MAX_HEADER_NAME_LENGTH = 200;
 
 /** `job-1-errors.lpf`: the id, then the name in lower-case letters, digits and dashes (at most 40). */
-function fileNameOf(job: LogpushJob): string {
-  const slug = (typeof job.name === "string" ? job.name : "")
+function fileNameOf(job: LiveJob): string {
+  const slug = (job.name ?? "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
@@ -29,16 +38,24 @@ function fileNameOf(job: LogpushJob): string {
   return `job-${job.id}${slug ? `-${slug}` : ""}.lpf`;
 }
 
-function header(job: LogpushJob): string {
-  // JSON.stringify keeps the name on the header's one line (newlines and quotes escaped).
-  const name = typeof job.name === "string" && job.name !== "" ? ` ${JSON.stringify(job.name)}` : "";
-  return `# Logpush job ${job.id}${name} (dataset ${datasetOf(job)})\n${headerNote}\n`;
+/**
+ * A pulled file's header: every line a comment, whatever the job holds. The id and dataset were
+ * checked (checkLiveJobs); the name is written as JSON with every character a terminal or an
+ * editor must not take raw escaped (line breaks, controls, bidi overrides), cut to a length. The
+ * `# dataset:` directive makes the file check against the job's dataset anywhere; it is written only
+ * for a dataset filterc knows, so no other text a server sends becomes a line of the source.
+ */
+function header(job: LiveJob): string {
+  const name = job.name === null ? "" : ` ${terminalJson(shortened(job.name, MAX_HEADER_NAME_LENGTH))}`;
+  const directive = getCatalog(job.dataset) ? `# dataset: ${job.dataset}\n` : "";
+  return `# Logpush job ${job.id}${name} (dataset ${job.dataset})\n${headerNote}\n${directive}`;
 }
 
 /**
- * Writes each job's filter into `dir` as formatted source under a header naming the job. A job whose
- * stored filter does not read back (an error against the catalog) is reported and not written.
- * Returns the exit status: 0, or 1 when a job could not be written. The others are written anyway.
+ * Writes each job's filter into `dir` as formatted source under a header naming the job. A job the
+ * service sent in a form no file can take (checkLiveJobs), or whose stored filter does not read
+ * back (an error against the catalog), is reported and not written; the others are written anyway.
+ * Returns the exit status: 0, or 1 when a job could not be written.
  */
 export async function pullJobs(
   io: CliIO,
@@ -53,21 +70,19 @@ export async function pullJobs(
     throw cannotWrite(dir, error);
   });
   const written: string[] = [];
-  const failed: (string | number)[] = [];
-  for (const job of jobs) {
-    // The id becomes part of a file name: only digits, whatever a server sends.
-    if (!/^\d+$/.test(String(job.id))) {
-      io.stderr(
-        `filterc jobs pull: a job's id is not a number (${terminalText(JSON.stringify(job.id))}); not written\n`,
-      );
-      failed.push(job.id);
+  const failed: unknown[] = [];
+  for (const checked of checkLiveJobs(jobs)) {
+    if (!("job" in checked)) {
+      io.stderr(`filterc jobs pull: job ${checked.label} was not written: ${checked.reason}\n`);
+      failed.push(checked.id);
       continue;
     }
-    const read = decompile(job.filter ?? null, { dataset: datasetOf(job) });
-    if (read.source === null) {
+    const { job } = checked;
+    const read = readLiveFilter(job);
+    if (read.source === null || hasErrors(read.diagnostics)) {
       reportDiagnostics(io, read.diagnostics, job.filter ?? "", `job ${job.id} (live filter)`);
       io.stderr(`filterc jobs pull: job ${jobLabel(job)} was not written: its filter has errors\n`);
-      failed.push(job.id);
+      failed.push(jobNumber(job.id));
       continue;
     }
     const body = read.source === "" ? "# no filter: the job pushes every record\n" : `${read.source}\n`;
@@ -77,10 +92,13 @@ export async function pullJobs(
     });
     written.push(name);
   }
-  if (json) io.stdout(`${JSON.stringify({ written, failed })}\n`);
+  if (json) io.stdout(`${terminalJson({ written, failed })}\n`);
   else io.stdout(jobs.length === 0 ? "no jobs\n" : written.map((name) => `wrote ${name}\n`).join(""));
   return failed.length > 0 ? 1 : 0;
 }
+
+/** A job ID as `--json` gives it: a number where one holds it exactly, else its digits. */
+const jobNumber = (id: string) => (Number.isSafeInteger(Number(id)) ? Number(id) : id);
 
 /** A pulled file, read back: the job named in its header and its text. */
 interface PulledFile {
@@ -90,7 +108,17 @@ interface PulledFile {
   text: string;
 }
 
-async function readPulled(io: CliIO, dir: string): Promise<PulledFile[]> {
+/** A file of `dir` that could not be compared, and why. */
+interface FileError {
+  file: string;
+  message: string;
+}
+
+/**
+ * The pulled files of `dir`, in name order. A file that cannot be read (too large, not UTF-8, not a
+ * file) is an error of its own and the others are still read; one without the header is noted.
+ */
+async function readPulled(io: CliIO, dir: string, errors: FileError[]): Promise<PulledFile[]> {
   const target = resolve(io.cwd, dir);
   let names: string[];
   try {
@@ -103,7 +131,15 @@ async function readPulled(io: CliIO, dir: string): Promise<PulledFile[]> {
   }
   const files: PulledFile[] = [];
   for (const file of names) {
-    const text = decodeText(await readSourceBytes(join(target, file)), file);
+    let text: string;
+    try {
+      // Found by listing the folder: a regular file only (a fifo named *.lpf would wait for a writer).
+      text = decodeText(await readSourceBytes(join(target, file), "regular"), file);
+    } catch (error) {
+      if (!isUserError(error)) throw error;
+      errors.push({ file, message: `not compared: ${error.message}` });
+      continue;
+    }
     const match = headerPattern.exec(text.split("\n", 1)[0]!.replace(/\r$/, ""));
     if (!match) {
       io.stderr(`note: ${terminalText(file)} has no "# Logpush job" header line; not compared\n`);
@@ -148,44 +184,60 @@ export async function diffJobs(
   json: boolean,
   maxSearchSteps: number,
 ): Promise<number> {
-  const files = await readPulled(io, dir);
-  const jobs = await client.listJobs(scope);
-  const live = new Map(jobs.map((job) => [String(job.id), job]));
-  const pulled = new Set(files.map((file) => file.id));
-  const changes: Drift[] = [];
-  const same: (string | number)[] = [];
-  const errors: { file: string; message: string }[] = [];
+  const errors: FileError[] = [];
+  const lookup = configLookup(io);
   const error = (file: string, message: string, diagnostics: Diagnostic[] = [], text = "") => {
     if (!json) reportDiagnostics(io, diagnostics, text, file);
     errors.push({ file, message });
   };
-  for (const file of files) {
-    const job = live.get(file.id);
+  const files = await readPulled(io, dir, errors);
+  const live = new Map<string, LiveJob>();
+  const refused = new Set<string>();
+  for (const checked of checkLiveJobs(await client.listJobs(scope))) {
+    if ("job" in checked) live.set(checked.job.id, checked.job);
+    else {
+      error(`job ${checked.label}`, checked.reason);
+      if (typeof checked.id === "string" || typeof checked.id === "number") refused.add(String(checked.id));
+    }
+  }
+  const byId = new Map<string, PulledFile[]>();
+  for (const file of files) byId.set(file.id, [...(byId.get(file.id) ?? []), file]);
+  const changes: Drift[] = [];
+  const same: (string | number)[] = [];
+  for (const [id, named] of byId) {
+    // The job's error was reported: its files are not compared with it.
+    if (refused.has(id)) continue;
+    if (named.length > 1) {
+      for (const file of named)
+        error(
+          file.file,
+          `${named.length} files name job ${id}; which one holds the job cannot be told (remove the stale ones)`,
+        );
+      continue;
+    }
+    const file = named[0]!;
+    const job = live.get(id);
     if (!job) {
-      changes.push(drift(file.id, null, file.file, "job gone"));
+      changes.push(drift(id, null, file.file, "job gone"));
       continue;
     }
-    const dataset = datasetOf(job);
-    if (dataset !== file.dataset) {
-      changes.push({
-        ...drift(job.id, job, file.file, "changed"),
-        datasets: { file: file.dataset, live: dataset },
-      });
-      continue;
-    }
-    const mine = loadFilter(file.text, { dataset });
+    // The file's dataset: its `# dataset:`, else the header's (files pulled before the directive).
+    const { dataset: _dataset, ...limits } = await folderDefaults(io, join(dir, file.file), lookup);
+    const mine = loadFilter(file.text, { ...limits, defaultDataset: file.dataset });
     if (hasErrors(mine.diagnostics)) {
       error(file.file, "the file's filter has errors", mine.diagnostics, file.text);
       continue;
     }
-    const theirs = loadFilter(job.filter ?? "", { dataset });
+    if (job.dataset !== mine.dataset) {
+      changes.push({
+        ...drift(id, job, file.file, "changed"),
+        datasets: { file: mine.dataset, live: job.dataset },
+      });
+      continue;
+    }
+    const theirs = readLiveFilter(job, limits);
     if (hasErrors(theirs.diagnostics)) {
-      error(
-        `job ${job.id} (live filter)`,
-        "the live filter has errors",
-        theirs.diagnostics,
-        job.filter ?? "",
-      );
+      error(`job ${id} (live filter)`, "the live filter has errors", theirs.diagnostics, job.filter ?? "");
       continue;
     }
     const compared = diffFilters(mine.condition, theirs.condition, { maxSearchSteps });
@@ -197,20 +249,20 @@ export async function diffJobs(
       continue;
     }
     if (compared.relation === "equivalent") {
-      same.push(job.id);
+      same.push(jobNumber(id));
       continue;
     }
     changes.push({
-      ...drift(job.id, job, file.file, "changed"),
+      ...drift(id, job, file.file, "changed"),
       relation: compared.relation,
       onlyFile: compared.onlyA,
       onlyLive: compared.onlyB,
     });
   }
-  for (const job of jobs) if (!pulled.has(String(job.id))) changes.push(drift(job.id, job, null, "no file"));
+  for (const job of live.values()) if (!byId.has(job.id)) changes.push(drift(job.id, job, null, "no file"));
   if (json)
     io.stdout(
-      `{"changes":[${changes.map(driftJson).join(",")}],"same":${JSON.stringify(same)},"errors":${JSON.stringify(errors)}}\n`,
+      `{"changes":[${changes.map(driftJson).join(",")}],"same":${terminalJson(same)},"errors":${terminalJson(errors)}}\n`,
     );
   else {
     for (const change of changes) io.stdout(describeDrift(change, dir));
@@ -222,15 +274,15 @@ export async function diffJobs(
   return errors.length > 0 ? 1 : changes.length > 0 ? 2 : 0;
 }
 
-function drift(id: string | number, job: LogpushJob | null, file: string | null, status: DriftStatus): Drift {
-  const name = job && typeof job.name === "string" ? job.name : null;
-  return { id, name, file, status, relation: null, onlyFile: null, onlyLive: null };
+function drift(id: string, job: LiveJob | null, file: string | null, status: DriftStatus): Drift {
+  const name = job?.name ?? null;
+  return { id: jobNumber(id), name, file, status, relation: null, onlyFile: null, onlyLive: null };
 }
 
 /** A change as JSON, its records written as they are (JSON.parse would round 64-bit integers). */
 function driftJson({ onlyFile, onlyLive, ...rest }: Drift): string {
-  const fields = JSON.stringify(rest).slice(0, -1);
-  return `${fields},"onlyFile":${onlyFile ?? "null"},"onlyLive":${onlyLive ?? "null"}}`;
+  const fields = terminalJson(rest).slice(0, -1);
+  return `${fields},"onlyFile":${terminalJsonText(onlyFile ?? "null")},"onlyLive":${terminalJsonText(onlyLive ?? "null")}}`;
 }
 
 function describeDrift(change: Drift, dir: string): string {

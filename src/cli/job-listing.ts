@@ -1,22 +1,25 @@
-import { type LogpushJob, maskDestination } from "../api/index.js";
-import { terminalText } from "../diagnostics/index.js";
+import type { LogpushJob } from "../api/index.js";
+import { oneLine, shortened } from "./served-text.js";
 
-/** One line of text from a value a server sent: hidden characters, newlines and tabs shown as code points. */
-function oneLine(text: string): string {
-  return terminalText(text).replace(/[\n\t]/g, (c) => (c === "\n" ? "<U+000A>" : "<U+0009>"));
-}
+/** The most characters of a job's name shown in a line about it (`--json` gives it whole). */
+const MAX_SHOWN_NAME_LENGTH = 200;
 
 /** A job's id and name: `1 "errors"`. */
 export function jobLabel(job: Pick<LogpushJob, "id" | "name">): string {
-  const name = typeof job.name === "string" && job.name !== "" ? ` ${oneLine(JSON.stringify(job.name))}` : "";
+  const name =
+    typeof job.name === "string" && job.name !== ""
+      ? ` ${oneLine(JSON.stringify(shortened(job.name, MAX_SHOWN_NAME_LENGTH)))}`
+      : "";
   return `${oneLine(String(job.id))}${name}`;
 }
 
-/** A job on one line: id, name, dataset → destination (secrets masked), and whether it is disabled. */
+/**
+ * A job on one line: id, name, dataset → destination, and whether it is disabled. The job comes
+ * masked (LogpushClient.masked) unless its secrets are to be shown.
+ */
 export function describeJob(job: LogpushJob): string {
   const dataset = typeof job.dataset === "string" ? oneLine(job.dataset) : "?";
-  const destination =
-    typeof job.destination_conf === "string" ? oneLine(maskDestination(job.destination_conf)) : "?";
+  const destination = typeof job.destination_conf === "string" ? oneLine(job.destination_conf) : "?";
   return `${jobLabel(job)}: ${dataset} → ${destination}${job.enabled === false ? " (disabled)" : ""}`;
 }
 

@@ -1,81 +1,42 @@
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+// The module, not the stage's index: eval's workers load this file, and the index reads catalogs.
+import { fileChunks } from "../files/chunks.js";
 import { gunzipMembers } from "./gzip-members.js";
 import { cannotRead } from "./io.js";
 
 /** One log input: a file or standard input, read as a stream of decompressed byte chunks. */
 export interface LogInput {
   name: string;
-  /** The size on disk, for the progress bar (undefined for standard input). */
+  /** The size on disk, for the progress bar (undefined for standard input and other streams). */
   size: number | undefined;
   /** Byte chunks as stored; `onRead` counts the stored (possibly compressed) bytes. */
   open(onRead: (bytes: number) => void): AsyncIterable<Buffer>;
 }
-
-const CHUNK_BYTES = 1 << 20;
 
 export async function fileInput(path: string): Promise<LogInput> {
   const info = await stat(path).catch((error: unknown) => {
     throw cannotRead(path, error);
   });
   if (info.isDirectory()) throw cannotRead(path, { code: "EISDIR" });
-  const size = info.size;
   return {
     name: path,
-    size,
-    open: (onRead) => withoutBom(decompressed(counted(fileChunks(path), onRead))),
+    // A fifo or a device (`<(…)`, /dev/stdin) has no size: it is read in order, on one thread.
+    size: info.isFile() ? info.size : undefined,
+    open: (onRead) => withoutBom(decompressed(counted(fileChunksOf(path), onRead))),
   };
 }
 
 /**
- * The bytes start…end of a file, a chunk at a time, read into two buffers used in turn: a chunk
- * stays valid until the one after it has been taken, so whatever is kept longer is copied (eval
- * copies what it writes and the piece of a line a chunk cuts). A read stream's fresh buffer per
- * chunk is memory the allocator hands back and takes again, a page fault per 4 KiB each time:
- * measured on a 194 MB file, 12,000 faults and 0.21 s of system time read so, 3,300 and 0.07 s
- * read into two buffers. The buffers outlive the file, for the next file or range the thread reads
- * (a worker reads some 25 ranges of an 800 MB file). The next chunk is read while the consumer
- * works on this one, into the other buffer, whose chunk it is done with once it asked for this
- * one (measured: eval of the 194 MB file on one thread had waited for reads 6% of its time).
+ * A file's bytes, a chunk at a time (see fileChunks), its failures told as `cannot read FILE: …`.
+ * A stream (a fifo, `<(…)`) is read in order; a plain file's range start…end at its offsets.
  */
-export async function* fileChunks(
-  path: string,
-  start = 0,
-  end = Number.POSITIVE_INFINITY,
-): AsyncGenerator<Buffer> {
-  const handle = await open(path, "r").catch((error: unknown) => {
-    throw cannotRead(path, error);
-  });
-  const buffers = [spareBuffer(), spareBuffer()];
-  const readAt = (buffer: Buffer, position: number) => {
-    if (position >= end) return Promise.resolve({ bytesRead: 0 });
-    const read = handle.read(buffer, 0, Math.min(buffer.length, end - position), position);
-    // A read ahead may fail while no one awaits it yet: marked handled, so that Node does not end
-    // the process for an unhandled rejection; awaiting it later still throws its error.
-    read.catch(() => undefined);
-    return read;
-  };
-  let pending = readAt(buffers[0]!, start);
+export async function* fileChunksOf(path: string, start?: number, end?: number): AsyncGenerator<Buffer> {
   try {
-    for (let position = start, turn = 0; ; turn ^= 1) {
-      const { bytesRead } = await pending.catch((error: unknown) => {
-        throw cannotRead(path, error);
-      });
-      if (bytesRead === 0) return;
-      position += bytesRead;
-      pending = readAt(buffers[turn ^ 1]!, position);
-      yield buffers[turn]!.subarray(0, bytesRead);
-    }
-  } finally {
-    // A read still running writes into a buffer and needs the file: it ends first.
-    await pending.catch(() => undefined);
-    spareBuffers.push(...buffers);
-    await handle.close();
+    yield* fileChunks(path, "stream", start, end);
+  } catch (error) {
+    throw cannotRead(path, error);
   }
 }
-
-/** Chunk buffers of files read before, free for the next (several files may be read at once). */
-const spareBuffers: Buffer[] = [];
-const spareBuffer = () => spareBuffers.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
 
 export function streamInput(name: string, source: () => AsyncIterable<Uint8Array>): LogInput {
   return {

@@ -21,8 +21,10 @@ import { JsonDocument, jsonTypeName, membersOf, parseDocument } from "./document
 import { at, ShapeReader } from "./shape.js";
 
 export interface DecompileOptions extends PrintOptions {
-  /** The dataset whose catalog types the comparisons (default: the job record's `dataset`, else `http_requests`). */
+  /** The dataset whose catalog types the comparisons (default: the job record's `dataset`, else `defaultDataset`). */
   dataset?: string;
+  /** The dataset of a filter that names none (a job record names its own): a folder's default (default `http_requests`). */
+  defaultDataset?: string;
   /** A catalog to use instead of a shipped dataset's. */
   catalog?: Catalog;
   /** Longest input text accepted, in UTF-16 code units (default 100,000). */
@@ -36,7 +38,7 @@ export interface DecompileOptions extends PrintOptions {
 export interface DecompileResult {
   /** True when there is no error (warnings allowed). */
   ok: boolean;
-  /** What the filter means; null for no filter or when there are errors. */
+  /** The checked filter read back (JSON has no `not`: it is what the filter means); null for no filter or when there are errors. */
   condition: Cond | null;
   /** The filter in the language, canonically printed; "" for no filter; null when there are errors. */
   source: string | null;
@@ -186,7 +188,8 @@ class Decompilation {
 
   private fromFilter(document: JsonDocument, node: Node): DecompileResult {
     const stub: FilterSource = { kind: "filter", expr: null, comments: [], range: document.rangeOf(node) };
-    const catalog = resolveCatalog({ dataset: this.dataset, catalog: this.options.catalog }, stub);
+    const { catalog: given, defaultDataset } = this.options;
+    const catalog = resolveCatalog({ dataset: this.dataset, catalog: given, defaultDataset }, stub);
     const reader = new ShapeReader(document, "fields" in catalog ? catalog : undefined);
     const expr = reader.filter(node);
     const diagnostics = [...reader.diagnostics];

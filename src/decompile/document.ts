@@ -121,8 +121,8 @@ export function parseDocument(
   return { root: diagnostics.length ? undefined : root, diagnostics };
 }
 
-/** The offset of the first `[` or `{` nested deeper than `limit`, outside strings. */
-function findDepthOverflow(text: string, limit: number): number | undefined {
+/** The offset of the first `[` or `{` nested deeper than `limit`, outside strings (read before a parser that recurses). */
+export function findDepthOverflow(text: string, limit: number): number | undefined {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

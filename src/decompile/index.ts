@@ -4,3 +4,4 @@ export {
   type DecompileResult,
   decompile,
 } from "./decompile.js";
+export { excerpt, findDepthOverflow } from "./document.js";

@@ -19,4 +19,10 @@ export {
 } from "./range.js";
 export { type RenderOptions, renderDiagnostic, renderDiagnostics } from "./render.js";
 export { closestMatch, editDistance } from "./suggest.js";
-export { codePointName, isHiddenCharacter, terminalJson, terminalText } from "./terminal-text.js";
+export {
+  codePointName,
+  isHiddenCharacter,
+  terminalJson,
+  terminalJsonText,
+  terminalText,
+} from "./terminal-text.js";

@@ -25,6 +25,12 @@ function kind<Args = Record<string, never>>(
 }
 
 const quote = (text: string) => `\`${text}\``;
+
+/** The longest name a message repeats whole: every catalog's names are shorter (the longest is 37). */
+const NAME_SHOWN = 64;
+
+/** A name as a message repeats it: a longer one (pasted text, a whole line) cut with `…`, as the excerpt shows it all. */
+const brief = (name: string) => (name.length > NAME_SHOWN ? `${name.slice(0, NAME_SHOWN)}…` : name);
 /** A name as Logpush JSON writes it. */
 const jsonQuote = (text: string) => JSON.stringify(text);
 
@@ -66,7 +72,30 @@ export const DiagnosticKind = {
   UnknownDataset: kind<{ dataset: string; known: string }>(
     "E0004",
     "error",
-    (a) => `unknown dataset ${quote(a.dataset)}; known datasets: ${a.known}`,
+    (a) => `unknown dataset ${quote(brief(a.dataset))}; known datasets: ${a.known}`,
+  ),
+  DirectiveAfterFilter: kind(
+    "E0007",
+    "error",
+    () =>
+      "`# dataset:` comes after the filter has begun; it names the dataset of the whole file: move it above the filter",
+  ),
+  DatasetConflict: kind<{ named: string; given: string }>(
+    "E0008",
+    "error",
+    (a) =>
+      `this file names the dataset ${quote(brief(a.named))}, but it is checked against ${quote(brief(a.given))} (--dataset, the dataset option, or the job's dataset); make them agree, or remove one`,
+  ),
+  DuplicateDirective: kind(
+    "E0009",
+    "error",
+    () => "the file names its dataset twice; keep one `# dataset:` line",
+    () => "the dataset is first named here",
+  ),
+  EmptyDirective: kind(
+    "E0010",
+    "error",
+    () => "`# dataset:` names no dataset; write its name after the colon, like `# dataset: gateway_http`",
   ),
 
   // Syntax.
@@ -127,7 +156,7 @@ export const DiagnosticKind = {
   UnknownField: kind<{ field: string; dataset: string; meant?: string }>(
     "E0201",
     "error",
-    (a) => `unknown field ${quote(a.field)} in dataset ${a.dataset}${didYouMean(a.meant, quote)}`,
+    (a) => `unknown field ${quote(brief(a.field))} in dataset ${a.dataset}${didYouMean(a.meant, quote)}`,
   ),
   FieldWrongCase: kind<{ field: string; correct: string }>(
     "E0202",
@@ -149,7 +178,7 @@ export const DiagnosticKind = {
     "E0205",
     "error",
     (a) =>
-      `unknown operator ${quote(a.operator)}${
+      `unknown operator ${quote(brief(a.operator))}${
         a.meant === undefined ? `; operators are ${a.known}` : didYouMean(a.meant, quote)
       }`,
   ),
@@ -527,6 +556,12 @@ export const DiagnosticKind = {
     "W0116",
     "warning",
     () => "every record passes this filter, with its fields missing or holding any value: it filters nothing",
+  ),
+  NearMissDirective: kind<{ dataset: string }>(
+    "W0122",
+    "warning",
+    (a) =>
+      `this comment is not read as a dataset directive, so the file is not checked against ${a.dataset}; write \`# dataset: ${a.dataset}\``,
   ),
 } as const;
 

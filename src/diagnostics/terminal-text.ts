@@ -35,7 +35,16 @@ export function terminalText(text: string): string {
  * itself), with the other characters a terminal must not receive raw written as `\u` escapes.
  */
 export function terminalJson(value: unknown, space?: number): string {
-  return JSON.stringify(value, null, space).replace(hidden, (character) => {
+  return terminalJsonText(JSON.stringify(value, null, space));
+}
+
+/**
+ * JSON text written elsewhere (records whose 64-bit integers JSON.parse would round), made fit for
+ * a terminal as `terminalJson` makes a value: JSON allows hidden characters only inside strings,
+ * where a `\u` escape means the same.
+ */
+export function terminalJsonText(json: string): string {
+  return json.replace(hidden, (character) => {
     if (character.codePointAt(0) === ZERO_WIDTH_JOINER) return character;
     let escaped = "";
     for (let i = 0; i < character.length; i++)

@@ -1,4 +1,10 @@
-import { type Cond, DEFAULT_MAX_SEARCH_STEPS, findRecord } from "../check/index.js";
+import {
+  type Cond,
+  DEFAULT_MAX_SEARCH_STEPS,
+  findRecord,
+  type Meaning,
+  toNegationNormalForm,
+} from "../check/index.js";
 import { compilePredicate, parseRecord } from "../eval/index.js";
 import { recordJson } from "./record.js";
 
@@ -24,11 +30,19 @@ export type FilterDiff =
 /**
  * Decides whether two checked filters keep exactly the same records (null is the empty filter,
  * which keeps all), over the records the dataset can produce, and otherwise how they relate, with
- * a record for each direction that differs. Every record is run through the evaluator before it is
- * returned, so a record shown always separates the filters.
+ * a record for each direction that differs. Filters compare by what they mean, their `not`s pushed
+ * down as their JSON has them (`not X lt 5` and `X geq 5` are equivalent). Every record is run
+ * through the evaluator before it is returned, so a record shown always separates the filters.
  */
 export function diffFilters(a: Cond | null, b: Cond | null, options: DiffOptions = {}): FilterDiff {
-  const maxSteps = options.maxSearchSteps ?? DEFAULT_MAX_SEARCH_STEPS;
+  return diffMeanings(
+    a && toNegationNormalForm(a),
+    b && toNegationNormalForm(b),
+    options.maxSearchSteps ?? DEFAULT_MAX_SEARCH_STEPS,
+  );
+}
+
+function diffMeanings(a: Meaning | null, b: Meaning | null, maxSteps: number): FilterDiff {
   const onlyA = findRecord(
     [
       { cond: a, negated: false },
@@ -68,7 +82,7 @@ export function diffFilters(a: Cond | null, b: Cond | null, options: DiffOptions
 
 type Keeps = (record: Record<string, unknown>) => boolean;
 
-const predicateOf = (cond: Cond | null): Keeps => (cond ? compilePredicate(cond) : () => true);
+const predicateOf = (cond: Meaning | null): Keeps => (cond ? compilePredicate(cond) : () => true);
 
 /** The record, once the evaluator confirms that `keeps` keeps it and `drops` does not. */
 function verified(json: string, keeps: Keeps, drops: Keeps): string {

@@ -1,8 +1,6 @@
-import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import type { Catalog, FieldInfo } from "../catalog/index.js";
-import type { Cond } from "../check/index.js";
-import { LineIndex } from "../diagnostics/index.js";
-import { compilePredicate, parseRecord } from "../eval/index.js";
+import type { Meaning } from "../check/index.js";
+import { compilePredicate, ExactNumber, NUMERIC_TEXT } from "../eval/index.js";
 import { explainHeld } from "../print/index.js";
 
 /**
@@ -23,6 +21,8 @@ export interface TestCase {
   match: boolean;
   /** Where the case is: `file:line:column` in the test file, or `file:line` in a log. */
   place: string;
+  /** The record's JSON as written (numbers of any length and form as the log writes them). */
+  text: string;
 }
 
 /** A problem with a test file, at its place (`file:line:column: message`). */
@@ -37,132 +37,40 @@ export class TestFileError {
   }
 }
 
-/** Reads a test file; every problem is reported with its place, never thrown. */
-export function parseTestFile(text: string, fileName: string): FilterTestSpec | TestFileError[] {
-  const lines = new LineIndex(text);
-  const placeOf = (node: Node | undefined) => {
-    const { line, column } = lines.rangeOf(node?.offset ?? 0, node?.offset ?? 0).start;
-    return `${fileName}:${line}:${column}`;
-  };
-  const errors: TestFileError[] = [];
-  const parseErrors: ParseError[] = [];
-  const root = parseTree(text, parseErrors, { allowTrailingComma: false, disallowComments: true });
-  if (parseErrors.length > 0 || !root) {
-    const first = parseErrors[0];
-    const at = placeOf(first ? ({ offset: first.offset } as Node) : undefined);
-    return [new TestFileError(at, `not JSON: ${first ? printParseErrorCode(first.error) : "empty file"}`)];
+/** Problems of one test file shown, at most: a log of millions of bad lines is told in a few. */
+const MAX_PROBLEMS_SHOWN = 20;
+
+/** The problems of one test file: the first MAX_PROBLEMS_SHOWN, and how many more there were. */
+export class Problems {
+  private readonly shown: TestFileError[] = [];
+  private more = 0;
+
+  constructor(private readonly file: string) {}
+
+  add(problem: TestFileError): void {
+    if (this.shown.length < MAX_PROBLEMS_SHOWN) this.shown.push(problem);
+    else this.more++;
   }
-  if (root.type !== "object") return [new TestFileError(placeOf(root), "a test file is a JSON object")];
-  const member = (node: Node, key: string) =>
-    node.children?.find((property) => property.children?.[0]?.value === key)?.children?.[1];
-  for (const property of root.children ?? []) {
-    const key = property.children?.[0]?.value;
-    if (!["filter", "dataset", "cases", "log"].includes(key))
-      errors.push(
-        new TestFileError(
-          placeOf(property),
-          `unknown member ${JSON.stringify(key)}; a test file has filter, dataset, cases and log`,
-        ),
-      );
+
+  get count(): number {
+    return this.shown.length + this.more;
   }
-  const filterNode = member(root, "filter");
-  let filter: FilterTestSpec["filter"] | undefined;
-  if (filterNode?.type === "string") filter = { source: filterNode.value };
-  else if (filterNode?.type === "object" && member(filterNode, "file")?.type === "string")
-    filter = { file: member(filterNode, "file")!.value };
-  else
-    errors.push(
-      new TestFileError(
-        placeOf(filterNode ?? root),
-        'filter must be filter source (a string) or {"file": path}',
-      ),
-    );
-  const datasetNode = member(root, "dataset");
-  if (datasetNode && datasetNode.type !== "string")
-    errors.push(new TestFileError(placeOf(datasetNode), "dataset must be a dataset name"));
-  const cases: TestCase[] = [];
-  const casesNode = member(root, "cases");
-  if (casesNode && casesNode.type !== "array")
-    errors.push(new TestFileError(placeOf(casesNode), "cases must be a list"));
-  for (const [index, caseNode] of (casesNode?.type === "array" ? (casesNode.children ?? []) : []).entries()) {
-    const record = caseNode.type === "object" ? member(caseNode, "record") : undefined;
-    const match = caseNode.type === "object" ? member(caseNode, "match") : undefined;
-    const name = caseNode.type === "object" ? member(caseNode, "name") : undefined;
-    if (record?.type !== "object" || match?.type !== "boolean" || (name && name.type !== "string")) {
-      errors.push(
-        new TestFileError(
-          placeOf(caseNode),
-          `case ${index + 1} must be {"name"?: text, "record": {…}, "match": true|false}`,
-        ),
-      );
-      continue;
-    }
-    cases.push({
-      name: name?.value ?? `case ${index + 1}`,
-      record: parseRecord(text.slice(record.offset, record.offset + record.length))!,
-      match: match.value,
-      place: placeOf(caseNode),
-    });
+
+  /** The problems shown, the last saying how many more there were. */
+  list(): TestFileError[] {
+    if (this.more === 0) return [...this.shown];
+    const more = `${this.more} more problem${this.more === 1 ? "" : "s"}, not shown (the first ${MAX_PROBLEMS_SHOWN} are)`;
+    return [...this.shown, new TestFileError(this.file, more)];
   }
-  const logNode = member(root, "log");
-  let log: FilterTestSpec["log"];
-  if (logNode) {
-    const file = member(logNode, "file");
-    const matches = member(logNode, "matches");
-    const lineNumbers = matches?.type === "array" ? (matches.children ?? []).map((child) => child.value) : [];
-    if (file?.type !== "string" || !lineNumbers.every((n) => Number.isInteger(n) && n > 0)) {
-      errors.push(
-        new TestFileError(placeOf(logNode), 'log must be {"file": path, "matches": [line numbers, from 1]}'),
-      );
-    } else log = { file: file.value, matches: lineNumbers, place: placeOf(logNode) };
-  }
-  if (!casesNode && !logNode)
-    errors.push(new TestFileError(placeOf(root), "a test file needs cases, a log, or both"));
-  if (errors.length > 0 || !filter) return errors;
-  return { filter, dataset: datasetNode?.value, cases, log };
 }
 
-/** The cases of an NDJSON log: each non-blank line, expected to match when its number is listed. */
-export function logCases(
-  text: string,
-  fileName: string,
-  matches: readonly number[],
-): TestCase[] | TestFileError[] {
-  const expected = new Set(matches);
-  const cases: TestCase[] = [];
-  const errors: TestFileError[] = [];
-  const lines = text.split(/\r?\n/);
-  lines.forEach((line, index) => {
-    if (line.trim() === "") return;
-    const place = `${fileName}:${index + 1}`;
-    // Numbers a double would round stay exact, as `filterc eval` reads them.
-    const record = parseRecord(line);
-    if (!record) {
-      errors.push(new TestFileError(place, "not a JSON object"));
-      return;
-    }
-    cases.push({
-      name: `line ${index + 1}`,
-      record,
-      match: expected.has(index + 1),
-      place,
-    });
-  });
-  for (const line of matches)
-    if (line > lines.length || lines[line - 1]!.trim() === "")
-      errors.push(
-        new TestFileError(`${fileName}:${line}`, `line ${line} is listed in matches but holds no record`),
-      );
-  return errors.length > 0 ? errors : cases;
-}
-
-/** Problems with a test record: fields the catalog does not have, values of another type than the field's. */
-export function recordProblems(testCase: TestCase, catalog: Catalog): TestFileError[] {
-  const problems: TestFileError[] = [];
-  for (const [name, value] of Object.entries(testCase.record)) {
+/** Adds the problems of a test record: fields the catalog does not have, values of another type than the field's. */
+export function recordProblems(testCase: TestCase, catalog: Catalog, problems: Problems): void {
+  for (const name in testCase.record) {
+    const value = testCase.record[name];
     const field = catalog.fields.get(name);
     if (!field) {
-      problems.push(
+      problems.add(
         new TestFileError(
           testCase.place,
           `${testCase.name}: the record has ${JSON.stringify(name)}, which is no field of ${catalog.dataset}`,
@@ -171,33 +79,38 @@ export function recordProblems(testCase: TestCase, catalog: Catalog): TestFileEr
       continue;
     }
     if (value !== null && !fitsField(field, value))
-      problems.push(
+      problems.add(
         new TestFileError(
           testCase.place,
-          `${testCase.name}: ${name} is ${field.docType} in ${catalog.dataset}, but the record holds ${JSON.stringify(value)}`,
+          `${testCase.name}: ${name} is ${field.docType} in ${catalog.dataset}, but the record holds ${valueText(value)}`,
         ),
       );
   }
-  return problems;
 }
 
 const INTEGER_TEXT = /^-?\d+$/;
-const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
+
+/** A JSON number as eval reads it (a double, or an ExactNumber past what a double holds): any decimal. */
+const isNumber = (value: unknown) =>
+  typeof value === "number" ? Number.isFinite(value) : value instanceof ExactNumber;
+
+/** A JSON number whose value is whole, however it is written (`18446744073709551616`, `1e400`, `5.0`). */
+const isInteger = (value: unknown) =>
+  typeof value === "number"
+    ? Number.isInteger(value)
+    : value instanceof ExactNumber && value.decimal.digits.length <= value.decimal.exponent;
+
+const isIntegerValue = (value: unknown) =>
+  isInteger(value) || (typeof value === "string" && INTEGER_TEXT.test(value));
 
 function fitsField(field: FieldInfo, value: unknown): boolean {
   switch (field.type) {
     case "string":
       return typeof value === "string";
     case "int":
-      return (
-        (typeof value === "number" && Number.isInteger(value)) ||
-        (typeof value === "string" && INTEGER_TEXT.test(value))
-      );
+      return isIntegerValue(value);
     case "float":
-      return (
-        (typeof value === "number" && Number.isFinite(value)) ||
-        (typeof value === "string" && NUMBER_TEXT.test(value))
-      );
+      return isNumber(value) || (typeof value === "string" && NUMERIC_TEXT.test(value));
     case "bool":
       return typeof value === "boolean";
     case "array":
@@ -205,8 +118,7 @@ function fitsField(field: FieldInfo, value: unknown): boolean {
         Array.isArray(value) &&
         value.every((element) =>
           field.elementType === "int"
-            ? (typeof element === "number" && Number.isInteger(element)) ||
-              (typeof element === "string" && INTEGER_TEXT.test(element))
+            ? isIntegerValue(element)
             : field.elementType === "string"
               ? typeof element === "string"
               : typeof element === "object",
@@ -224,15 +136,76 @@ export interface CaseFailure {
   tree: string;
 }
 
-/** Runs every case through the evaluator; the failures, with their marked trees. */
-export function runCases(condition: Cond | null, cases: readonly TestCase[]): CaseFailure[] {
+/**
+ * Runs every case through the evaluator, by the filter's meaning: how many fail, and the first `shown` failures with their
+ * marked trees (a tree is worked out only for a failure that is shown).
+ */
+export function runCases(
+  condition: Meaning | null,
+  cases: readonly TestCase[],
+  shown: number,
+): { failed: number; failures: CaseFailure[] } {
   const keeps = condition ? compilePredicate(condition) : () => true;
   const failures: CaseFailure[] = [];
+  let failed = 0;
   for (const testCase of cases) {
     const actual = keeps(testCase.record);
     if (actual === testCase.match) continue;
+    failed++;
+    if (failures.length >= shown) continue;
     const tree = explainHeld(condition, (part) => compilePredicate(part)(testCase.record));
     failures.push({ testCase, actual, tree });
   }
-  return failures;
+  return { failed, failures };
+}
+
+/** Characters of a value a message shows, at most: a record may hold megabytes. */
+const SHOWN_VALUE_CHARACTERS = 200;
+
+/**
+ * A record value as JSON for a message: numbers as the log writes them (an ExactNumber's text, not
+ * the object that holds it), cut after SHOWN_VALUE_CHARACTERS. Writing stops there, so a value
+ * nested thousands of levels (JSON.parse reads any depth) is not walked to its bottom.
+ */
+function valueText(value: unknown): string {
+  let text = "";
+  const write = (part: unknown): void => {
+    if (part instanceof ExactNumber) text += part.text;
+    else if (part === null || typeof part !== "object") text += JSON.stringify(part);
+    else {
+      const array = Array.isArray(part);
+      text += array ? "[" : "{";
+      let first = true;
+      for (const key in part) {
+        if (text.length > SHOWN_VALUE_CHARACTERS) return;
+        text += first ? "" : ",";
+        first = false;
+        if (!array) text += `${JSON.stringify(key)}:`;
+        write((part as Record<string, unknown>)[key]);
+      }
+      text += array ? "]" : "}";
+    }
+  };
+  write(value);
+  return text.length > SHOWN_VALUE_CHARACTERS ? `${text.slice(0, SHOWN_VALUE_CHARACTERS)}…` : text;
+}
+
+/**
+ * A record's JSON as written, on one line: the blanks between tokens dropped, everything else as
+ * written (numbers keep their digits and exponents; JSON strings hold no raw line breaks).
+ */
+export function recordText(testCase: TestCase): string {
+  const { text } = testCase;
+  let compact = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) {
+      compact += text.slice(from, i);
+      from = i + 1;
+    }
+  }
+  return from === 0 ? text : compact + text.slice(from);
 }

@@ -1,5 +1,13 @@
 export { type DiffOptions, diffFilters, type FilterDiff, type Relation } from "./diff.js";
-export { type CaseFailure, parseTestFile, runCases } from "./filter-test.js";
+export { type CaseFailure, recordText } from "./filter-test.js";
 export { datasetMismatch, type LoadedFilter, type LoadOptions, loadFilter } from "./load.js";
 export { recordJson } from "./record.js";
-export { loadTestSuite, MAX_TEST_FILE_BYTES } from "./test-suite.js";
+export { parseTestFile } from "./test-file.js";
+export {
+  type FilterDefaults,
+  loadTestSuite,
+  MAX_TEST_FILE_BYTES,
+  runTestSuite,
+  type SuiteFiles,
+  type SuiteRun,
+} from "./test-suite.js";

@@ -1,22 +1,30 @@
-import { type Catalog, DEFAULT_DATASET } from "../catalog/index.js";
-import { type Cond, check } from "../check/index.js";
+import { DEFAULT_DATASET } from "../catalog/index.js";
+import { check, type Meaning, toNegationNormalForm } from "../check/index.js";
+import type { CompileOptions } from "../compile.js";
 import { decompile } from "../decompile/index.js";
 import { type Diagnostic, diagnose, LineIndex } from "../diagnostics/index.js";
-import { emit } from "../emit/index.js";
+import { emitNormal } from "../emit/index.js";
 
-export interface LoadOptions {
-  /** The dataset of a filter that does not name one (a job record does); default `http_requests`. */
-  dataset?: string;
-  catalog?: Catalog;
-}
+/**
+ * How a filter is read: `dataset` is the dataset given for it (a job record's own wins; a source's
+ * `# dataset:` must agree), `defaultDataset` that of a filter that names none, and the limits
+ * those its JSON is held to.
+ */
+export type LoadOptions = Pick<
+  CompileOptions,
+  "dataset" | "defaultDataset" | "catalog" | "maxOperators" | "maxBytes"
+>;
 
 export interface LoadedFilter {
-  /** What the filter means; null for the empty filter (every record passes) or when there are errors. */
-  condition: Cond | null;
+  /**
+   * What the filter means, its `not`s pushed down as its JSON has them; null for the empty filter
+   * (every record passes) or when there are errors.
+   */
+  condition: Meaning | null;
   diagnostics: Diagnostic[];
-  /** The dataset the filter was read with: the job record's, else the option's, else the default. */
+  /** The dataset the filter was read with: the job record's or the source's, else the options'. */
   dataset: string;
-  /** Where a job record names its dataset (for errors), else the start of the text. */
+  /** Where the job record or the source names its dataset (for errors), else the start of the text. */
   datasetRange: Diagnostic["range"];
 }
 
@@ -30,24 +38,36 @@ const isJson = (text: string) => /^\s*["{]/.test(text);
  */
 export function loadFilter(text: string, options: LoadOptions = {}): LoadedFilter {
   const start = new LineIndex(text).rangeOf(0, 0);
+  const { maxOperators, maxBytes, ...checkOptions } = options;
+  const limits = {
+    ...(maxOperators !== undefined ? { maxOperators } : {}),
+    ...(maxBytes !== undefined ? { maxBytes } : {}),
+  };
   if (isJson(text)) {
     const named = recordDataset(text);
-    const dataset = named?.dataset ?? options.dataset ?? DEFAULT_DATASET;
+    const dataset = named?.dataset ?? options.dataset ?? options.defaultDataset ?? DEFAULT_DATASET;
     const result = decompile(text, { dataset, ...(options.catalog ? { catalog: options.catalog } : {}) });
     // The Logpush limits hold for JSON too: they also bound the work of comparing filters.
-    const emitted = result.condition && emit(result.condition);
+    const condition = result.condition && toNegationNormalForm(result.condition);
+    const emitted = condition && emitNormal(condition, limits);
     return {
-      condition: result.condition,
+      condition,
       diagnostics: [...result.diagnostics, ...(emitted?.diagnostics ?? [])],
       dataset,
       datasetRange: named?.range ?? start,
     };
   }
-  const dataset = options.dataset ?? DEFAULT_DATASET;
-  const checked = check(text, { dataset, ...(options.catalog ? { catalog: options.catalog } : {}) });
-  const emitted = checked.condition && emit(checked.condition);
+  const checked = check(text, checkOptions);
+  const emitted = checked.normal && emitNormal(checked.normal, limits);
   const diagnostics = [...checked.diagnostics, ...(emitted?.diagnostics ?? [])];
-  return { condition: checked.condition, diagnostics, dataset, datasetRange: start };
+  const { directive } = checked.filter;
+  const dataset =
+    checked.catalog?.dataset ??
+    options.dataset ??
+    directive?.dataset ??
+    options.defaultDataset ??
+    DEFAULT_DATASET;
+  return { condition: checked.normal, diagnostics, dataset, datasetRange: directive?.range ?? start };
 }
 
 /** The `dataset` a job record names, and where. */

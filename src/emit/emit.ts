@@ -1,4 +1,4 @@
-import { type Cond, toNegationNormalForm } from "../check/index.js";
+import { type Cond, type Meaning, toNegationNormalForm } from "../check/index.js";
 import { type Diagnostic, diagnose, optionDiagnostics } from "../diagnostics/index.js";
 import type { LogpushFilter } from "./json.js";
 import { optimize } from "./optimize.js";
@@ -32,8 +32,8 @@ export interface EmitResult {
   diagnostics: Diagnostic[];
   /** Measured even when over a limit, so that front ends can show by how much. */
   stats: FilterStats;
-  /** The condition as written: in negation normal form and, unless turned off, optimized. */
-  condition: Cond;
+  /** The meaning as written to the JSON: in negation normal form and, unless turned off, optimized. */
+  condition: Meaning;
 }
 
 /**
@@ -57,7 +57,7 @@ class Emitted extends WithLazyJson implements EmitResult {
     filter: string | null,
     public diagnostics: Diagnostic[],
     public stats: FilterStats,
-    public condition: Cond,
+    public condition: Meaning,
   ) {
     super(filter);
   }
@@ -68,8 +68,8 @@ export function emit(condition: Cond, options: EmitOptions = {}): EmitResult {
   return emitNormal(toNegationNormalForm(condition), options);
 }
 
-/** `emit` for a condition already in negation normal form (the analysis computes it once). */
-export function emitNormal(normal: Cond, options: EmitOptions = {}): EmitResult {
+/** `emit` for a filter's meaning, its negation normal form (the analysis computes it once). */
+export function emitNormal(normal: Meaning, options: EmitOptions = {}): EmitResult {
   const maxOperators = options.maxOperators ?? DEFAULT_MAX_OPERATORS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const written = options.optimize === false ? normal : optimize(normal);

@@ -1,8 +1,8 @@
 import {
-  type Cond,
   Distinct,
   type Leaf,
   leafKey,
+  type Meaning,
   type ScalarValue,
   sameScalar,
   scalarKey,
@@ -14,7 +14,7 @@ import {
  * and sibling lists on one field merged (`in` under `or`, `!in` under `and`). Order is kept:
  * a merged comparison stands where the first of its parts stood.
  */
-export function optimize(cond: Cond): Cond {
+export function optimize(cond: Meaning): Meaning {
   if (cond.kind !== "and" && cond.kind !== "or") return cond;
   let operands = cond.operands;
   let flatten = false;
@@ -30,7 +30,7 @@ export function optimize(cond: Cond): Cond {
   for (const operand of operands) if (operand.kind === cond.kind) flatten = true;
   if (operands.length === 1) return operands[0]!;
   if (operands === cond.operands && !flatten) return cond;
-  const flat: Cond[] = [];
+  const flat: Meaning[] = [];
   for (const operand of operands) {
     if (operand.kind === cond.kind) for (const inner of operand.operands) flat.push(inner);
     else flat.push(operand);
@@ -38,12 +38,10 @@ export function optimize(cond: Cond): Cond {
   return flat.length === 1 ? flat[0]! : { kind: cond.kind, operands: flat, range: cond.range };
 }
 
-function condKey(cond: Cond): string {
+function condKey(cond: Meaning): string {
   switch (cond.kind) {
     case "leaf":
       return leafKey(cond);
-    case "not":
-      return `not(${condKey(cond.operand)})`;
     case "and":
     case "or":
       return `${cond.kind}(${cond.operands.map(condKey).join(",")})`;
@@ -51,15 +49,13 @@ function condKey(cond: Cond): string {
 }
 
 /** Structural equality of two conditions, ranges aside; stops at the first difference. */
-function sameCond(a: Cond, b: Cond): boolean {
+function sameCond(a: Meaning, b: Meaning): boolean {
   if (a.kind !== b.kind) return false;
   switch (a.kind) {
     case "leaf": {
       const other = b as Leaf;
       return a.field === other.field && a.operator === other.operator && sameValue(a.value, other.value);
     }
-    case "not":
-      return sameCond(a.operand, (b as typeof a).operand);
     case "and":
     case "or": {
       const others = (b as typeof a).operands;
@@ -79,17 +75,17 @@ function sameValue(a: ScalarValue | ScalarValue[], b: ScalarValue | ScalarValue[
 }
 
 /** Drops repeated operands, keeping the first of each. */
-function dedupe(operands: Cond[]): Cond[] {
+function dedupe(operands: Meaning[]): Meaning[] {
   const distinct = new Distinct(sameCond, condKey);
   const kept = operands.filter((operand) => distinct.add(operand));
   return kept.length === operands.length ? operands : kept;
 }
 
 /** Under `or`, `eq`/`in` leaves of one field merge into `in`; under `and`, `!eq`/`!in` into `!in`. */
-function mergeLists(kind: "and" | "or", operands: Cond[]): Cond[] {
+function mergeLists(kind: "and" | "or", operands: Meaning[]): Meaning[] {
   const single = kind === "or" ? "eq" : "!eq";
   const list = kind === "or" ? "in" : "!in";
-  const mergeable = (cond: Cond): cond is Leaf =>
+  const mergeable = (cond: Meaning): cond is Leaf =>
     cond.kind === "leaf" &&
     (cond.operator === list ||
       (cond.operator === single && cond.field.type !== "bool" && cond.field.type !== "array"));
@@ -118,7 +114,7 @@ function mergeLists(kind: "and" | "or", operands: Cond[]): Cond[] {
     for (const leaf of leaves.slice(1)) merged.set(leaf, null);
   }
   if (merged.size === 0) return operands;
-  const result: Cond[] = [];
+  const result: Meaning[] = [];
   for (const operand of operands) {
     const replacement = operand.kind === "leaf" ? merged.get(operand) : undefined;
     if (replacement === undefined) result.push(operand);

@@ -1,4 +1,4 @@
-import { type Cond, type Leaf, scalarText } from "../check/index.js";
+import { type Leaf, type Meaning, scalarText } from "../check/index.js";
 
 /** The compact JSON of a filter, its UTF-8 length, and where each comparison ends in it. */
 export interface Serialized {
@@ -25,11 +25,11 @@ export function utf8Length(text: string): number {
 }
 
 /**
- * Writes the condition (already in negation normal form) as Logpush JSON, compact and in a fixed
+ * Writes a filter's meaning (its negation normal form) as Logpush JSON, compact and in a fixed
  * key order. Only string values can hold non-ASCII text (field names and operators are ASCII),
  * so the UTF-8 length is counted over them alone.
  */
-export function serialize(cond: Cond): Serialized {
+export function serialize(cond: Meaning): Serialized {
   const writer = new Writer();
   writer.cond(cond);
   const text = `${writer.text}}`;
@@ -48,7 +48,7 @@ class Writer {
   /** UTF-8 bytes beyond one per UTF-16 code unit, so far. */
   extraBytes = 0;
 
-  cond(current: Cond): void {
+  cond(current: Meaning): void {
     switch (current.kind) {
       case "leaf":
         this.text += this.leafJson(current);
@@ -63,8 +63,6 @@ class Writer {
         }
         this.text += "]}";
         return;
-      case "not":
-        throw new Error("serialize needs the negation normal form");
     }
   }
 

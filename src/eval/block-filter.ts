@@ -1,4 +1,4 @@
-import type { Cond } from "../check/ir.js";
+import type { Meaning } from "../check/ir.js";
 import { type LineFilter, LineVerdict } from "./line-filter.js";
 import { LineScanner } from "./line-scanner.js";
 import { compileSlotPredicate } from "./predicate.js";
@@ -21,8 +21,8 @@ export interface BlockFilter {
   test(start: number, end: number, textStart: number, textEnd: number): LineVerdict;
 }
 
-/** The block filter of `condition` (null: every record), or undefined when its fields do not suit the scanner. */
-export function compileBlockFilter(condition: Cond | null, line: LineFilter): BlockFilter | undefined {
+/** The block filter of a filter's meaning (null: every record), or undefined when its fields do not suit the scanner. */
+export function compileBlockFilter(condition: Meaning | null, line: LineFilter): BlockFilter | undefined {
   const { fields, test } = condition ? compileSlotPredicate(condition) : { fields: [], test: () => true };
   const scanner = LineScanner.of(fields);
   if (scanner === undefined) return undefined;

@@ -1,4 +1,5 @@
 import type { Cond } from "../check/ir.js";
+import { toNegationNormalForm } from "../check/negate.js";
 import { compileFieldReader } from "./field-reader.js";
 import { compilePredicate, compileSlotPredicate } from "./predicate.js";
 import { compileLineRejecter } from "./prefilter.js";
@@ -28,9 +29,11 @@ export type LineFilter = (line: string) => LineVerdict;
 
 /**
  * Compiles a filter (null: the empty filter, which keeps every record) into a test of raw log
- * lines. Numbers compare by their exact decimal value (see numbers.ts).
+ * lines, with the meaning of compilePredicate (`not` pushed down). Numbers compare by their exact
+ * decimal value (see numbers.ts).
  */
-export function compileLineFilter(condition: Cond | null, options: LineFilterOptions = {}): LineFilter {
+export function compileLineFilter(filter: Cond | null, options: LineFilterOptions = {}): LineFilter {
+  const condition = filter && toNegationNormalForm(filter);
   const reject = condition && options.prefilter !== false ? compileLineRejecter(condition) : undefined;
   let full: LineFilter;
   if (options.fieldReader === false) {

@@ -1,6 +1,7 @@
 // The modules, not the stages' indexes: those bring the parser, the checker and every dataset's
 // catalog, which an eval worker never uses (see src/cli/eval-worker.ts).
-import { type Cond, type Leaf, type ScalarValue, scalarText } from "../check/ir.js";
+import { type Cond, type Leaf, type Meaning, type ScalarValue, scalarText } from "../check/ir.js";
+import { toNegationNormalForm } from "../check/negate.js";
 import { OPERATORS, operatorAccepts, type PositiveOperator } from "../syntax/vocabulary.js";
 import {
   compareDecimals,
@@ -28,13 +29,15 @@ type ValueTest = (value: unknown) => boolean;
  * field hold when some element equals the value (or one of the list); a missing field (absent or
  * null), or a value of another type than the field's, makes every positive operator false and
  * therefore every `!` operator true; int and float fields accept JSON numbers and numeric strings;
- * bool fields accept JSON booleans only. `not` is evaluated as written.
+ * bool fields accept JSON booleans only. `not` means its push-down, as in the JSON a job runs:
+ * `not X lt 5` is `X geq 5`, which a record without X fails (a condition is taken as written or
+ * as its meaning; one in the form already is not copied).
  */
 export function compilePredicate(condition: Cond): Predicate {
   // Each field the filter names has a slot, read from the record when a comparison first asks for
   // it: a filter that tests one field many times costs one property lookup, not many, and one
   // whose first comparison fails reads no other field.
-  const { fields, test } = compileSlotPredicate(condition);
+  const { fields, test } = compileSlotPredicate(toNegationNormalForm(condition));
   let current: Record<string, unknown> = {};
   const values = new SlotValues(fields.length, (slot) => current[fields[slot]!]);
   return (record) => {
@@ -48,23 +51,19 @@ export function compilePredicate(condition: Cond): Predicate {
 export type SlotTest = (values: SlotValues) => boolean;
 
 /**
- * The predicate over slots: the top-level fields the condition names, each once, in order of first
+ * The predicate over slots: the top-level fields the filter names, each once, in order of first
  * mention, and the test over their values. Lets a caller read just those fields from a log line.
  */
-export function compileSlotPredicate(condition: Cond): { fields: string[]; test: SlotTest } {
+export function compileSlotPredicate(condition: Meaning): { fields: string[]; test: SlotTest } {
   const slots = new Map<string, number>();
   const test = compileCond(condition, slots);
   return { fields: [...slots.keys()], test };
 }
 
-function compileCond(condition: Cond, slots: Map<string, number>): SlotTest {
+function compileCond(condition: Meaning, slots: Map<string, number>): SlotTest {
   switch (condition.kind) {
     case "leaf":
       return compileLeaf(condition, slots);
-    case "not": {
-      const operand = compileCond(condition.operand, slots);
-      return (values) => !operand(values);
-    }
     case "and":
       return compileAnd(condition.operands.map((operand) => compileCond(operand, slots)));
     case "or":
@@ -76,7 +75,7 @@ function compileCond(condition: Cond, slots: Map<string, number>): SlotTest {
 interface Keyed {
   leaf: Leaf;
   keys: (string | number)[];
-  rest: Cond[];
+  rest: Meaning[];
 }
 
 /** Fewer `or` operands keyed on one field are tested one by one. */
@@ -88,8 +87,8 @@ const MIN_DISPATCH = 3;
  * operands, instead of testing the operands one by one; the other operands are tested as usual.
  * The predicate has no side effects, so testing in another order gives the same answer.
  */
-function compileDispatchedOr(operands: Cond[], slots: Map<string, number>): SlotTest {
-  const byField = new Map<string, { operand: Cond; keyed: Keyed }[]>();
+function compileDispatchedOr(operands: Meaning[], slots: Map<string, number>): SlotTest {
+  const byField = new Map<string, { operand: Meaning; keyed: Keyed }[]>();
   for (const operand of operands) {
     const keyed = keyedOperand(operand);
     if (!keyed) continue;
@@ -134,7 +133,7 @@ const always: SlotTest = () => true;
 const never: SlotTest = () => false;
 
 /** The operand as a lookup on a string or number field, when it is one. */
-function keyedOperand(operand: Cond): Keyed | undefined {
+function keyedOperand(operand: Meaning): Keyed | undefined {
   if (operand.kind === "leaf") {
     const keys = equalityKeys(operand);
     return keys && { leaf: operand, keys, rest: [] };

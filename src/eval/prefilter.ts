@@ -1,4 +1,4 @@
-import type { Cond, Leaf, ScalarValue } from "../check/ir.js";
+import type { Leaf, Meaning, ScalarValue } from "../check/ir.js";
 import { isNegativeOperator } from "../syntax/vocabulary.js";
 
 /**
@@ -13,8 +13,8 @@ import { isNegativeOperator } from "../syntax/vocabulary.js";
 type Clause = string[];
 
 /** Returns a function that is true for lines that certainly do not match, or undefined when the filter gives no clue. */
-export function compileLineRejecter(condition: Cond): ((line: string) => boolean) | undefined {
-  const clauses = requiredTexts(condition, false);
+export function compileLineRejecter(condition: Meaning): ((line: string) => boolean) | undefined {
+  const clauses = requiredTexts(condition);
   if (clauses.length === 0) return undefined;
   if (clauses.length === 1 && clauses[0]!.length === 1) {
     const needle = clauses[0]![0]!;
@@ -36,22 +36,18 @@ export function compileLineRejecter(condition: Cond): ((line: string) => boolean
   };
 }
 
-/** The clauses every matching line satisfies; `negated` is the parity of the `not`s above. */
-function requiredTexts(cond: Cond, negated: boolean): Clause[] {
+/** The clauses every matching line satisfies: only a positive comparison needs a text (a `!` one holds without the field). */
+function requiredTexts(cond: Meaning): Clause[] {
   switch (cond.kind) {
     case "leaf": {
-      // A `!` operator is exactly the negation of its positive one, so `not X !eq v` needs `X eq v`.
-      const positive = isNegativeOperator(cond.operator) === negated;
-      const clause = positive ? leafClause(cond) : undefined;
+      const clause = isNegativeOperator(cond.operator) ? undefined : leafClause(cond);
       return clause ? [clause] : [];
     }
-    case "not":
-      return requiredTexts(cond.operand, !negated);
     case "and":
     case "or": {
-      const children = cond.operands.map((operand) => requiredTexts(operand, negated));
-      // `and` (or a negated `or`) needs every child's clauses; `or` needs one of them: the union of one clause each.
-      if ((cond.kind === "and") !== negated) return children.flat();
+      const children = cond.operands.map(requiredTexts);
+      // `and` needs every child's clauses; `or` needs one of them: the union of one clause each.
+      if (cond.kind === "and") return children.flat();
       if (children.some((clauses) => clauses.length === 0)) return [];
       return [children.flatMap((clauses) => clauses[0]!)];
     }
@@ -61,8 +57,8 @@ function requiredTexts(cond: Cond, negated: boolean): Clause[] {
 /** Characters a JSON string must escape: a value holding one never appears verbatim. */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
 
+/** The texts one of which a line passing a positive comparison holds. */
 function leafClause(leaf: Leaf): Clause | undefined {
-  const positive = leaf.operator.replace(/^!/, "");
   const values = Array.isArray(leaf.value) ? leaf.value : [leaf.value];
   if (leaf.field.type === "bool") return [boolText(values[0]!)];
   const stringElements = leaf.field.type === "string" || leaf.field.elementType === "string";
@@ -70,7 +66,7 @@ function leafClause(leaf: Leaf): Clause | undefined {
   const texts = values.map((value) => (value.kind === "string" ? value.value : ""));
   if (texts.some((text) => NEEDS_ESCAPE.test(text))) return undefined;
   if (leaf.field.type === "array") return texts.map((text) => `"${text}"`);
-  switch (positive) {
+  switch (leaf.operator) {
     case "eq":
     case "in":
       return texts.map((text) => `"${text}"`);

@@ -1,2 +1,13 @@
+export { fileChunks, regularFileChunks } from "./chunks.js";
+export {
+  CONFIG_FILE_NAME,
+  ConfigError,
+  ConfigLookup,
+  type FolderConfig,
+  MAX_CONFIG_FILE_BYTES,
+  MAX_CONFIG_FOLDERS,
+  readConfig,
+} from "./config.js";
 export { makeFolders } from "./folders.js";
+export { type Accept, openFile } from "./open.js";
 export { fileProblem, readTextUpTo, readUpTo } from "./read.js";

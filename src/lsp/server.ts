@@ -2,16 +2,20 @@ import {
   CodeActionKind,
   type Connection,
   createConnection,
+  DiagnosticSeverity,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
   type InitializeParams,
   type InitializeResult,
+  type Diagnostic as LspDiagnostic,
   ProposedFeatures,
   StreamMessageWriter,
   TextDocumentSyncKind,
   TextDocuments,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { LanguageService, type ServiceOptions, semanticTokenLegend } from "../service/index.js";
+import { CONFIG_FILE_NAME } from "../files/index.js";
+import { type ServiceOptions, semanticTokenLegend } from "../service/index.js";
 import {
   toLspCodeAction,
   toLspCompletion,
@@ -21,6 +25,7 @@ import {
   toLspTextEdit,
   toOffsets,
 } from "./convert.js";
+import { DocumentSettings } from "./document-settings.js";
 import { DEFAULT_FRAME_LIMITS, StrictFrameReader } from "./frames.js";
 import { applySettings, SETTINGS_SECTION } from "./settings.js";
 import { testLenses } from "./test-lens.js";
@@ -36,31 +41,43 @@ export function isFilterDocument(document: TextDocument): boolean {
  * Serves the language service over an LSP connection: diagnostics pushed on every change,
  * completion, hover, formatting, quick fixes, semantic tokens and the test files' code lenses on
  * request. Settings come from
- * `defaults` (the command line), then initializationOptions, then the client's `filterc` section.
+ * `defaults` (the command line), then initializationOptions, then the client's `filterc` section,
+ * then the filterc.json nearest each document, then the document's own `# dataset:`.
  */
 export function startLanguageServer(connection: Connection, defaults: ServiceOptions = {}): void {
-  const service = new LanguageService(defaults);
+  const settings = new DocumentSettings(defaults);
   const documents = new TextDocuments(TextDocument);
   let initialOptions = defaults;
   let pullsConfiguration = false;
   let registersConfiguration = false;
+  let watchesFiles = false;
 
   const filterDocument = (uri: string): TextDocument | undefined => {
     const document = documents.get(uri);
     return document && isFilterDocument(document) ? document : undefined;
   };
 
-  const publish = (document: TextDocument) => {
+  const publish = async (document: TextDocument) => {
     if (!isFilterDocument(document)) return;
-    const diagnostics = service.diagnostics(document.getText()).map((d) => toLspDiagnostic(document, d));
+    const { service, problems } = await settings.serviceFor(document.uri);
+    // A newer version (or the close) came while the settings were read: it publishes its own.
+    if (documents.get(document.uri)?.version !== document.version) return;
+    const diagnostics = [
+      ...problems.map((problem) => configProblem(problem)),
+      ...service.diagnostics(document.getText()).map((d) => toLspDiagnostic(document, d)),
+    ];
     void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+  };
+
+  const publishAll = () => {
+    for (const document of documents.all()) void publish(document);
   };
 
   const configure = (raw: unknown, base: ServiceOptions) => {
     const { options, ignored } = applySettings(base, raw);
     for (const name of ignored) connection.console.warn(`filterc: ignoring setting ${name}: wrong type`);
-    service.configure(options);
-    for (const document of documents.all()) publish(document);
+    settings.configure(options);
+    publishAll();
   };
 
   const pullConfiguration = async () => {
@@ -74,10 +91,11 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     initialOptions = applySettings(defaults, params.initializationOptions).options;
-    service.configure(initialOptions);
+    settings.configure(initialOptions);
     const workspace = params.capabilities.workspace;
     pullsConfiguration = workspace?.configuration === true;
     registersConfiguration = workspace?.didChangeConfiguration?.dynamicRegistration === true;
+    watchesFiles = workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -93,6 +111,11 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
   });
 
   connection.onInitialized(() => {
+    // The client tells when a filterc.json changes; without that, each edit reads them again.
+    if (watchesFiles)
+      void connection.client.register(DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: `**/${CONFIG_FILE_NAME}` }],
+      });
     if (!pullsConfiguration) return;
     if (registersConfiguration)
       void connection.client.register(DidChangeConfigurationNotification.type, undefined);
@@ -105,53 +128,83 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
     else configure(change.settings, initialOptions);
   });
 
-  documents.onDidChangeContent((change) => publish(change.document));
+  connection.onDidChangeWatchedFiles(() => {
+    settings.forgetFolders();
+    publishAll();
+  });
+
+  documents.onDidChangeContent((change) => {
+    if (!watchesFiles) settings.forgetFolders();
+    void publish(change.document);
+  });
   documents.onDidClose((event) => {
     if (isFilterDocument(event.document))
       void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
 
-  connection.onCompletion((params) => {
-    const document = filterDocument(params.textDocument.uri);
-    if (!document) return null;
+  /** The service of a filter document with its folder's settings, or undefined for other documents. */
+  const serviceOf = async (uri: string) => {
+    const document = filterDocument(uri);
+    return document && { document, service: (await settings.serviceFor(uri)).service };
+  };
+
+  connection.onCompletion(async (params) => {
+    const found = await serviceOf(params.textDocument.uri);
+    if (!found) return null;
+    const { document, service } = found;
     const items = service.completions(document.getText(), document.offsetAt(params.position));
     return { isIncomplete: false, items: items.map((item) => toLspCompletion(document, item)) };
   });
 
-  connection.onHover((params) => {
-    const document = filterDocument(params.textDocument.uri);
-    if (!document) return null;
-    const found = service.hover(document.getText(), document.offsetAt(params.position));
-    return found && toLspHover(document, found);
+  connection.onHover(async (params) => {
+    const found = await serviceOf(params.textDocument.uri);
+    if (!found) return null;
+    const { document, service } = found;
+    const hovered = service.hover(document.getText(), document.offsetAt(params.position));
+    return hovered && toLspHover(document, hovered);
   });
 
-  connection.onDocumentFormatting((params) => {
-    const document = filterDocument(params.textDocument.uri);
-    if (!document) return null;
+  connection.onDocumentFormatting(async (params) => {
+    const found = await serviceOf(params.textDocument.uri);
+    if (!found) return null;
+    const { document, service } = found;
     return service.format(document.getText()).map((edit) => toLspTextEdit(document, edit));
   });
 
-  connection.onCodeAction((params) => {
-    const document = filterDocument(params.textDocument.uri);
-    if (!document) return null;
+  connection.onCodeAction(async (params) => {
+    const found = await serviceOf(params.textDocument.uri);
+    if (!found) return null;
+    const { document, service } = found;
     const actions = service.codeActions(document.getText(), toOffsets(document, params.range));
     return actions.map((action) => toLspCodeAction(document, action));
   });
 
-  connection.languages.semanticTokens.on((params) => {
-    const document = filterDocument(params.textDocument.uri);
-    if (!document) return { data: [] };
+  connection.languages.semanticTokens.on(async (params) => {
+    const found = await serviceOf(params.textDocument.uri);
+    if (!found) return { data: [] };
+    const { document, service } = found;
     return toLspSemanticTokens(document, service.semanticTokens(document.getText()));
   });
 
-  connection.onCodeLens(async (params) => {
+  connection.onCodeLens(async (params, token) => {
     const document = filterDocument(params.textDocument.uri);
     if (!document) return null;
-    return testLenses(document.uri, document.getText(), service.settings.dataset);
+    return testLenses(document.uri, document.getText(), (file) => settings.defaultsFor(file), token);
   });
 
   documents.listen(connection);
   connection.listen();
+}
+
+/** A filterc.json that cannot be used, told at the start of each document beneath it. */
+function configProblem(problem: string): LspDiagnostic {
+  const start = { line: 0, character: 0 };
+  return {
+    range: { start, end: start },
+    severity: DiagnosticSeverity.Error,
+    source: "filterc",
+    message: problem,
+  };
 }
 
 /** How long the server answers the messages before a bad frame before it exits. */

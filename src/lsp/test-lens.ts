@@ -1,23 +1,43 @@
 import { readdir } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
+import { setImmediate as eventLoopTurn } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import type { CodeLens } from "vscode-languageserver/node";
-import { loadTestSuite, MAX_TEST_FILE_BYTES, parseTestFile, runCases } from "../diff/index.js";
-import { readTextUpTo } from "../files/index.js";
+import type { CancellationToken, CodeLens } from "vscode-languageserver/node";
+import {
+  type FilterDefaults,
+  loadTestSuite,
+  MAX_TEST_FILE_BYTES,
+  parseTestFile,
+  runTestSuite,
+  type SuiteFiles,
+  type SuiteRun,
+} from "../diff/index.js";
+import { readTextUpTo, regularFileChunks } from "../files/index.js";
 
 /** Test files read per document: a directory of many test files costs at most this many reads. */
 const MAX_TEST_FILES = 50;
 
 /**
+ * Bytes of a test's log judged between two turns of the event loop: a log of millions of short
+ * lines (1 MiB holds 350,000 `{}`) is judged in slices, and the server answers other requests, and
+ * hears that this one was cancelled, in between.
+ */
+const LOG_SLICE_BYTES = 64 * 1024;
+
+/**
  * The code lenses of a filter file: one per test file beside it (`*.test.json` in its directory
  * whose filter is `{"file": …}` naming it), with how its cases fare against the text being edited,
  * unsaved changes included. Test files that name other filters are left alone; a test file that
- * cannot run says why in its lens.
+ * cannot run says why in its lens. `defaults` gives the dataset and limits of a filter file (or of
+ * the test file, for a filter written in it): the nearest filterc.json's over the editor's settings.
+ * Only regular files are read (a fifo never makes a read wait for a writer); a request cancelled
+ * while a log is read gets no lenses.
  */
 export async function testLenses(
   uri: string,
   text: string,
-  dataset: string | undefined,
+  defaults: (file: string) => Promise<FilterDefaults>,
+  token?: CancellationToken,
 ): Promise<CodeLens[]> {
   if (!uri.startsWith("file:")) return [];
   const path = fileURLToPath(uri);
@@ -28,32 +48,47 @@ export async function testLenses(
     .filter((entry) => entry.endsWith(".test.json"))
     .sort()
     .slice(0, MAX_TEST_FILES)) {
-    const testText = await readTextUpTo(resolve(dir, name), MAX_TEST_FILE_BYTES).catch(() => undefined);
+    const testText = await readTextUpTo(resolve(dir, name), MAX_TEST_FILE_BYTES, "regular").catch(
+      () => undefined,
+    );
     if (testText === undefined) continue;
     const spec = parseTestFile(testText, name);
     if (Array.isArray(spec) || !("file" in spec.filter) || resolve(dir, spec.filter.file) !== path) continue;
-    const files = {
-      read: (file: string) =>
+    const files: SuiteFiles = {
+      read: (file) =>
         resolve(dir, file) === path
           ? Promise.resolve(text)
-          : readTextUpTo(resolve(dir, file), MAX_TEST_FILE_BYTES),
-      name: (file: string) => file,
+          : readTextUpTo(resolve(dir, file), MAX_TEST_FILE_BYTES, "regular"),
+      chunks: (file) => inSlices(regularFileChunks(resolve(dir, file)), token),
+      name: (file) => file,
+      defaults: (file) => defaults(file === undefined ? resolve(dir, name) : resolve(dir, file)),
     };
-    const suite = await loadTestSuite(testText, name, files, dataset);
-    lenses.push(lens(summary(name, suite)));
+    const suite = await loadTestSuite(testText, name, files);
+    const run = "errors" in suite ? suite : await runTestSuite(suite, files);
+    if (token?.isCancellationRequested) return [];
+    lenses.push(lens(summary(name, run)));
   }
   return lenses;
 }
 
-function summary(name: string, suite: Awaited<ReturnType<typeof loadTestSuite>>): string {
+/** A file's chunks in slices of LOG_SLICE_BYTES, an event loop turn after each; stops once the request is cancelled. */
+async function* inSlices(chunks: AsyncIterable<Buffer>, token: CancellationToken | undefined) {
+  for await (const chunk of chunks)
+    for (let at = 0; at < chunk.length; at += LOG_SLICE_BYTES) {
+      if (token?.isCancellationRequested) throw new Error("the request was cancelled");
+      yield chunk.subarray(at, at + LOG_SLICE_BYTES);
+      await eventLoopTurn();
+    }
+}
+
+function summary(name: string, run: SuiteRun | { errors: string[] }): string {
   // Each problem starts with its place (the test file, or a line of its log).
-  if ("errors" in suite) return `⚠ ${suite.errors[0]}`;
-  const failures = runCases(suite.filter.condition, suite.cases);
-  const total = suite.cases.length;
+  if ("errors" in run) return `⚠ ${run.errors[0]}`;
+  const total = run.passed + run.failed;
   const cases = `${total} case${total === 1 ? "" : "s"}`;
-  if (failures.length === 0) return `✓ ${name}: ${cases} pass`;
-  const first = failures[0]!.testCase;
-  return `✗ ${name}: ${failures.length} of ${cases} fail, first ${JSON.stringify(first.name)} (${basename(first.place)})`;
+  if (run.failed === 0) return `✓ ${name}: ${cases} pass`;
+  const first = run.failures[0]!.testCase;
+  return `✗ ${name}: ${run.failed} of ${cases} fail, first ${JSON.stringify(first.name)} (${basename(first.place)})`;
 }
 
 /** A lens on the first line; an empty command, as the lens only informs (`filterc test` runs them). */

@@ -9,7 +9,7 @@ import { finished } from "node:stream/promises";
 /** A file being written: it appears at its path, complete and on disk, only once committed. */
 export interface AtomicFile {
   stream: Writable;
-  /** Waits for the stream to finish, fsyncs the file, renames it into place and fsyncs the folder. */
+  /** Waits for the stream to finish, fsyncs the file, renames it into place and (unless told not to) fsyncs the folder. */
   commit(): Promise<void>;
   /** Drops what was written: nothing appears at the path. */
   abort(): Promise<void>;
@@ -20,7 +20,11 @@ export interface AtomicFile {
  * is atomic) for `path`. A process killed midway leaves its debris only in that folder, which the
  * sandbox sweeps at start-up.
  */
-export async function createAtomicFile(path: string, temporaryFolder: string): Promise<AtomicFile> {
+export async function createAtomicFile(
+  path: string,
+  temporaryFolder: string,
+  syncTheFolder = true,
+): Promise<AtomicFile> {
   const temporary = join(temporaryFolder, `${basename(path)}.tmp-${randomBytes(6).toString("hex")}`);
   // `flush`: the file is fsynced before it is closed.
   const stream = createWriteStream(temporary, { flush: true });
@@ -37,12 +41,7 @@ export async function createAtomicFile(path: string, temporaryFolder: string): P
         await rm(temporary, { force: true });
         throw error;
       }
-      const folder = await open(join(path, ".."), "r");
-      try {
-        await folder.sync();
-      } finally {
-        await folder.close();
-      }
+      if (syncTheFolder) await syncFolder(join(path, ".."));
     },
     async abort() {
       stream.destroy();
@@ -52,13 +51,27 @@ export async function createAtomicFile(path: string, temporaryFolder: string): P
   };
 }
 
-/** Writes `data` to `path` through `createAtomicFile`. */
+/** Makes a folder's entries (files renamed into it, files removed) durable. */
+export async function syncFolder(path: string): Promise<void> {
+  const folder = await open(path, "r");
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
+  }
+}
+
+/**
+ * Writes `data` to `path` through `createAtomicFile`; without `syncTheFolder`, the caller syncs
+ * the folder (once for several files).
+ */
 export async function writeFileAtomically(
   path: string,
   data: string | Uint8Array,
   temporaryFolder: string,
+  syncTheFolder = true,
 ): Promise<void> {
-  const file = await createAtomicFile(path, temporaryFolder);
+  const file = await createAtomicFile(path, temporaryFolder, syncTheFolder);
   file.stream.write(data);
   await file.commit();
 }

@@ -22,6 +22,8 @@ export interface RequestContext {
   maxJsonDepth: number;
   /** The streamed body of the ingest (empty on the other routes). */
   upload: Upload;
+  /** Where faults of the sandbox itself are reported. */
+  log: (line: string) => void;
 }
 
 /** A body read as it arrives: its chunks (refused past the size limit), and how to read them. */
@@ -31,11 +33,23 @@ export interface Upload {
   gzip: boolean;
   /** Longest line held in memory; a longer one is malformed. */
   maxLineBytes: number;
+  /** Most bytes of content once inflated, and most lines: beyond either the body is refused. */
+  maxInflatedBytes: number;
+  maxLines: number;
+  /** Aborted when the client goes away or the sandbox stops: the work for it stops too. */
+  signal: AbortSignal;
 }
 
 /** The upload of a route that takes none. */
 export function noUpload(): Upload {
-  return { chunks: (async function* () {})(), gzip: false, maxLineBytes: 0 };
+  return {
+    chunks: (async function* () {})(),
+    gzip: false,
+    maxLineBytes: 0,
+    maxInflatedBytes: 0,
+    maxLines: 0,
+    signal: new AbortController().signal,
+  };
 }
 
 /** A successful answer: the envelope's `result` (and `result_info`), or no body at all (204). */

@@ -37,6 +37,8 @@ export const ErrorCode = {
   malformedBody: 6010,
   busy: 6011,
   malformedRequest: 6012,
+  requestTimeout: 6013,
+  zoneFull: 6014,
   authentication: 10000,
   invalidJob: 1002,
   ownershipChallenge: 1003,

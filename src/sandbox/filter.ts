@@ -1,5 +1,5 @@
 import { getCatalog } from "../catalog/index.js";
-import type { Cond } from "../check/index.js";
+import { type Meaning, toNegationNormalForm } from "../check/index.js";
 import { decompile } from "../decompile/index.js";
 import { type Diagnostic, DiagnosticKind } from "../diagnostics/index.js";
 import { DEFAULT_MAX_BYTES, emit, utf8Length } from "../emit/index.js";
@@ -15,9 +15,9 @@ const firstError = (diagnostics: readonly Diagnostic[]) =>
  * field names, operator × type matrix and values (through the decompiler), then the limits on
  * comparisons and bytes of the filter as sent: the service does not optimize what it measures, so
  * neither does the sandbox (31 comparisons that filterc would merge into one `in` are still 31).
- * Returns the condition, for the push.
+ * Returns what the filter means, for the push.
  */
-export function checkJobFilter(filter: unknown, dataset: string): Cond | null {
+export function checkJobFilter(filter: unknown, dataset: string): Meaning | null {
   if (filter === undefined || filter === null || filter === "") return null;
   if (typeof filter !== "string")
     throw new ApiError(400, ErrorCode.invalidJob, "filter must be a string holding the filter's JSON");
@@ -35,7 +35,7 @@ export function checkJobFilter(filter: unknown, dataset: string): Cond | null {
   const bytes = utf8Length(filter);
   if (bytes > DEFAULT_MAX_BYTES)
     throw badPredicate(`the filter is ${bytes} bytes; Logpush accepts at most ${DEFAULT_MAX_BYTES}`);
-  return decompiled.condition;
+  return toNegationNormalForm(decompiled.condition);
 }
 
 /**

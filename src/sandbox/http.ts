@@ -31,7 +31,7 @@ const tooLarge = (limit: number) => () =>
   new ApiError(413, ErrorCode.bodyTooLarge, `request body is larger than the limit of ${limit} bytes`);
 
 /** The chunks of `source`, refused with `tooLarge` once more than `limit` bytes have come. */
-export async function* limited(
+async function* limited(
   source: AsyncIterable<Buffer>,
   limit: number,
   tooLarge: () => Error,
@@ -44,16 +44,67 @@ export async function* limited(
   }
 }
 
-/** The body as it arrives, refusing more than `limit` bytes (by Content-Length up front, or while reading). */
-export function limitedBody(request: IncomingMessage, limit: number): AsyncGenerator<Buffer> {
-  if (Number(request.headers["content-length"] ?? 0) > limit) throw tooLarge(limit)();
-  return limited(request, limit, tooLarge(limit));
+/**
+ * How fast a body must arrive: `timeoutMs` of waiting for it, plus one second for every
+ * `minBytesPerSecond` bytes received. Only the time spent waiting for the client counts (not the
+ * time the sandbox spends on what came), so a slow machine never fails a fast client.
+ */
+export interface BodyPace {
+  timeoutMs: number;
+  minBytesPerSecond: number;
 }
 
-/** Reads the whole body, refusing more than `limit` bytes. */
-export async function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+const tooSlow = (pace: BodyPace, received: number) =>
+  new ApiError(
+    408,
+    ErrorCode.requestTimeout,
+    `request body arrived too slowly: ${received} bytes; the sandbox waits ${pace.timeoutMs / 1000} s for a body, and one more second for every ${pace.minBytesPerSecond} bytes`,
+  );
+
+/**
+ * The chunks of `source`, refused with a 408 once the client has kept the sandbox waiting longer
+ * than `pace` allows. The source is not destroyed then, so the refusal can still be answered on
+ * the connection (which the answer closes).
+ */
+async function* paced(source: AsyncIterable<Buffer>, pace: BodyPace): AsyncGenerator<Buffer> {
+  const iterator = source[Symbol.asyncIterator]();
+  let waited = 0;
+  let received = 0;
+  for (;;) {
+    const asked = performance.now();
+    const allowed = pace.timeoutMs + (received * 1000) / pace.minBytesPerSecond - waited;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(tooSlow(pace, received)), Math.max(0, allowed));
+    });
+    const next = iterator.next();
+    next.catch(() => undefined); // a body given up on may still fail later, when its socket closes
+    let result: IteratorResult<Buffer>;
+    try {
+      result = await Promise.race([next, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+    waited += performance.now() - asked;
+    if (result.done) return;
+    received += result.value.length;
+    yield result.value;
+  }
+}
+
+/**
+ * The body as it arrives, refusing more than `limit` bytes (by Content-Length up front, or while
+ * reading) and a client that sends slower than `pace`.
+ */
+export function limitedBody(request: IncomingMessage, limit: number, pace: BodyPace): AsyncGenerator<Buffer> {
+  if (Number(request.headers["content-length"] ?? 0) > limit) throw tooLarge(limit)();
+  return limited(paced(request, pace), limit, tooLarge(limit));
+}
+
+/** Reads the whole body, refusing more than `limit` bytes and a client slower than `pace`. */
+export async function readBody(request: IncomingMessage, limit: number, pace: BodyPace): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of limitedBody(request, limit)) chunks.push(chunk);
+  for await (const chunk of limitedBody(request, limit, pace)) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 

@@ -31,11 +31,33 @@ async function peek(source: AsyncIterable<Buffer>, count: number) {
 }
 
 /**
+ * The body's content, refused with a 413 past `maxBytes` (a gzip bomb inflates a few kilobytes
+ * sent to gigabytes): see `inflated`.
+ */
+export async function* decoded(
+  source: AsyncIterable<Buffer>,
+  declaredGzip: boolean,
+  maxBytes: number,
+): AsyncGenerator<Buffer> {
+  let size = 0;
+  for await (const chunk of inflated(source, declaredGzip)) {
+    size += chunk.length;
+    if (size > maxBytes)
+      throw new ApiError(
+        413,
+        ErrorCode.bodyTooLarge,
+        `the body holds more than ${maxBytes} bytes once inflated, the most one ingest reads; send it in parts`,
+      );
+    yield chunk;
+  }
+}
+
+/**
  * The body's content: gunzipped when `Content-Encoding: gzip` says so or when it starts with the
  * gzip magic bytes 1f 8b (Logpush files are gzip; several members in a row are read in turn).
  * Bad gzip is a 400; the errors of the source (its limit, a client gone) pass through as they are.
  */
-export async function* decoded(source: AsyncIterable<Buffer>, declaredGzip: boolean): AsyncGenerator<Buffer> {
+async function* inflated(source: AsyncIterable<Buffer>, declaredGzip: boolean): AsyncGenerator<Buffer> {
   const { head, whole } = await peek(source, 2);
   if (!declaredGzip && !(head[0] === 0x1f && head[1] === 0x8b)) {
     yield* whole;
@@ -70,18 +92,26 @@ export interface BodyLine {
 
 /**
  * The lines of the content, holding at most `maxLineBytes` of one line in memory: a longer line is
- * reported without its text and skipped to its end. A UTF-8 byte order mark before the first line
- * is dropped (editors on Windows write one); anywhere else its bytes belong to the line.
+ * reported without its text and skipped to its end. More than `maxLines` lines (blank ones too: each
+ * costs a turn) is a 413. A UTF-8 byte order mark before the first line is dropped (editors on
+ * Windows write one); anywhere else its bytes belong to the line.
  */
 export async function* linesOf(
   source: AsyncIterable<Buffer>,
   maxLineBytes: number,
+  maxLines: number,
 ): AsyncGenerator<BodyLine> {
   let parts: Buffer[] = [];
   let size = 0;
   let tooLong = false;
   let number = 1;
   const finish = (): BodyLine => {
+    if (number > maxLines)
+      throw new ApiError(
+        413,
+        ErrorCode.bodyTooLarge,
+        `the body holds more than ${maxLines} lines, the most one ingest reads; send it in parts`,
+      );
     let text: string | undefined;
     if (!tooLong) {
       let bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);

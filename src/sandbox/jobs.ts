@@ -4,7 +4,7 @@ import { datasetCatalog } from "./datasets.js";
 import { parseDestination } from "./destination.js";
 import { ApiError, ErrorCode, invalidJob } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
-import type { Job, ZoneState } from "./model.js";
+import { editable, type Job, type ZoneState } from "./model.js";
 
 const DEFAULT_DATASET = "http_requests";
 
@@ -149,7 +149,7 @@ export async function getJob(context: RequestContext): Promise<Reply> {
 
 export async function updateJob(context: RequestContext): Promise<Reply> {
   const job = await context.store.update(context.stateKey, (zone) => {
-    const job = findJob(zone, context.params["job"]!);
+    const job = editable(zone.jobs, findJob(zone, context.params["job"]!));
     applyBody(context, zone, job, context.body, false);
     return job;
   });

@@ -60,6 +60,16 @@ export function emptyZone(): ZoneState {
   return { rulesets: [], jobs: [], lastJobId: 0, challenges: {} };
 }
 
+/**
+ * The saved objects of a zone are frozen: a change edits a copy, put in the draft's list in place
+ * of `item` (and returned). Only what a change edits is copied, saved and written again.
+ */
+export function editable<T extends object>(list: T[], item: T): T {
+  const copy = { ...item };
+  list[list.indexOf(item)] = copy;
+  return copy;
+}
+
 /** A 32-hex identifier, the form of Cloudflare's ruleset and rule ids. */
 export function newId(): string {
   return randomBytes(16).toString("hex");

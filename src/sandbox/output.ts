@@ -1,5 +1,7 @@
 import { logpullAsOutputOptions, OUTPUT_OPTION_DEFAULTS, type OutputOptions } from "../api/index.js";
+import { parseRecordTemplate, type TemplatePart } from "../api/record-template.js";
 import { ExactNumber, jsonNumber } from "../eval/index.js";
+import { invalidJob } from "./errors.js";
 import type { Job } from "./model.js";
 
 /**
@@ -35,7 +37,7 @@ export function outputFormatOf(job: Job): OutputFormat {
   const timestamps = option("timestamp_format") as Timestamps;
   const redact = option("CVE-2021-44228") === true;
   const delimiter = option("field_delimiter") ?? ",";
-  const template = given.record_template ?? null;
+  const template = given.record_template ? templateParts(given.record_template) : null;
   const prefix = given.record_prefix ?? (csv ? "" : OUTPUT_OPTION_DEFAULTS.record_prefix);
   const suffix = given.record_suffix ?? (csv ? "\n" : OUTPUT_OPTION_DEFAULTS.record_suffix);
   const body = (record: Record<string, unknown>) => {
@@ -137,30 +139,19 @@ function csvValue(value: unknown, delimiter: string): string {
 }
 
 /**
- * A `record_template` (Go text/template without functions, as the client checks it): `{{ .Field }}`
- * writes the field's value as JSON (`null` when the record or the field list lacks it), `{{ "text" }}`
- * the text; `{{-` and `-}}` trim the blanks beside the action.
+ * A `record_template`'s pieces, read as Go reads it (the reader the client checks templates with).
+ * A template the job was saved with always reads; one that does not (a state file written by hand
+ * or by an older sandbox) fails its job, not the push.
  */
-function renderTemplate(template: string, values: Map<string, unknown>): string {
-  let out = "";
-  let trimNext = false;
-  let at = 0;
-  for (const action of template.matchAll(/\{\{(-\s)?\s*([\s\S]*?)\s*(\s-)?\}\}/g)) {
-    let text = template.slice(at, action.index);
-    if (trimNext) text = text.trimStart();
-    if (action[1]) text = text.trimEnd();
-    out += text + actionText(action[2]!, values);
-    trimNext = action[3] !== undefined;
-    at = action.index + action[0].length;
-  }
-  const rest = template.slice(at);
-  return out + (trimNext ? rest.trimStart() : rest);
+function templateParts(template: string): TemplatePart[] {
+  const { parts, problems } = parseRecordTemplate(template);
+  if (problems[0]) throw invalidJob(`invalid record_template: ${problems[0].message}`);
+  return parts;
 }
 
-function actionText(action: string, values: Map<string, unknown>): string {
-  const field = /^\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(action)?.[1];
-  if (field !== undefined) return jsonText(values.get(field) ?? null);
-  if (action.startsWith('"')) return JSON.parse(action) as string;
-  if (action.startsWith("`")) return action.slice(1, -1);
-  return ""; // a comment
+/** A record through its template: `{{ .Field }}` is the value as JSON (`null` when the record or `field_names` lacks it). */
+function renderTemplate(parts: readonly TemplatePart[], values: Map<string, unknown>): string {
+  let out = "";
+  for (const part of parts) out += "text" in part ? part.text : jsonText(values.get(part.field) ?? null);
+  return out;
 }

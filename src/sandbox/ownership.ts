@@ -29,6 +29,8 @@ export async function createChallenge(context: RequestContext): Promise<Reply> {
   await makeFolders(folder);
   await writeFileAtomically(file, token, context.store.temporaryFolder);
   await context.store.update(context.stateKey, (zone) => {
+    // The newest last: the oldest are dropped first past the zone's limit.
+    delete zone.challenges[destination.key];
     zone.challenges[destination.key] = token;
   });
   return {
@@ -56,10 +58,19 @@ export async function validateDestination(context: RequestContext): Promise<Repl
   }
 }
 
+/** The bucket and path a saved job pushes to; none when its stored destination no longer reads (that job fails alone). */
+function pushedTo(destination: string): string | undefined {
+  try {
+    return parseDestination(destination).key;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether a job of the scope already pushes to the destination (its bucket and path, whatever the query). */
 export async function destinationExists(context: RequestContext): Promise<Reply> {
   const { key } = destinationOf(context.body);
   const jobs = context.store.zone(context.stateKey).jobs;
-  const exists = jobs.some((job) => parseDestination(job.destination_conf).key === key);
+  const exists = jobs.some((job) => pushedTo(job.destination_conf) === key);
   return { status: 200, result: { exists } };
 }

@@ -1,7 +1,7 @@
 import type { Reply, RequestContext } from "./context.js";
 import { CUSTOM_FIELDS_PHASE, checkCustomFieldsPhase } from "./custom-fields.js";
 import { ApiError, ErrorCode, invalidRulesetValue } from "./errors.js";
-import { newId, type Rule, type Ruleset, timestamp, type ZoneState } from "./model.js";
+import { editable, newId, type Rule, type Ruleset, timestamp, type ZoneState } from "./model.js";
 
 /** The phases of the SDK's `Phase` type. */
 const phases = new Set([
@@ -201,7 +201,9 @@ export async function updateRuleset(context: RequestContext): Promise<Reply> {
   const id = context.params["id"]!;
   return {
     status: 200,
-    result: await write(context, (zone) => updateIn(findRuleset(zone, id), context.body)),
+    result: await write(context, (zone) =>
+      updateIn(editable(zone.rulesets, findRuleset(zone, id)), context.body),
+    ),
   };
 }
 
@@ -235,7 +237,12 @@ export async function updateEntrypoint(context: RequestContext): Promise<Reply> 
   const phase = checkPhase(context.params["phase"], "/phase");
   const result = await write(context, (zone) => {
     const existing = entrypointOf(zone, phase);
-    if (existing) return updateIn(existing, { ...context.body, kind: undefined, phase: undefined });
+    if (existing)
+      return updateIn(editable(zone.rulesets, existing), {
+        ...context.body,
+        kind: undefined,
+        phase: undefined,
+      });
     return createIn(zone, { name: "default", ...context.body, kind: "zone", phase });
   });
   return { status: 200, result };

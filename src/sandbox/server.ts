@@ -6,7 +6,7 @@ import { MAX_TIMEOUT_MS } from "../api/index.js";
 import { authenticate, type Credentials, resolveCredentials } from "./auth.js";
 import { noUpload, type Reply, type RequestContext, type Scope, type Upload } from "./context.js";
 import { ApiError, ErrorCode } from "./errors.js";
-import { limitedBody, parseJsonObject, readBody, sendErrors, sendResult } from "./http.js";
+import { type BodyPace, limitedBody, parseJsonObject, readBody, sendErrors, sendResult } from "./http.js";
 import { createJob, datasetFields, deleteJob, getJob, listDatasetJobs, listJobs, updateJob } from "./jobs.js";
 import { createChallenge, destinationExists, validateChallenge, validateDestination } from "./ownership.js";
 import { ingest } from "./push.js";
@@ -36,8 +36,22 @@ export interface SandboxOptions extends Credentials {
   maxIngestLineBytes?: number;
   /** Ingests run at once; one more is answered 429 (default 2). */
   maxIngestsInFlight?: number;
-  /** Requests served at once; one more is answered 503 (default 64). */
+  /** Most bytes of NDJSON one ingest holds once inflated; more is answered 413 (default 1 GiB). */
+  maxIngestInflatedBytes?: number;
+  /** Most lines one ingest holds, blank ones included; more is answered 413 (default 1,000,000). */
+  maxIngestLines?: number;
+  /** Requests handled at once, counted once their body is in; one more is answered 503 (default 64). */
   maxRequestsInFlight?: number;
+  /** Connections open at once; a request on one more is answered 503 and its connection closed (default 256). */
+  maxConnections?: number;
+  /** How long a request's headers may take to arrive; then it is answered 408 (default 10 s). */
+  headersTimeoutMs?: number;
+  /** How long the sandbox waits for a body, plus a second per `minBodyBytesPerSecond` bytes received; then 408 (default 10 s). */
+  bodyTimeoutMs?: number;
+  /** The rate a body must keep up once `bodyTimeoutMs` is spent (default 64 KiB/s). */
+  minBodyBytesPerSecond?: number;
+  /** Most bytes of rulesets, jobs and challenges one zone (or account) holds; a write past it is refused (default 32 MiB). */
+  maxZoneBytes?: number;
   /** On close, how long requests under way may take to finish before their connections are closed (default 10 s). */
   shutdownGraceMs?: number;
   /** The seed of `output_options.sample_rate`'s sample: the same records every run (default: a random one). */
@@ -67,6 +81,27 @@ const DEFAULT_MAX_INGEST_LINE_BYTES = 1024 * 1024;
 const DEFAULT_MAX_INGESTS_IN_FLIGHT = 2;
 /** Each JSON request holds at most its body (1 MiB by default): 64 of them stay under 64 MiB. */
 const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 64;
+/**
+ * A gzip body of 128 KB sent can inflate to 2 million lines (62 s of CPU before these limits). A
+ * line costs about 10 µs with two jobs (bench/sandbox-bomb.mjs), so an ingest at the limits costs
+ * seconds, not minutes. A million is also the most records the service puts in one upload.
+ */
+export const DEFAULT_MAX_INGEST_LINES = 1_000_000;
+export const DEFAULT_MAX_INGEST_INFLATED_BYTES = 1024 * 1024 * 1024;
+/**
+ * Slow clients: a connection that sends its headers or its body slower than this is answered 408
+ * and closed, so it holds nothing for long; a request waiting for its body holds no request slot.
+ * The connections themselves are capped (each may hold a body of `maxBodyBytes` while it arrives).
+ */
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+export const DEFAULT_MIN_BODY_BYTES_PER_SECOND = 64 * 1024;
+const DEFAULT_MAX_CONNECTIONS = 256;
+/**
+ * What a zone may hold: 32 MiB is 32 rulesets of the largest body, or some 45,000 jobs. Everything
+ * is kept in memory, and loaded at start-up; a write costs only what it changes (zone-files.ts).
+ */
+const DEFAULT_MAX_ZONE_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 /** Far deeper than any body of the API needs (a ruleset rule is 4 levels), far from the stack's limits. */
 const DEFAULT_MAX_JSON_DEPTH = 64;
@@ -148,26 +183,62 @@ function match(segments: string[]): { route: Route; params: Record<string, strin
 
 const noRoute = () => new ApiError(404, ErrorCode.noRoute, "No route for that URI");
 
-/** What Node answers by itself (a request it cannot parse), in Cloudflare's envelope. */
+/** What Node answers by itself (a request it cannot parse, headers too slow), in Cloudflare's envelope. */
 function clientErrorAnswer(error: NodeJS.ErrnoException): {
   status: number;
   reason: string;
+  code: number;
   message: string;
 } {
   if (error.code === "HPE_HEADER_OVERFLOW")
     return {
       status: 431,
       reason: "Request Header Fields Too Large",
+      code: ErrorCode.malformedRequest,
       message: "request headers are too large",
     };
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT")
-    return { status: 408, reason: "Request Timeout", message: "the request took too long to arrive" };
-  return { status: 400, reason: "Bad Request", message: "malformed HTTP request" };
+    return {
+      status: 408,
+      reason: "Request Timeout",
+      code: ErrorCode.requestTimeout,
+      message: "request headers took too long to arrive",
+    };
+  return {
+    status: 400,
+    reason: "Bad Request",
+    code: ErrorCode.malformedRequest,
+    message: "malformed HTTP request",
+  };
 }
 
-/** A request its client gave up on: nothing to answer, and not the sandbox's fault. */
+/** A request its client gave up on (its socket gone, or already let go): nothing to answer, and not the sandbox's fault. */
 const isDisconnect = (request: IncomingMessage, error: unknown) =>
-  request.socket.destroyed || (error as NodeJS.ErrnoException).code === "ECONNRESET";
+  !request.socket || request.socket.destroyed || (error as NodeJS.ErrnoException).code === "ECONNRESET";
+
+/** How often a client that closed its side during an ingest is asked whether it is still there. */
+const HALF_CLOSED_PROBE_MS = 250;
+
+/**
+ * A client that closes its side while its ingest is at work has either half-closed (it still reads,
+ * and gets its answer) or gone. Writing tells them apart: an interim 102 Processing, which HTTP
+ * clients skip, draws a reset from a client that has gone, and the connection closes (aborting
+ * the ingest's work) instead of running on for minutes.
+ */
+function probeOnHalfClose(request: IncomingMessage, response: ServerResponse): void {
+  const socket = request.socket;
+  let probe: NodeJS.Timeout | undefined;
+  const onEnd = () => {
+    probe = setInterval(() => {
+      if (!response.headersSent && socket.writable) response.writeProcessing();
+    }, HALF_CLOSED_PROBE_MS);
+  };
+  socket.once("end", onEnd);
+  response.once("close", () => {
+    socket.off("end", onEnd);
+    clearInterval(probe);
+  });
+}
 
 /** Serves the sandbox on 127.0.0.1 until `close()`. */
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
@@ -179,18 +250,76 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     );
   const dataDir = resolve(options.dataDir);
   const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
-  const store = await Store.open(dataDir, maxJsonDepth + STATE_DEPTH);
+  const log = options.log ?? (() => undefined);
+  const store = await Store.open(
+    dataDir,
+    maxJsonDepth + STATE_DEPTH,
+    options.maxZoneBytes ?? DEFAULT_MAX_ZONE_BYTES,
+    log,
+  );
+  try {
+    return await serve(options, dataDir, store, shutdownGraceMs);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** Serves `store`'s data directory, and lets go of it once closed. */
+async function serve(
+  options: SandboxOptions,
+  dataDir: string,
+  store: Store,
+  shutdownGraceMs: number,
+): Promise<Sandbox> {
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  const log = options.log ?? (() => undefined);
   const { credentials, generatedToken } = resolveCredentials(options);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxIngestBytes = options.maxIngestBytes ?? DEFAULT_MAX_INGEST_BYTES;
   const maxIngestLineBytes = options.maxIngestLineBytes ?? DEFAULT_MAX_INGEST_LINE_BYTES;
+  const maxIngestInflatedBytes = options.maxIngestInflatedBytes ?? DEFAULT_MAX_INGEST_INFLATED_BYTES;
+  const maxIngestLines = options.maxIngestLines ?? DEFAULT_MAX_INGEST_LINES;
   const maxIngestsInFlight = options.maxIngestsInFlight ?? DEFAULT_MAX_INGESTS_IN_FLIGHT;
   const maxRequestsInFlight = options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT;
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const pace: BodyPace = {
+    timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    minBytesPerSecond: options.minBodyBytesPerSecond ?? DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+  };
   const sampleSeed = options.sampleSeed ?? randomInt(2 ** 32);
   let requestsInFlight = 0;
   let ingestsInFlight = 0;
+  let connections = 0;
+  /** Connections opened past `maxConnections`: their request is answered 503 and they are closed. */
+  const overCap = new WeakSet<object>();
+  /** Requests being handled, awaited by `close()`. */
+  const handling = new Set<Promise<void>>();
+
+  /** Runs `work` in a request slot; with none free it is answered 503. */
+  async function inSlot(work: () => Promise<void>): Promise<void> {
+    if (requestsInFlight >= maxRequestsInFlight)
+      throw new ApiError(
+        503,
+        ErrorCode.busy,
+        `${maxRequestsInFlight} requests are under way, the most the sandbox serves at once; retry later`,
+      );
+    requestsInFlight++;
+    try {
+      await work();
+    } finally {
+      requestsInFlight--;
+    }
+  }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (overCap.has(request.socket))
+      throw new ApiError(
+        503,
+        ErrorCode.busy,
+        `${maxConnections} connections are open, the most the sandbox holds; retry later`,
+      );
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) throw noRoute();
     authenticate(request.headers, credentials);
@@ -219,10 +348,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       params: found.params,
       query: url.searchParams,
       maxJsonDepth,
+      log,
     };
     if (!found.route.ingest) {
-      const body = parseJsonObject(await readBody(request, maxBodyBytes), maxJsonDepth);
-      return reply(response, await handler({ ...context, body, upload: noUpload() }));
+      // Read before taking a slot: a client slow to send its body holds only its own connection.
+      const body = parseJsonObject(await readBody(request, maxBodyBytes, pace), maxJsonDepth);
+      return inSlot(async () => reply(response, await handler({ ...context, body, upload: noUpload() })));
     }
     if (ingestsInFlight >= maxIngestsInFlight)
       throw new ApiError(
@@ -230,49 +361,78 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         ErrorCode.busy,
         `${maxIngestsInFlight} ingests are under way, the most the sandbox runs at once; retry later`,
       );
+    // An ingest works as its body streams in: it holds its slots from the start, and stops when its
+    // client goes away or the sandbox closes its connection.
     ingestsInFlight++;
     try {
-      const upload: Upload = {
-        chunks: limitedBody(request, maxIngestBytes),
-        gzip: /^\s*gzip\s*$/i.test(request.headers["content-encoding"] ?? ""),
-        maxLineBytes: maxIngestLineBytes,
-      };
-      reply(response, await handler({ ...context, body: {}, upload }));
+      await inSlot(async () => {
+        const gone = new AbortController();
+        response.once("close", () => {
+          if (!response.writableFinished) gone.abort();
+        });
+        probeOnHalfClose(request, response);
+        const upload: Upload = {
+          chunks: limitedBody(request, maxIngestBytes, pace),
+          gzip: /^\s*gzip\s*$/i.test(request.headers["content-encoding"] ?? ""),
+          maxLineBytes: maxIngestLineBytes,
+          maxInflatedBytes: maxIngestInflatedBytes,
+          maxLines: maxIngestLines,
+          signal: gone.signal,
+        };
+        reply(response, await handler({ ...context, body: {}, upload }));
+      });
     } finally {
       ingestsInFlight--;
     }
   }
 
+  /**
+   * Answers a request that failed. Never throws: whatever goes wrong while answering is logged and
+   * the response dropped, so no error of a request escapes to end the process.
+   */
   function fail(request: IncomingMessage, response: ServerResponse, error: unknown): void {
-    if (response.headersSent) return;
-    if (error instanceof ApiError) {
-      // A body refused before or part-way through is not read to its end: close the connection after answering.
-      if (!request.complete) response.setHeader("connection", "close");
-      if (error.status === 429 || error.status === 503) response.setHeader("retry-after", "1");
-      sendErrors(response, error.status, [error.entry()]);
-      return;
+    try {
+      if (response.headersSent) return;
+      if (error instanceof ApiError) {
+        // A body refused before or part-way through is not read to its end, and a connection over the
+        // cap is let go: close the connection after answering.
+        if (!request.complete || overCap.has(request.socket)) response.setHeader("connection", "close");
+        if (error.status === 429 || error.status === 503) response.setHeader("retry-after", "1");
+        sendErrors(response, error.status, [error.entry()]);
+        return;
+      }
+      if (isDisconnect(request, error)) return;
+      log(`filterc sandbox: ${(error as Error).stack ?? String(error)}`);
+      sendErrors(response, 500, [{ code: ErrorCode.internal, message: "Internal error" }]);
+    } catch (answering) {
+      log(
+        `filterc sandbox: could not answer a failed request: ${(answering as Error).stack ?? String(answering)}`,
+      );
+      response.destroy();
     }
-    if (isDisconnect(request, error)) return;
-    options.log?.(`filterc sandbox: ${(error as Error).stack ?? String(error)}`);
-    sendErrors(response, 500, [{ code: ErrorCode.internal, message: "Internal error" }]);
   }
 
-  const server = createServer((request, response) => {
-    if (requestsInFlight >= maxRequestsInFlight) {
-      const busy = new ApiError(
-        503,
-        ErrorCode.busy,
-        `${maxRequestsInFlight} requests are under way, the most the sandbox serves at once; retry later`,
-      );
-      fail(request, response, busy);
-      return;
-    }
-    requestsInFlight++;
-    handle(request, response)
-      .catch((error: unknown) => fail(request, response, error))
-      .finally(() => {
-        requestsInFlight--;
-      });
+  const server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      // The body has its own pace (per request kind); Node's whole-request limit would cut long ingests.
+      requestTimeout: 0,
+      // How often Node looks for headers past their timeout (its default, 30 s, let them run 30 s over).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
+    },
+    (request, response) => {
+      const handled = handle(request, response)
+        .catch((error: unknown) => fail(request, response, error))
+        .finally(() => handling.delete(handled));
+      handling.add(handled);
+    },
+  );
+  server.on("connection", (socket) => {
+    connections++;
+    if (connections > maxConnections) overCap.add(socket);
+    socket.once("close", () => {
+      connections--;
+    });
   });
   // A client that half-closes its side after sending still gets its answer (Node ends the socket otherwise).
   (server as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
@@ -281,11 +441,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       socket.destroy();
       return;
     }
-    const { status, reason, message } = clientErrorAnswer(error);
+    const { status, reason, code, message } = clientErrorAnswer(error);
     const body = JSON.stringify({
       result: null,
       success: false,
-      errors: [{ code: ErrorCode.malformedRequest, message }],
+      errors: [{ code, message }],
       messages: [],
     });
     socket.end(
@@ -302,7 +462,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const { port } = server.address() as AddressInfo;
   const sandbox: Sandbox = {
     url: `http://127.0.0.1:${port}`,
-    close: () => closeServer(server, shutdownGraceMs),
+    close: async () => {
+      await closeServer(server, shutdownGraceMs);
+      // The connections are closed: what is left of a request stops at its next step.
+      await Promise.allSettled([...handling]);
+      await store.close();
+    },
   };
   if (generatedToken !== undefined) sandbox.token = generatedToken;
   return sandbox;

@@ -1,3 +1,4 @@
+import { checkJobBody } from "../api/index.js";
 import { datasetCatalog } from "./datasets.js";
 import { parseDestination } from "./destination.js";
 import { ApiError } from "./errors.js";
@@ -70,53 +71,84 @@ function checkMembers(value: unknown, at: string, checks: readonly Check[]): str
   return undefined;
 }
 
-/** What the sandbox says when it checks a saved job again (its own ApiError wording). */
-function jobProblem(job: Record<string, unknown>, at: string): string | undefined {
+/**
+ * What the push would refuse in a saved job's settings (its dataset, destination, filter, output
+ * options and logpull options, checked as a write checks them), in the sandbox's own wording; undefined
+ * when it can be pushed. Such a job is served as it is and fails alone at each push (its
+ * error_message says why) until it is changed.
+ */
+export function jobSettingsProblem(job: ZoneState["jobs"][number]): string | undefined {
   try {
-    datasetCatalog(job["dataset"]);
-    parseDestination(job["destination_conf"] as string);
-    checkJobFilter(job["filter"], job["dataset"] as string);
+    const catalog = datasetCatalog(job.dataset);
+    parseDestination(job.destination_conf);
+    checkJobFilter(job.filter, job.dataset);
+    const settings = { output_options: job.output_options, logpull_options: job.logpull_options };
+    const problem = checkJobBody(settings, { mode: "update", dataset: job.dataset, catalog }).problems[0];
+    return problem && `${problem.path}: ${problem.message}`;
   } catch (error) {
-    if (error instanceof ApiError) return `${at}: ${error.message}`;
+    if (error instanceof ApiError) return error.message;
     throw error;
+  }
+}
+
+/** The problem with a saved ruleset (a ruleset file, or one of a zone file's), or undefined. */
+export function rulesetProblem(ruleset: unknown, at: string): string | undefined {
+  const problem = checkMembers(ruleset, at, rulesetChecks);
+  if (problem !== undefined) return problem;
+  for (const [index, rule] of (ruleset as { rules: unknown[] }).rules.entries()) {
+    const ruleProblem = checkMembers(rule, `${at ? `${at}.` : ""}rules[${index}]`, ruleChecks);
+    if (ruleProblem !== undefined) return ruleProblem;
   }
   return undefined;
 }
 
+/** The problem with a saved job (a job file, or one of a zone file's), or undefined. */
+export function jobProblem(job: unknown, at: string): string | undefined {
+  return checkMembers(job, at, jobChecks);
+}
+
+const lastJobIdCheck: Check = [
+  "lastJobId",
+  (v) => Number.isInteger(v) && (v as number) >= 0,
+  "a whole number",
+];
+const challengesOf = (v: unknown) =>
+  isObject(v) && Object.values(v).every((token) => typeof token === "string");
+
+/** The problem with a zone's own file (`zone.json`: the highest job id it gave), or undefined. */
+export function zoneFileProblem(value: unknown): string | undefined {
+  return checkMembers(value, "", [lastJobIdCheck]);
+}
+
+/** The problem with a zone's challenges file (destination → token), or undefined. */
+export function challengesProblem(value: unknown): string | undefined {
+  return challengesOf(value) ? undefined : `the file is ${found(value)}, not an object of strings`;
+}
+
 /**
- * The problem with a zone file's parsed content, or undefined when it is a zone state the sandbox
- * can serve: every member a handler or the push relies on, with its type, and every job's dataset,
- * destination and filter accepted as they would be on a write.
+ * The problem with a zone file of the earlier layout (the whole zone in one file), or undefined
+ * when it is a zone state the sandbox can serve: every member a handler or the push relies on,
+ * with its type. (What a job's settings mean is `jobSettingsProblem`'s: one job the push cannot
+ * apply does not stop the sandbox.)
  */
 export function zoneStateProblem(value: unknown): string | undefined {
   const top = checkMembers(value, "", [
     ["rulesets", Array.isArray, "an array"],
     ["jobs", Array.isArray, "an array"],
-    ["lastJobId", (v) => Number.isInteger(v) && (v as number) >= 0, "a whole number"],
-    [
-      "challenges",
-      (v) => isObject(v) && Object.values(v).every((token) => typeof token === "string"),
-      "an object of strings",
-    ],
+    lastJobIdCheck,
+    ["challenges", challengesOf, "an object of strings"],
   ]);
   if (top !== undefined) return top;
   const zone = value as unknown as ZoneState;
   for (const [index, ruleset] of zone.rulesets.entries()) {
-    const problem = checkMembers(ruleset, `rulesets[${index}]`, rulesetChecks);
+    const problem = rulesetProblem(ruleset, `rulesets[${index}]`);
     if (problem !== undefined) return problem;
-    for (const [ruleIndex, rule] of ruleset.rules.entries()) {
-      const ruleProblem = checkMembers(rule, `rulesets[${index}].rules[${ruleIndex}]`, ruleChecks);
-      if (ruleProblem !== undefined) return ruleProblem;
-    }
   }
   const ids = new Set<number>();
   for (const [index, job] of zone.jobs.entries()) {
-    const problem =
-      checkMembers(job, `jobs[${index}]`, jobChecks) ??
-      jobProblem(job as unknown as Record<string, unknown>, `jobs[${index}]`);
+    const problem = jobProblem(job, `jobs[${index}]`);
     if (problem !== undefined) return problem;
     if (ids.has(job.id)) return `jobs[${index}].id ${job.id} is used twice`;
-    if (job.id > zone.lastJobId) return `jobs[${index}].id ${job.id} is above lastJobId ${zone.lastJobId}`;
     ids.add(job.id);
   }
   return undefined;

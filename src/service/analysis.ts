@@ -1,6 +1,6 @@
 import { type Catalog, DEFAULT_DATASET, getCatalog } from "../catalog/index.js";
 import { type CompileResult, compile } from "../compile.js";
-import { DEFAULT_MAX_SOURCE_LENGTH } from "../syntax/index.js";
+import { type DatasetDirective, DEFAULT_MAX_SOURCE_LENGTH, readDirective } from "../syntax/index.js";
 import { type ScanResult, scan } from "../syntax/lexer.js";
 import type { ServiceOptions } from "./types.js";
 
@@ -35,12 +35,24 @@ export class Analysis {
   }
 
   get compiled(): CompileResult {
-    this.compileResult ??= compile(this.text, this.options);
+    if (this.compileResult === undefined) {
+      // The service's dataset is the editor's default: a text's own `# dataset:` wins over it.
+      const { dataset, ...options } = this.options;
+      const compileOptions = dataset === undefined ? options : { ...options, defaultDataset: dataset };
+      this.compileResult = compile(this.text, compileOptions);
+    }
     return this.compileResult;
+  }
+
+  /** The dataset the text names with `# dataset:`, from its tokens alone (completion needs no compile). */
+  get directive(): DatasetDirective | undefined {
+    return readDirective(this.scanned.comments, this.scanned.tokens).directive;
   }
 
   /** The catalog in use; undefined when the dataset is unknown (diagnostics say so). */
   get catalog(): Catalog | undefined {
-    return this.options.catalog ?? getCatalog(this.options.dataset ?? DEFAULT_DATASET);
+    return (
+      this.options.catalog ?? getCatalog(this.directive?.dataset ?? this.options.dataset ?? DEFAULT_DATASET)
+    );
   }
 }

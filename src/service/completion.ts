@@ -3,6 +3,7 @@ import { operatorsFor } from "../check/index.js";
 import { CANONICAL_OPERATORS, INFIX_NOT_OPERATORS, OPERATORS } from "../syntax/index.js";
 import type { Analysis } from "./analysis.js";
 import { type CompletionContext, completionContext, type GrammarState } from "./completion-context.js";
+import { datasetCompletions } from "./dataset-completion.js";
 import { knownValues } from "./enumerations.js";
 import type { CompletionItem, CompletionKind } from "./types.js";
 
@@ -38,6 +39,8 @@ interface Candidate {
 /** Completion items at `offset`, best first: what the grammar and the catalog allow there, filtered by what is typed. */
 export function complete(analysis: Analysis, offset: number): CompletionItem[] {
   if (analysis.tooLong) return [];
+  const datasets = datasetCompletions(analysis.scanned, offset);
+  if (datasets) return datasets;
   const context = completionContext(analysis.scanned, offset);
   if (!context) return [];
   // A stable sort by rank: within a rank, the order the candidates were made in.

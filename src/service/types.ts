@@ -3,7 +3,10 @@ import type { Diagnostic } from "../diagnostics/index.js";
 
 /** What a language service checks against: the same settings as `compile`, changeable while it runs. */
 export interface ServiceOptions {
-  /** The Logpush dataset whose catalog applies (default `http_requests`). */
+  /**
+   * The Logpush dataset of texts that name none with `# dataset:` (default `http_requests`): an
+   * editor's setting is a default, and a text's own directive wins over it.
+   */
   dataset?: string;
   /** A catalog for a dataset filterc does not ship; wins over `dataset`. */
   catalog?: Catalog;

@@ -1,4 +1,4 @@
-import type { Cond } from "../check/index.js";
+import { type Cond, toNegationNormalForm } from "../check/index.js";
 import type { Diagnostic } from "../diagnostics/index.js";
 import { type DialectName, dialects, type Location } from "./dialect.js";
 import { translate } from "./translate.js";
@@ -19,7 +19,8 @@ export type SqlResult =
 export const DEFAULT_COLUMN = "json";
 
 /**
- * A checked filter as SQL with eval's semantics (null: no filter, every record): without `from`,
+ * A checked filter as SQL with eval's semantics, `not` meaning its push-down as in the JSON a job
+ * runs (null: no filter, every record): without `from`,
  * the boolean expression for a WHERE clause over a column of JSON text; with `from`, the SELECT of
  * the lines of that NDJSON that `filterc eval` keeps. Comparisons the dialect cannot write exactly
  * are error diagnostics, and there is then no SQL; an unreadable `from` is a `problem`.
@@ -34,7 +35,7 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
     if ("problem" in source) return { ok: false, sql: null, diagnostics: [], problem: source.problem };
     ({ table, column } = source);
   }
-  const translated = condition && translate(condition, dialect, column);
+  const translated = condition && translate(toNegationNormalForm(condition), dialect, column);
   if (translated && translated.expression === null)
     return { ok: false, sql: null, diagnostics: translated.diagnostics };
   const where = dialect.record(column, translated?.expression ?? null, translated?.fields ?? []);

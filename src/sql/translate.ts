@@ -1,4 +1,4 @@
-import { type Cond, type Leaf, type ScalarValue, scalarText } from "../check/index.js";
+import { type Leaf, type Meaning, type ScalarValue, scalarText } from "../check/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
 import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
 import type { Dialect, JsonRef } from "./dialect.js";
@@ -8,14 +8,14 @@ import { EXACT_NUMBER, EXACT_NUMBER_PATTERN, NUMERIC_STRING, sqlComparator } fro
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * The condition as a boolean SQL expression over `column`, a column holding each record's JSON
- * text, with eval's semantics: each comparison is true or false, never NULL (a missing or null
- * field, or a value of another type, fails every positive operator), so `NOT` and the `!`
- * operators mean what they mean in eval. The comparisons no engine can decide exactly are
+ * A filter's meaning as a boolean SQL expression over `column`, a column holding each record's
+ * JSON text, with eval's semantics: each comparison is true or false, never NULL (a missing or null
+ * field, or a value of another type, fails every positive operator), so the `!` operators, written
+ * `NOT`, mean what they mean in eval. The comparisons no engine can decide exactly are
  * diagnostics at their place, and there is then no expression.
  */
 export function translate(
-  condition: Cond,
+  condition: Meaning,
   dialect: Dialect,
   column: string,
 ): { expression: string | null; fields: string[]; diagnostics: Diagnostic[] } {
@@ -36,12 +36,10 @@ class Translation {
   ) {}
 
   /** `nested`: inside a group of the other kind, so that an `or` needs its parentheses. */
-  cond(condition: Cond, nested: boolean): string {
+  cond(condition: Meaning, nested: boolean): string {
     switch (condition.kind) {
       case "leaf":
         return this.leaf(condition);
-      case "not":
-        return `NOT ${this.cond(condition.operand, true)}`;
       case "and":
       case "or": {
         const joined = condition.operands

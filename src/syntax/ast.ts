@@ -7,6 +7,16 @@ export interface FilterSource {
   expr: Expr | null;
   comments: Comment[];
   range: Range;
+  /** The dataset the source names with `# dataset: NAME` before the filter, if it names one. */
+  directive?: DatasetDirective;
+}
+
+/** `# dataset: NAME`: the dataset whose catalog a file is checked against. */
+export interface DatasetDirective {
+  /** The name as written; the checker says when no dataset has it. */
+  dataset: string;
+  /** Where the name is written. */
+  range: Range;
 }
 
 export interface Comment {

@@ -1,5 +1,6 @@
 export * from "./ast.js";
 export { withoutByteOrderMark } from "./byte-order-mark.js";
+export { directiveName, readDirective } from "./directive.js";
 export { type ScanResult, scan } from "./lexer.js";
 export {
   capDiagnostics,

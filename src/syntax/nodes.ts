@@ -28,6 +28,11 @@ export function tokenRange(token: IToken): Range {
   return { start: tokenStart(token), end: tokenEnd(token) };
 }
 
+/** A position `by` code units further along the same line. */
+export function shift(position: Position, by: number): Position {
+  return { offset: position.offset + by, line: position.line, column: position.column + by };
+}
+
 export function isRealToken(token: IToken): boolean {
   return !token.isInsertedInRecovery && Number.isFinite(token.startOffset);
 }

@@ -13,9 +13,10 @@ import {
   startOfSource,
 } from "../diagnostics/index.js";
 import type { Comment, Expr, FilterSource } from "./ast.js";
+import { readDirective } from "./directive.js";
 import { scan } from "./lexer.js";
 import { clearExpectations, expectationOf } from "./messages.js";
-import { tokenRange } from "./nodes.js";
+import { shift, tokenRange } from "./nodes.js";
 import { filterParser } from "./parser.js";
 import { findInvalidEscapes, isTerminated, stringLiteral, unicodeEscapes } from "./strings.js";
 import {
@@ -96,29 +97,36 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
     text: token.image.slice(1),
     range: tokenRange(token),
   }));
+  const reading = readDirective(lexed.comments, lexed.tokens);
+  for (const diagnostic of reading.diagnostics) diagnostics.push(diagnostic);
+  const named = reading.directive ? { directive: reading.directive } : {};
 
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const tooDeep = findDepthOverflow(lexed.tokens, maxDepth);
   if (tooDeep) {
     diagnostics.push(diagnose("NestingTooDeep", tokenRange(tooDeep), { limit: maxDepth }));
-    return finish({ ...empty, comments }, diagnostics, options);
+    return finish({ ...empty, comments, ...named }, diagnostics, options);
   }
 
   const maxDiagnostics = options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS;
   // Past the diagnostics limit nothing is parsed (see parseFragments).
   const wellFormed = diagnostics.length <= maxDiagnostics ? parseWellFormed(lexed.tokens) : undefined;
   if (wellFormed !== undefined)
-    return finish({ kind: "filter", expr: wellFormed, comments, range: whole }, diagnostics, options);
+    return finish(
+      { kind: "filter", expr: wellFormed, comments, range: whole, ...named },
+      diagnostics,
+      options,
+    );
   filterParser().lexingErrorOffsets = lexed.errors.map((error) => error.offset);
   try {
     const expr = parseFragments(lexed.tokens, lexed.end, diagnostics, maxDiagnostics);
-    return finish({ kind: "filter", expr, comments, range: whole }, diagnostics, options);
+    return finish({ kind: "filter", expr, comments, range: whole, ...named }, diagnostics, options);
   } catch (error) {
     // A maxDepth raised past what the call stack holds: still a diagnostic, never a crash.
     if (!(error instanceof RangeError)) throw error;
     const deepest = findDepthOverflow(lexed.tokens, 0, true)!;
     diagnostics.push(diagnose("NestingExhaustsStack", tokenRange(deepest), { limit: maxDepth }));
-    return finish({ ...empty, comments }, diagnostics, options);
+    return finish({ ...empty, comments, ...named }, diagnostics, options);
   }
 }
 
@@ -381,11 +389,6 @@ function plainDigits(number: string): string | undefined {
 /** Whether the number's digits start with 0: only then can the regex find a leading zero. */
 function startsWithZero(number: string): boolean {
   return number.charCodeAt(number.charCodeAt(0) === 0x2d ? 1 : 0) === 0x30;
-}
-
-/** A position `by` code units further along the same line. */
-function shift(position: Position, by: number): Position {
-  return { offset: position.offset + by, line: position.line, column: position.column + by };
 }
 
 /**

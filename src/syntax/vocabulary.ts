@@ -294,7 +294,7 @@ export const LOGIC = {
     word: "not",
     symbol: "!",
     meaning:
-      "negates what follows. Logpush JSON has no `not`: the negation is pushed down to the comparisons (De Morgan), `eq` becoming `!eq` and so on.",
+      "negates what follows, as the JSON a job runs does: Logpush JSON has no `not`, so the negation is pushed down to the comparisons (De Morgan), `eq` becoming `!eq`, `lt` becoming `geq` and so on. `not X lt 5` is `X geq 5`, which a record without `X` fails.",
   },
 } as const;
 

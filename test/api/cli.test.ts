@@ -305,6 +305,18 @@ describe("filterc fields", () => {
     });
   });
 
+  it("shows a ruleset id the service sends on one line, its control characters as code points", async () => {
+    const id = "rs\u001b]0;owned\u0007\n";
+    const ruleset = { id, kind: "zone", phase: "http_log_custom_fields", rules: [] };
+    api.on(`GET /zones/${ZONE}/rulesets`, success([ruleset]));
+    api.on(`GET /zones/${ZONE}/rulesets/${encodeURIComponent(id)}`, success(ruleset));
+    expect(await cli(["fields", "get", "--zone", ZONE])).toEqual({
+      code: 0,
+      stdout: "ruleset rs<U+001B>]0;owned<U+0007><U+000A>\nno custom fields\n",
+      stderr: "",
+    });
+  });
+
   it("is a usage error without --zone or with an unknown subcommand", async () => {
     expect((await cli(["fields", "get"])).code).toBe(2);
     expect((await cli(["fields", "put", "--zone", ZONE])).code).toBe(2);
@@ -726,4 +738,164 @@ describe("filterc jobs", () => {
       expect(api.received).toEqual([]);
     });
   }
+});
+
+describe("secrets in every output", () => {
+  const DATADOG =
+    "datadog://http-intake.logs.datadoghq.com/api/v2/logs?header_DD-API-KEY=dd0Secret4567&ddsource=cf";
+  const MASKED = "datadog://http-intake.logs.datadoghq.com/api/v2/logs?header_DD-API-KEY=****&ddsource=cf";
+  const live = {
+    ...job,
+    destination_conf: DATADOG,
+    // The service's last error quotes the destination, key and all.
+    error_message: "push failed: 403 for header_DD-API-KEY=dd0Secret4567",
+  };
+  const clean = (run: { stdout: string; stderr: string }) =>
+    expect(run.stdout + run.stderr).not.toContain("dd0Secret");
+
+  it("masks live destinations in jobs list --json and jobs get, and shows them with --show-secrets", async () => {
+    api.on(`GET ${JOBS}`, success([live]));
+    api.on(`GET ${JOBS}/7`, success(live));
+    const listed = await cli(["jobs", "list", "--zone", ZONE, "--json"]);
+    clean(listed);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      { ...live, destination_conf: MASKED, error_message: "push failed: 403 for header_DD-API-KEY=****" },
+    ]);
+    const got = await cli(["jobs", "get", "--zone", ZONE, "--id", "7"]);
+    clean(got);
+    expect(JSON.parse(got.stdout).destination_conf).toBe(MASKED);
+    const shown = await cli(["jobs", "list", "--zone", ZONE, "--show-secrets"]);
+    expect(shown).toEqual({ code: 0, stdout: `7 "errors": http_requests → ${DATADOG}\n`, stderr: "" });
+  });
+
+  it("masks the destination jobs create --json sent and the service echoed", async () => {
+    api.on(`POST ${JOBS}`, success(live));
+    const run = await cli([
+      "jobs",
+      "create",
+      "--zone",
+      ZONE,
+      "--destination",
+      DATADOG,
+      "--fields",
+      "ClientIP,Cookies",
+      "--json",
+    ]);
+    clean(run);
+    expect(JSON.parse(run.stdout).job.destination_conf).toBe(MASKED);
+  });
+
+  it("masks both sides of a destination that an update changes, also in the dry run's changes", async () => {
+    const next = DATADOG.replace("dd0Secret4567", "dd0Secret9999");
+    api.on(`GET ${JOBS}/7`, success(live));
+    api.on(`PUT ${JOBS}/7`, success({ ...live, destination_conf: next }));
+    const updated = await cli(["jobs", "update", "--zone", ZONE, "--id", "7", "--destination", next]);
+    clean(updated);
+    expect(updated.stdout).toBe(
+      `updated job 7 "errors": http_requests → ${MASKED}\n  destination_conf: ${JSON.stringify(MASKED)} → ${JSON.stringify(MASKED)}\n`,
+    );
+    const json = await cli(["jobs", "update", "--zone", ZONE, "--id", "7", "--destination", next, "--json"]);
+    clean(json);
+    expect(JSON.parse(json.stdout).changes).toEqual([
+      { path: "destination_conf", before: MASKED, after: MASKED },
+    ]);
+    const planned = await cli([
+      "jobs",
+      "update",
+      "--zone",
+      ZONE,
+      "--id",
+      "7",
+      "--destination",
+      next,
+      "--dry-run",
+    ]);
+    clean(planned);
+    expect(planned.stdout).toContain(
+      `# changes\n  destination_conf: ${JSON.stringify(MASKED)} → ${JSON.stringify(MASKED)}\n`,
+    );
+  });
+
+  it("masks what the destination checks echo, and shows their words on one line", async () => {
+    api.on(
+      `POST ${JOBS.replace("/jobs", "/validate/destination")}`,
+      success({ valid: false, message: "key dd0Secret4567 refused\n\u001b[2J" }),
+    );
+    api.on(`POST ${JOBS.replace("/jobs", "/validate/destination/exists")}`, success({ exists: false }));
+    const run = await cli(["jobs", "validate", "--zone", ZONE, "--destination", DATADOG]);
+    clean(run);
+    expect(run).toEqual({
+      code: 1,
+      stdout:
+        "destination: not valid (key **** refused<U+000A><U+001B>[2J)\na job already pushes there: no\n",
+      stderr: "",
+    });
+    const json = await cli(["jobs", "validate", "--zone", ZONE, "--destination", DATADOG, "--json"]);
+    clean(json);
+    expect(JSON.parse(json.stdout).destination.message).toBe("key **** refused\n\u001b[2J");
+  });
+});
+
+describe("bounds on what the service sends", () => {
+  it("names the flag that raises a bound the call reached, in a dry run too", async () => {
+    const list = `GET /zones/${ZONE}/rulesets`;
+    const other = { id: "a", kind: "zone", phase: "http_request_firewall_custom" };
+    api.on(list, success([other], { result_info: { cursor: "c1" } }));
+    api.on(`${list}?cursor=c1`, success([other], { result_info: { cursor: "c2" } }));
+    api.on(`${list}?cursor=c2`, success([other], { result_info: { cursor: "c3" } }));
+    const run = await cli([
+      "fields",
+      "set",
+      "--zone",
+      ZONE,
+      "--cookie",
+      "sid",
+      "--dry-run",
+      "--max-pages",
+      "2",
+    ]);
+    expect(run).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "filterc fields set: set custom fields: the list of rulesets goes on past 2 pages (maxPages); stopped\nnote: --max-pages N raises the bound\n",
+    });
+    api.reset();
+    api.on(`GET ${JOBS}`, success([job, job, job]));
+    const large = await cli(["jobs", "list", "--zone", ZONE, "--max-response-bytes", "100"]);
+    expect(large).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "filterc jobs list: list jobs: HTTP 200: the response is larger than 100 bytes (maxResponseBytes); not read further\nnote: --max-response-bytes N raises the bound\n",
+    });
+  });
+
+  it.each([
+    [["--max-response-bytes", "0"], '--max-response-bytes takes a whole number from 1 to 268435456, not "0"'],
+    [["--max-pages", "0"], '--max-pages takes a whole number of at least 1, not "0"'],
+  ])("refuses %j with exit 2", async (flags, message) => {
+    const run = await cli(["jobs", "list", "--zone", ZONE, ...flags]);
+    expect([run.code, run.stderr.split("\n")[0]]).toEqual([2, `filterc jobs: ${message}`]);
+  });
+});
+
+describe("what the service sends, on a terminal", () => {
+  it("shows a deleted job's id, an update's old values and --json without raw hidden characters", async () => {
+    api.on(`DELETE ${JOBS}/7`, success({ id: "7\u001b]0;owned\u0007" }));
+    expect(await cli(["jobs", "delete", "--zone", ZONE, "--id", "7"])).toEqual({
+      code: 0,
+      stdout: "deleted job 7<U+001B>]0;owned<U+0007>\n",
+      stderr: "",
+    });
+    api.on(`GET ${JOBS}/7`, success({ ...job, name: "a\u202eb\u009b2J" }));
+    api.on(`PUT ${JOBS}/7`, success({ ...job, name: "new" }));
+    const updated = await cli(["jobs", "update", "--zone", ZONE, "--id", "7", "--name", "new"]);
+    expect(updated.stdout).toBe(
+      `updated job 7 "new": http_requests → ${DESTINATION}\n  name: "a\\u202eb\\u009b2J" → "new"\n`,
+    );
+    api.on(`GET ${JOBS}`, success([{ ...job, name: "a\u202eb\u2028c" }]));
+    const listed = await cli(["jobs", "list", "--zone", ZONE, "--json"]);
+    expect(listed.stdout).toBe(`[${JSON.stringify(job).replace('"errors"', '"a\\u202eb\\u2028c"')}]\n`);
+  });
 });

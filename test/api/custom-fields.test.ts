@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
 import {
+  ApiError,
   type CustomFieldsConfig,
   checkCustomFieldRules,
   checkCustomFields,
   createClient,
+  DEFAULT_MAX_PAGES,
   type Problem,
   ValidationError,
 } from "../../src/api/index.js";
 import rulesCases from "../fixtures/custom-field-rules.json" with { type: "json" };
 import cases from "./custom-fields-cases.json" with { type: "json" };
-import { useTestApi } from "./harness.js";
+import { rejectionOf, useTestApi } from "./harness.js";
 import { failure, success } from "./server.js";
 
 const api = useTestApi();
@@ -47,7 +49,19 @@ const rule = (actionParameters: unknown) => ({
 });
 const withRules = (rules: unknown[]) => ({ ...emptyRuleset, last_updated: "2026-01-01T00:00:00Z", rules });
 
-const client = () => createClient({ baseUrl: api.baseUrl, apiToken: "t0ken-value", env: {} });
+const client = (maxPages?: number) =>
+  createClient({ baseUrl: api.baseUrl, apiToken: "t0ken-value", env: {}, ...(maxPages ? { maxPages } : {}) });
+
+/** Scripts the list of rulesets as pages, each with no custom-fields ruleset, leading to the next cursor. */
+function pages(cursors: readonly (string | null)[]): void {
+  cursors.forEach((cursor, index) => {
+    const next = cursors[index + 1];
+    api.on(
+      cursor === null ? LIST : `${LIST}?cursor=${cursor}`,
+      success([otherRuleset], next === undefined ? {} : { result_info: { cursor: next } }),
+    );
+  });
+}
 
 describe("checkCustomFields", () => {
   for (const c of cases) {
@@ -346,5 +360,63 @@ describe("removing and clearing custom fields", () => {
       ["PUT", false, '{"rules":[]}', "replaces all rules of the ruleset"],
     ]);
     expect(api.calls()).toEqual([LIST, GET]);
+  });
+});
+
+describe("pages of the list of rulesets", () => {
+  const failureOf = (promise: Promise<unknown>) => rejectionOf(promise, ApiError);
+
+  it("stops at the page bound when the service hands out a new cursor each time", async () => {
+    pages([null, ...Array.from({ length: DEFAULT_MAX_PAGES + 5 }, (_, i) => `c${i + 1}`)]);
+    const error = await failureOf(client().getCustomFields({ zoneId: ZONE }));
+    expect([error.failure, error.limit, error.message]).toEqual([
+      "response",
+      "maxPages",
+      "get custom fields: the list of rulesets goes on past 100 pages (maxPages); stopped",
+    ]);
+    expect(api.received.length).toBe(DEFAULT_MAX_PAGES);
+    api.reset();
+    pages([null, "c1", "c2", "c3"]);
+    const bounded = await failureOf(client(3).getCustomFields({ zoneId: ZONE }));
+    expect([bounded.message, api.received.length]).toEqual([
+      "get custom fields: the list of rulesets goes on past 3 pages (maxPages); stopped",
+      3,
+    ]);
+  });
+
+  it("stops on a cursor given again anywhere in the sequence, also in a dry run", async () => {
+    // c1 → c2 → c3 → c1: never the cursor just used, so only remembering all of them tells the loop.
+    pages([null, "c1", "c2", "c3"]);
+    api.on(`${LIST}?cursor=c3`, success([otherRuleset], { result_info: { cursor: "c1" } }));
+    const error = await failureOf(client().getCustomFields({ zoneId: ZONE }));
+    expect([error.limit, error.message]).toEqual([
+      undefined,
+      "get custom fields: the list of rulesets loops: page 4 gives the cursor of page 2 again; stopped",
+    ]);
+    expect(api.received.length).toBe(4);
+    api.reset();
+    pages([null, "c1", "c2", "c3"]);
+    api.on(`${LIST}?cursor=c3`, success([otherRuleset], { result_info: { cursor: "c1" } }));
+    const dryRun = await failureOf(
+      client().dryRun((c) => c.setCustomFields({ zoneId: ZONE }, { cookies: ["sid"] })),
+    );
+    expect([dryRun.message, api.received.length]).toEqual([
+      "set custom fields: the list of rulesets loops: page 4 gives the cursor of page 2 again; stopped",
+      4,
+    ]);
+  });
+
+  it("ends the list on an empty page, and refuses a cursor no URL should carry", async () => {
+    api.on(LIST, success([otherRuleset], { result_info: { cursor: "c1" } }));
+    api.on(`${LIST}?cursor=c1`, success([], { result_info: { cursor: "c2" } }));
+    expect(await client().getCustomFields({ zoneId: ZONE })).toBeNull();
+    expect(api.received.length).toBe(2);
+    api.reset();
+    api.on(LIST, success([otherRuleset], { result_info: { cursor: "x".repeat(3000) } }));
+    const error = await failureOf(client().getCustomFields({ zoneId: ZONE }));
+    expect([error.message, api.received.length]).toEqual([
+      "get custom fields: the list of rulesets gives a cursor of 3000 characters on page 1, more than the 2048 a cursor may have; stopped",
+      1,
+    ]);
   });
 });

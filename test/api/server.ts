@@ -1,5 +1,6 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 
 /** A request as the test server received it. */
 export interface Received {
@@ -17,6 +18,20 @@ export interface Reply {
   raw?: string;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** The body gzip-compressed (`Content-Encoding: gzip` unless the headers say otherwise). */
+  gzip?: boolean;
+  /** After the body, blanks without end, as fast as the client reads them. */
+  endless?: boolean;
+}
+
+/** Writes blanks to `response` until the client goes away, keeping up with how fast it reads. */
+function writeEndlessly(response: ServerResponse): void {
+  const chunk = Buffer.alloc(64 * 1024, " ");
+  const write = () => {
+    while (!response.destroyed && response.write(chunk));
+  };
+  response.on("drain", write);
+  write();
 }
 
 export const success = (result: unknown, extra: Record<string, unknown> = {}): Reply => ({
@@ -64,8 +79,16 @@ export class TestApi {
             : (queue?.[0] ?? failure(404, 7003, "No route for the URI"));
         const send = () => {
           if (response.destroyed) return;
-          response.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
-          response.end(reply.raw ?? JSON.stringify(reply.json));
+          const text = reply.raw ?? JSON.stringify(reply.json);
+          response.writeHead(reply.status ?? 200, {
+            "content-type": "application/json",
+            ...(reply.gzip ? { "content-encoding": "gzip" } : {}),
+            ...reply.headers,
+          });
+          if (reply.endless) {
+            response.write(text);
+            writeEndlessly(response);
+          } else response.end(reply.gzip ? gzipSync(text) : text);
         };
         if (reply.delayMs) setTimeout(send, reply.delayMs);
         else send();

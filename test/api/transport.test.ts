@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, ClientConfigError, createClient, MAX_TIMEOUT_MS } from "../../src/api/index.js";
+import {
+  ApiError,
+  ClientConfigError,
+  createClient,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  MAX_RESPONSE_BYTES,
+  MAX_TIMEOUT_MS,
+} from "../../src/api/index.js";
 import { rejectionOf, useTestApi } from "./harness.js";
 import { failure, success, TestApi } from "./server.js";
 
@@ -140,6 +147,51 @@ describe("errors", () => {
     );
     const error = await failureOf(client().validateDestination({ zoneId: ZONE }, destination));
     expect(error.message).toBe("validate destination: HTTP 400: [1002] cannot write with key **** (****)");
+  });
+
+  it("masks a destination's secret in the form the client sent it, not only decoded", async () => {
+    // A + in a query is a space once decoded: the service may echo either, or encode either again.
+    const destination =
+      "s3://bucket/logs?region=us-east-1&endpoint=s3.example.com&access-key-id=AKID123456&secret-access-key=abc+def";
+    api.on(
+      `POST /zones/${ZONE}/logpush/validate/destination`,
+      failure(
+        400,
+        1002,
+        "sent abc+def; decoded abc def; again abc%2Bdef, abc%2bdef, abc%20def; id AKID123456",
+      ),
+    );
+    const error = await failureOf(client().validateDestination({ zoneId: ZONE }, destination));
+    expect(error.message).toBe(
+      "validate destination: HTTP 400: [1002] sent ****; decoded ****; again ****, ****, ****; id ****",
+    );
+  });
+
+  it("masks a password before a destination's host, also as Basic credentials", async () => {
+    const destination = "https://pusher:p4ss%2Fw0rd@logs.example.com/ingest";
+    api.on(
+      `POST /zones/${ZONE}/logpush/validate/destination`,
+      failure(
+        400,
+        1002,
+        `401 from logs.example.com for "Basic ${btoa("pusher:p4ss/w0rd")}" (pusher:p4ss/w0rd)`,
+      ),
+    );
+    const error = await failureOf(client().validateDestination({ zoneId: ZONE }, destination));
+    expect(error.message).toBe(
+      'validate destination: HTTP 400: [1002] 401 from logs.example.com for "Basic ****" (****)',
+    );
+  });
+
+  it("masks the secrets of the destination an updated job already has, in the update's error", async () => {
+    const destination = "datadog://intake.example.com/api/v2/logs?header_DD-API-KEY=ddKey0123456789";
+    api.on(
+      `GET /zones/${ZONE}/logpush/jobs/7`,
+      success({ id: 7, dataset: "http_requests", destination_conf: destination, enabled: true }),
+    );
+    api.on(`PUT /zones/${ZONE}/logpush/jobs/7`, failure(400, 1002, "cannot push with ddKey0123456789"));
+    const error = await failureOf(client().updateJob({ zoneId: ZONE }, 7, { enabled: false }));
+    expect(error.message).toBe("update job: HTTP 400: [1002] cannot push with ****");
   });
 
   it("refuses a credential holding a line break before sending", () => {
@@ -336,5 +388,78 @@ describe("retries", () => {
     api.on(JOBS, failure(400, 1001, "bad"));
     await failureOf(client().listJobs({ zoneId: ZONE }));
     expect(api.received.length).toBe(1);
+  });
+});
+
+describe("response bounds", () => {
+  const tooLarge = (status: number, limit: number) =>
+    `list jobs: HTTP ${status}: the response is larger than ${limit} bytes (maxResponseBytes); not read further`;
+
+  it("stops reading an endless body at the bound, by default 16 MiB", async () => {
+    api.on(JOBS, { raw: '{"success":true,"errors":[],"messages":[],"result":[', endless: true });
+    const error = await failureOf(client().listJobs({ zoneId: ZONE }));
+    expect([error.failure, error.status, error.limit, error.message]).toEqual([
+      "response",
+      200,
+      "maxResponseBytes",
+      tooLarge(200, DEFAULT_MAX_RESPONSE_BYTES),
+    ]);
+    // Refused, not retried: the same body would be refused again.
+    expect([api.received.length, sleeps]).toEqual([1, []]);
+  });
+
+  it("bounds what a gzip answer inflates to, and reads one within the bound", async () => {
+    api.on(JOBS, { raw: `${JSON.stringify(success([]).json)}${" ".repeat(2_000_000)}`, gzip: true });
+    const error = await failureOf(client({ maxResponseBytes: 1_000_000 }).listJobs({ zoneId: ZONE }));
+    expect(error.message).toBe(tooLarge(200, 1_000_000));
+    api.reset();
+    api.on(JOBS, { ...success([{ id: 1 }]), gzip: true });
+    expect(await client({ maxResponseBytes: 1_000_000 }).listJobs({ zoneId: ZONE })).toEqual([{ id: 1 }]);
+  });
+
+  it("bounds an error's body too, and believes a Content-Length past the bound", async () => {
+    api.on(JOBS, { status: 503, raw: "x", endless: true });
+    const error = await failureOf(client({ maxResponseBytes: 100_000 }).listJobs({ zoneId: ZONE }));
+    expect([error.message, api.received.length]).toEqual([tooLarge(503, 100_000), 1]);
+    api.reset();
+    api.on(JOBS, { raw: " ".repeat(2000), headers: { "content-length": "2000" } });
+    const declared = await failureOf(client({ maxResponseBytes: 1000 }).listJobs({ zoneId: ZONE }));
+    expect(declared.message).toBe(tooLarge(200, 1000));
+  });
+
+  it.each([
+    ["stacked", "gzip, gzip"],
+    ["unknown", "zstd"],
+  ])("refuses an encoding fetch does not undo (%s)", async (_name, encoding) => {
+    api.on(JOBS, { ...success([]), gzip: true, headers: { "content-encoding": encoding } });
+    const error = await failureOf(client().listJobs({ zoneId: ZONE }));
+    expect([error.failure, error.limit, error.message]).toEqual([
+      "response",
+      undefined,
+      `list jobs: HTTP 200: the response is encoded as ${JSON.stringify(encoding)} (Content-Encoding); filterc reads one of gzip, x-gzip, deflate, br, or none`,
+    ]);
+  });
+
+  it("refuses bounds outside what a response can be read to", () => {
+    expect(() => createClient({ env: {}, maxResponseBytes: 0 })).toThrow(
+      "maxResponseBytes must be a whole number from 1 to 268435456, not 0",
+    );
+    expect(() => createClient({ env: {}, maxResponseBytes: MAX_RESPONSE_BYTES + 1 })).toThrow(
+      "maxResponseBytes must be a whole number from 1 to 268435456, not 268435457",
+    );
+    expect(() => createClient({ env: {}, maxPages: 0 })).toThrow(
+      "maxPages must be a whole number from 1 to 9007199254740991, not 0",
+    );
+  });
+
+  it("refuses a base URL holding a password, without showing it", () => {
+    expect(() => createClient({ env: {}, baseUrl: "https://me:hunter22@api.example.com/client/v4" })).toThrow(
+      new ClientConfigError(
+        "the base URL holds a user name or password (https://****@api.example.com/client/v4): give credentials with CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY",
+      ),
+    );
+    expect(() => createClient({ env: {}, baseUrl: "ftp://me:hunter22@example.com" })).toThrow(
+      'the base URL must start with https:// or http://, not "ftp://****@example.com"',
+    );
   });
 });

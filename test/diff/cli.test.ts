@@ -15,6 +15,7 @@ const bounds = file("bounds.lpf", "BotScore gt 10 and BotScore lt 12\n");
 const eleven = file("eleven.lpf", "BotScore eq 11\n");
 const notLt = file("not-lt.lpf", "not BotScore lt 5\n");
 const geq = file("geq.lpf", "BotScore geq 5\n");
+const notEq = file("not-eq.lpf", "not BotScore eq 3\n");
 const job = file(
   "job.json",
   JSON.stringify({
@@ -36,12 +37,14 @@ describe("filterc diff", () => {
   it("prints equivalent and exits 0 for the same meaning written apart", async () => {
     expect(await runCli(["diff", bounds, eleven])).toEqual({ code: 0, stdout: "equivalent\n", stderr: "" });
     expect(await runCli(["diff", bounds, job])).toEqual({ code: 0, stdout: "equivalent\n", stderr: "" });
+    // `not` means its push-down: both compile to `BotScore geq 5`, and no record tells them apart.
+    expect(await runCli(["diff", notLt, geq])).toEqual({ code: 0, stdout: "equivalent\n", stderr: "" });
   });
 
   it("gives the relation and the record each side keeps alone, exit 1", async () => {
-    expect(await runCli(["diff", notLt, geq])).toEqual({
+    expect(await runCli(["diff", notEq, geq])).toEqual({
       code: 1,
-      stdout: `A ⊃ B: A lets strictly more through\nonly A (${notLt}) keeps: {}\n`,
+      stdout: `A ⊃ B: A lets strictly more through\nonly A (${notEq}) keeps: {}\n`,
       stderr: "",
     });
     expect(await runCli(["diff", geq, "-"], "BotScore gt 5 or ClientCountry eq 'us'")).toEqual({
@@ -52,7 +55,7 @@ describe("filterc diff", () => {
   });
 
   it("writes {equivalent, relation, onlyA, onlyB} with --json", async () => {
-    expect(await runCli(["diff", geq, notLt, "--json"])).toEqual({
+    expect(await runCli(["diff", geq, notEq, "--json"])).toEqual({
       code: 1,
       stdout: '{"equivalent":false,"relation":"subset","onlyA":null,"onlyB":{}}\n',
       stderr: "",

@@ -20,12 +20,17 @@ describe("diffFilters", () => {
     expect(diff("BotScore in [1, 2, 3]", "BotScore geq 1 and BotScore leq 3")).toEqual(same);
   });
 
-  it("tells `not X lt 5` from `X geq 5` by a record without X", () => {
-    expect(diff("not BotScore lt 5", "BotScore geq 5")).toEqual({
+  it("finds `not X lt 5` and `X geq 5` equivalent: `not` means its push-down, as in the JSON", () => {
+    expect(diff("not BotScore lt 30", "BotScore geq 30")).toEqual(same);
+    expect(
+      diff('not (BotScore leq 10 or not ClientCountry eq "us")', 'BotScore gt 10 and ClientCountry eq "us"'),
+    ).toEqual(same);
+    // A record without the field fails both: only `!` comparisons pass it.
+    expect(diff("not BotScore lt 5", "not BotScore lt 5 or BotScore !eq 5")).toEqual({
       decided: true,
-      relation: "superset",
-      onlyA: "{}",
-      onlyB: null,
+      relation: "subset",
+      onlyA: null,
+      onlyB: "{}",
     });
   });
 

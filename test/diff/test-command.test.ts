@@ -43,6 +43,18 @@ const failing = file(
   {"name": "health is dropped", "record": {"EdgeResponseStatus": 500, "ClientRequestPath": "/healthz"}, "match": true}
  ]}`,
 );
+const pushedDown = file(
+  "meaning/not.test.json",
+  JSON.stringify({
+    filter: "not BotScore lt 30",
+    cases: [
+      { name: "a high score", record: { BotScore: 31 }, match: true },
+      { name: "no score: the job's BotScore geq 30 drops it", record: {}, match: false },
+    ],
+    log: { file: "scores.ndjson", matches: [2] },
+  }),
+);
+file("meaning/scores.ndjson", '{"BotScore":null}\n{"BotScore":30}\n{"ClientCountry":"us"}\n');
 const badRecord = file(
   "bad.test.json",
   `{"filter": "BotScore lt 30",
@@ -82,6 +94,14 @@ describe("filterc test", () => {
     });
   });
 
+  it("judges a case by what the JSON keeps: `not BotScore lt 30` drops a record without BotScore", async () => {
+    expect(await runCli(["test", pushedDown])).toEqual({
+      code: 0,
+      stdout: `ok   ${pushedDown}: 5 cases\n5 passed, 0 failed\n`,
+      stderr: "",
+    });
+  });
+
   it("prints the record, both verdicts and the tree marked with what held, exit 1", async () => {
     const run = await runCli(["test", failing]);
     expect(run).toEqual({
@@ -92,8 +112,7 @@ describe("filterc test", () => {
         "  expected: match, got: no match",
         "  ✗ all of:",
         "  ✓   EdgeResponseStatus (int) is at least 500",
-        "  ✗   not:",
-        '  ✓     ClientRequestPath (string) starts with "/health"',
+        '  ✗   ClientRequestPath (string) does not start with "/health" (or is missing)',
         "",
         "0 passed, 1 failed",
         "",
@@ -112,6 +131,7 @@ describe("filterc test", () => {
         {
           file: failing,
           passed: 0,
+          failed: 1,
           failures: [
             {
               name: "health is dropped",
@@ -123,7 +143,7 @@ describe("filterc test", () => {
           ],
           errors: [],
         },
-        { file: passing, passed: 3, failures: [], errors: [] },
+        { file: passing, passed: 3, failed: 0, failures: [], errors: [] },
       ],
     });
   });

@@ -139,6 +139,15 @@ describe("filterc eval", () => {
     });
   });
 
+  it("keeps what the JSON keeps: `not BotScore leq 10` is `BotScore gt 10`, which drops a record without BotScore", async () => {
+    const logs = '{}\n{"BotScore":11}\n{"BotScore":10}\n{"BotScore":null}\n';
+    expect(await runCli(["eval", "--expr", "not BotScore leq 10"], logs)).toEqual({
+      code: 0,
+      stdout: '{"BotScore":11}\n',
+      stderr: "read 4 lines, matched 1, malformed 0\n",
+    });
+  });
+
   it("reads filter source from a file, and keeps every line with the empty filter", async () => {
     const run = await runCli(["eval", "--filter", join(out, "errors.lpf"), join(out, "logs.ndjson")]);
     expect(run.stdout).toBe(`${lines[0]}\n${lines[2]}\n`);

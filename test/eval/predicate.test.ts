@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Cond, check } from "../../src/check/index.js";
+import { type Cond, check, negateOperator } from "../../src/check/index.js";
 import { compilePredicate } from "../../src/eval/index.js";
 
 interface CaseGroup {
@@ -70,22 +70,22 @@ describe("compilePredicate", () => {
   });
 });
 
-/** The condition evaluated as written: each comparison compiled alone, and/or/not applied here. */
-function naive(cond: Cond): (record: Record<string, unknown>) => boolean {
+/**
+ * The condition evaluated by its meaning, here: each comparison compiled alone, its operator paired
+ * under an odd number of `not`s (`not X lt 5` is `X geq 5`), and/or swapped there (De Morgan).
+ */
+function naive(cond: Cond, negated = false): (record: Record<string, unknown>) => boolean {
   switch (cond.kind) {
     case "leaf":
-      return compilePredicate(cond);
-    case "not": {
-      const operand = naive(cond.operand);
-      return (record) => !operand(record);
-    }
-    case "and": {
-      const operands = cond.operands.map(naive);
-      return (record) => operands.every((operand) => operand(record));
-    }
+      return compilePredicate(negated ? { ...cond, operator: negateOperator(cond.operator) } : cond);
+    case "not":
+      return naive(cond.operand, !negated);
+    case "and":
     case "or": {
-      const operands = cond.operands.map(naive);
-      return (record) => operands.some((operand) => operand(record));
+      const operands = cond.operands.map((operand) => naive(operand, negated));
+      return (cond.kind === "and") !== negated
+        ? (record) => operands.every((operand) => operand(record))
+        : (record) => operands.some((operand) => operand(record));
     }
   }
 }
@@ -101,7 +101,14 @@ describe("an or of equalities on one field (looked up in a table)", () => {
     fc.constantFrom(...statuses).map((n) => `EdgeResponseStatus eq ${n}`),
     fc.subarray(statuses, { minLength: 1 }).map((ns) => `EdgeResponseStatus in [${ns.join(", ")}]`),
     fc.constantFrom(...statuses).map((n) => `EdgeResponseStatus !eq ${n}`),
-    fc.constantFrom("BotScore lt 30", "BotScore eq 5", 'ClientRequestHost eq "a"', "not BotScore eq 5"),
+    fc.constantFrom(
+      "BotScore lt 30",
+      "BotScore eq 5",
+      'ClientRequestHost eq "a"',
+      "not BotScore eq 5",
+      "not BotScore lt 30",
+      '(not (ClientCountry eq "us" and BotScore geq 30))',
+    ),
   );
   const operand = fc.oneof(
     comparison,
@@ -118,7 +125,7 @@ describe("an or of equalities on one field (looked up in a table)", () => {
     { requiredKeys: [] },
   );
 
-  it("agrees with the condition evaluated as written", () => {
+  it("agrees with the condition evaluated by its meaning", () => {
     fc.assert(
       fc.property(filter, fc.array(record, { minLength: 1, maxLength: 5 }), (source, records) => {
         const checked = check(source);

@@ -1,10 +1,10 @@
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import { fileChunks } from "../../src/cli/log-input.js";
+import { fileChunksOf } from "../../src/cli/log-input.js";
 
 vi.mock("node:fs/promises", async (original) => {
   const actual = await original<typeof import("node:fs/promises")>();
-  return { ...actual, open: vi.fn(actual.open) };
+  return { ...actual, open: vi.fn(actual.open), stat: vi.fn(actual.stat) };
 });
 
 describe("reading a file ahead", () => {
@@ -19,12 +19,15 @@ describe("reading a file ahead", () => {
           : Promise.reject(Object.assign(new Error("EIO: i/o error, read"), { code: "EIO" }));
       },
       close: vi.fn(async () => undefined),
+      stat: async () => file,
     };
+    const file = { isDirectory: () => false, isFile: () => true, size: 1 << 21 };
+    vi.mocked(stat).mockResolvedValueOnce(file as never);
     vi.mocked(open).mockResolvedValueOnce(handle as never);
     const unhandled = vi.fn();
     process.on("unhandledRejection", unhandled);
     onTestFinished(() => void process.off("unhandledRejection", unhandled));
-    const chunks = fileChunks("logs.ndjson");
+    const chunks = fileChunksOf("logs.ndjson");
     const first = await chunks.next();
     expect(first.value?.toString()).toBe("{}\n");
     // The read of the next chunk fails while this one is worked on: nobody awaits it yet, and the

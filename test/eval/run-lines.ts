@@ -17,7 +17,7 @@ export async function runLines(
   source: string,
   options: RunLinesOptions = {},
 ) {
-  const { condition } = check(source);
+  const condition = check(source).normal;
   const filter = compileLineFilter(condition);
   const counts = emptyCounts();
   const written: Buffer[] = [];

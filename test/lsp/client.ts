@@ -21,8 +21,11 @@ export interface TestClient {
   exited: Promise<number | null>;
 }
 
-export function startClient(args: string[] = []): TestClient {
-  const child = spawn(process.execPath, [builtCli(), "lsp", "--stdio", ...args], { stdio: "pipe" });
+/** Starts the server; `nodeArgs` go to Node (`--max-old-space-size=40` caps its heap). */
+export function startClient(args: string[] = [], nodeArgs: string[] = []): TestClient {
+  const child = spawn(process.execPath, [...nodeArgs, builtCli(), "lsp", "--stdio", ...args], {
+    stdio: "pipe",
+  });
   const connection = createProtocolConnection(
     new StreamMessageReader(child.stdout),
     new StreamMessageWriter(child.stdin),

@@ -4,13 +4,16 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  CancellationTokenSource,
   CodeLensRequest,
   DidChangeTextDocumentNotification,
   DidOpenTextDocumentNotification,
+  HoverRequest,
   InitializedNotification,
   InitializeRequest,
 } from "vscode-languageserver-protocol/node";
 import { ensureBundles } from "../helpers/bundles.js";
+import { makeFifo } from "../helpers/fifo.js";
 import { startClient, type TestClient } from "./client.js";
 
 // Built while the file is collected, outside any test's time limit.
@@ -43,8 +46,8 @@ async function lenses(current: TestClient, uri: string) {
 }
 
 /** A server, initialized; the client closed after the test. */
-async function started(): Promise<TestClient> {
-  const current = startClient();
+async function started(nodeArgs: string[] = []): Promise<TestClient> {
+  const current = startClient([], nodeArgs);
   client = current;
   await current.connection.sendRequest(InitializeRequest.type, {
     processId: null,
@@ -113,6 +116,25 @@ describe("the language server's code lens for the test files beside a filter", (
     });
   });
 
+  it("runs the cases by what the JSON keeps: `not X lt 500` is `X geq 500`, which a record without X fails", async () => {
+    await writeFile(join(dir, "errors.lpf"), filter);
+    const cases = [
+      ...errorsCases,
+      { name: "no status", record: { ClientRequestPath: "/api" }, match: false },
+    ];
+    await writeFile(join(dir, "errors.test.json"), testFile("errors.lpf", cases));
+    const uri = pathToFileURL(join(dir, "errors.lpf")).href;
+    const current = await started();
+    await opened(current, uri);
+    await edit(
+      current,
+      uri,
+      2,
+      'not EdgeResponseStatus lt 500 and not ClientRequestPath startsWith "/health"\n',
+    );
+    expect(await lenses(current, uri)).toEqual([{ line: 0, title: "✓ errors.test.json: 3 cases pass" }]);
+  });
+
   it("gives no lens to a filter without test files, or one not on disk", async () => {
     await writeFile(join(dir, "alone.lpf"), filter);
     const current = await started();
@@ -121,4 +143,90 @@ describe("the language server's code lens for the test files beside a filter", (
       expect(await lenses(current, uri)).toEqual([]);
     }
   });
+
+  it("reads only regular files: a fifo beside the filter or named as a log never holds a request, nor the next ones (regression: four such requests stopped every read)", async () => {
+    await writeFile(join(dir, "errors.lpf"), filter);
+    makeFifo(join(dir, "a-fifo.test.json"));
+    makeFifo(join(dir, "log.ndjson"));
+    await writeFile(
+      join(dir, "log.test.json"),
+      JSON.stringify({ filter: { file: "errors.lpf" }, log: { file: "log.ndjson", matches: [] } }),
+    );
+    await writeFile(join(dir, "other.lpf"), filter);
+    await writeFile(join(dir, "other.test.json"), testFile("other.lpf", errorsCases));
+    const uri = pathToFileURL(join(dir, "errors.lpf")).href;
+    const other = pathToFileURL(join(dir, "other.lpf")).href;
+    const current = await started();
+    await opened(current, uri);
+    await opened(current, other);
+    for (let request = 0; request < 6; request++)
+      expect(await lenses(current, uri)).toEqual([
+        {
+          line: 0,
+          title:
+            "⚠ log.test.json:1:39: cannot read the log log.ndjson: a fifo (named pipe), not a regular file",
+        },
+      ]);
+    expect(await lenses(current, other)).toEqual([{ line: 0, title: "✓ other.test.json: 2 cases pass" }]);
+  });
+
+  it("judges a log of 2,000,000 lines in a 40 MB heap, answering other requests meanwhile (regression: the first lens request ran the server out of memory)", async () => {
+    await writeFile(join(dir, "errors.lpf"), filter);
+    await writeFile(
+      join(dir, "big.ndjson"),
+      '{"EdgeResponseStatus":502,"ClientRequestPath":"/api"}\n{}\n'.repeat(1_000_000),
+    );
+    await writeFile(
+      join(dir, "big.test.json"),
+      JSON.stringify({ filter: { file: "errors.lpf" }, log: { file: "big.ndjson", matches: [1, 3, 5] } }),
+    );
+    const uri = pathToFileURL(join(dir, "errors.lpf")).href;
+    const current = await started(["--max-old-space-size=40"]);
+    await opened(current, uri);
+    const answered: string[] = [];
+    const lens = lenses(current, uri).then((found) => {
+      answered.push("lens");
+      return found;
+    });
+    // Asked after the lens: answered while the log is read, not once it is done.
+    const hover = current.connection
+      .sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 3 } })
+      .then(() => answered.push("hover"));
+    expect(await lens).toEqual([
+      {
+        line: 0,
+        title: '✗ big.test.json: 999997 of 2000000 cases fail, first "line 7" (big.ndjson:7)',
+      },
+    ]);
+    await hover;
+    expect(answered).toEqual(["hover", "lens"]);
+  }, 120_000);
+
+  it("stops judging a log once the editor cancels the request, and gives no lenses", async () => {
+    await writeFile(join(dir, "errors.lpf"), filter);
+    await writeFile(join(dir, "big.ndjson"), '{"EdgeResponseStatus":502}\n{}\n'.repeat(1_000_000));
+    await writeFile(
+      join(dir, "big.test.json"),
+      JSON.stringify({ filter: { file: "errors.lpf" }, log: { file: "big.ndjson", matches: [1] } }),
+    );
+    const uri = pathToFileURL(join(dir, "errors.lpf")).href;
+    const current = await started();
+    await opened(current, uri);
+    let start = performance.now();
+    expect((await lenses(current, uri))[0]?.title).toBe(
+      '✗ big.test.json: 999999 of 2000000 cases fail, first "line 3" (big.ndjson:3)',
+    );
+    const whole = performance.now() - start;
+    const source = new CancellationTokenSource();
+    start = performance.now();
+    const cancelled = current.connection.sendRequest(
+      CodeLensRequest.type,
+      { textDocument: { uri } },
+      source.token,
+    );
+    setTimeout(() => source.cancel(), 50);
+    expect(await cancelled).toEqual([]);
+    // Answered once the next slice of the log sees the cancel, not once the whole log is judged.
+    expect(performance.now() - start).toBeLessThan(whole / 2);
+  }, 120_000);
 });

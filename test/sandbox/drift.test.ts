@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createClient, type LogpushClient } from "../../src/api/index.js";
 import { runCli } from "../helpers/cli.js";
+import { makeFifo } from "../helpers/fifo.js";
 import { call, ownershipToken, type Running, runSandbox, sdk, TOKEN, tempDir, ZONE } from "./helpers.js";
 
 const DESTINATION = "s3://drift-bucket/logs?region=us-east-2";
@@ -66,11 +67,13 @@ describe("jobs pull and jobs diff against the sandbox", () => {
     expect(await readFile(join(dir, "job-1-5xx-on-the-api.lpf"), "utf8")).toBe(
       '# Logpush job 1 "5xx on the API" (dataset http_requests)\n' +
         "# pulled by filterc jobs pull; filterc jobs diff compares it with the live job by meaning\n" +
+        "# dataset: http_requests\n" +
         'EdgeResponseStatus geq 500 and ClientRequestHost in ["a.example", "b.example"]\n',
     );
     expect(await readFile(join(dir, "job-2-every-thing-at-once.lpf"), "utf8")).toBe(
       '# Logpush job 2 "every \\"thing\\"\\nat once" (dataset http_requests)\n' +
         "# pulled by filterc jobs pull; filterc jobs diff compares it with the live job by meaning\n" +
+        "# dataset: http_requests\n" +
         "# no filter: the job pushes every record\n",
     );
     expect(await jobs("diff")).toEqual({ code: 0, stdout: "0 jobs changed, 2 the same\n", stderr: "" });
@@ -139,7 +142,7 @@ describe("jobs pull and jobs diff against the sandbox", () => {
     expect(diff.code).toBe(1);
     expect(diff.stdout).toBe("0 jobs changed, 0 the same\n");
     expect(diff.stderr).toContain('note: notes.lpf has no "# Logpush job" header line; not compared\n');
-    expect(diff.stderr).toContain(" --> job-1-errors.lpf:3:24\n");
+    expect(diff.stderr).toContain(" --> job-1-errors.lpf:4:24\n");
     expect(diff.stderr).toContain("filterc jobs diff: job-1-errors.lpf: the file's filter has errors\n");
   });
 
@@ -154,7 +157,9 @@ describe("jobs pull and jobs diff against the sandbox", () => {
     await mkdir(join(dir, "x.lpf"), { recursive: true });
     expect(await jobs("diff")).toMatchObject({
       code: 1,
-      stderr: expect.stringContaining(`filterc jobs: cannot read ${join(dir, "x.lpf")}: is a directory\n`),
+      stderr: expect.stringContaining(
+        `filterc jobs diff: x.lpf: not compared: cannot read ${join(dir, "x.lpf")}: is a directory\n`,
+      ),
     });
     // A file where the folder should be: once a stack trace (regression).
     await writeFile(join(dir, "file"), "");
@@ -170,5 +175,15 @@ describe("jobs pull and jobs diff against the sandbox", () => {
     const dryRun = await jobs("pull", "--dry-run");
     expect(dryRun.code).toBe(2);
     expect(dryRun.stderr).toContain("filterc jobs: jobs pull only reads jobs; it takes no --dry-run\n");
+  });
+
+  it("refuses a fifo named *.lpf in the directory without waiting for a writer (regression: hung)", async () => {
+    makeFifo(join(dir, "waits.lpf"));
+    // An error of its own, as any unreadable file is; the other files are still compared.
+    expect(await jobs("diff")).toEqual({
+      code: 1,
+      stdout: "0 jobs changed, 0 the same\n",
+      stderr: `filterc jobs diff: waits.lpf: not compared: cannot read ${join(dir, "waits.lpf")}: a fifo (named pipe), not a regular file\n`,
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { gzipSync } from "node:zlib";
 import Cloudflare from "cloudflare";
 import { afterEach, beforeEach, expect } from "vitest";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
@@ -107,4 +108,9 @@ export async function ownershipToken(
   const { readFile } = await import("node:fs/promises");
   const challenge = await client.logpush.ownership.create({ zone_id: ZONE, destination_conf: destination });
   return readFile(join(running.dataDir, challenge!.filename!), "utf8");
+}
+
+/** A gzip body of `count` short NDJSON lines: tens of kilobytes sent, seconds of work. */
+export function bombOf(count: number): Buffer {
+  return gzipSync(Buffer.from(`{"RayID":"a"}\n`.repeat(count)), { level: 9 });
 }

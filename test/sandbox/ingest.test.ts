@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { SandboxOptions } from "../../src/sandbox/index.js";
 import { seededHex } from "../helpers/random-text.js";
 import {
+  bombOf,
   failure,
   filesUnder,
   ownershipToken,
@@ -50,7 +51,13 @@ async function delivered(): Promise<string> {
 }
 
 const ok = (records: number, malformedLines: number[], malformed = malformedLines.length) => ({
-  result: { records, malformed, malformed_lines: malformedLines, deliveries: expect.any(Array) },
+  result: {
+    records,
+    malformed,
+    malformed_lines: malformedLines,
+    deliveries: expect.any(Array),
+    failures: [],
+  },
   success: true,
   errors: [],
   messages: [],
@@ -134,9 +141,9 @@ describe("the ingest's bounds", () => {
     });
   });
 
-  it("answers 429 beyond the ingests it runs at once, and 503 beyond the requests it serves at once", async () => {
-    await start({ maxIngestsInFlight: 1, maxRequestsInFlight: 2 });
-    // An ingest whose body never ends holds the one ingest slot (and one request slot).
+  it("answers 429 beyond the ingests it runs at once, and 503 beyond the requests it handles at once", async () => {
+    await start({ maxIngestsInFlight: 1, maxRequestsInFlight: 1 });
+    // An ingest whose body never ends holds the one ingest slot and the one request slot.
     const stalled = httpRequest(`${running.api}/zones/${ZONE}/sandbox/ingest`, {
       method: "POST",
       headers: { authorization: `Bearer ${TOKEN}`, "content-length": "1000" },
@@ -154,24 +161,63 @@ describe("the ingest's bounds", () => {
       "1",
       failure(6011, "1 ingests are under way, the most the sandbox runs at once; retry later"),
     ]);
-    const stalledJson = httpRequest(`${running.api}/zones/${ZONE}/logpush/jobs`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${TOKEN}`, "content-length": "1000" },
-    });
-    stalledJson.on("error", () => undefined);
-    stalledJson.write("{");
-    await new Promise((resolve) => setTimeout(resolve, 200));
     const third = await fetch(`${running.api}/zones/${ZONE}/logpush/jobs`, {
       headers: { authorization: `Bearer ${TOKEN}` },
     });
     expect([third.status, third.headers.get("retry-after"), await third.json()]).toEqual([
       503,
       "1",
-      failure(6011, "2 requests are under way, the most the sandbox serves at once; retry later"),
+      failure(6011, "1 requests are under way, the most the sandbox serves at once; retry later"),
     ]);
     stalled.destroy();
-    stalledJson.destroy();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await ingest(lines)).status).toBe(200);
+  });
+
+  it("refuses a body of more lines than maxIngestLines, blank ones counted, and delivers nothing of it", async () => {
+    await start({ maxIngestLines: 3 });
+    const refused = failure(
+      6008,
+      "the body holds more than 3 lines, the most one ingest reads; send it in parts",
+    );
+    expect(await ingest(`${lines}${lines}`)).toEqual({ status: 413, json: refused });
+    expect(await ingest(gzipSync("\n".repeat(4)))).toEqual({ status: 413, json: refused });
+    expect(await delivered()).toBe("");
+    expect(await ingest(`${lines}\n`)).toEqual({ status: 200, json: ok(2, []) });
+  });
+
+  it("refuses a body that inflates past maxIngestInflatedBytes (a gzip bomb), and delivers nothing of it", async () => {
+    await start({ maxIngestInflatedBytes: 1000 });
+    const bomb = gzipSync(`{"RayID":"a"}\n`.repeat(100));
+    expect(bomb.length).toBeLessThan(100);
+    expect(await ingest(bomb)).toEqual({
+      status: 413,
+      json: failure(
+        6008,
+        "the body holds more than 1000 bytes once inflated, the most one ingest reads; send it in parts",
+      ),
+    });
+    expect(await delivered()).toBe("");
+  });
+
+  it("stops the work of an ingest whose client has gone (a bomb once ran on for minutes)", async () => {
+    await start({ maxIngestsInFlight: 1 });
+    const gone = httpRequest(`${running.api}/zones/${ZONE}/sandbox/ingest`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    gone.on("error", () => undefined);
+    gone.end(bombOf(900_000));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    gone.destroy();
+    // The slot is free again as soon as the ingest notices, not when its 900,000 lines are done.
+    const started = performance.now();
+    let status = 0;
+    while (status !== 200 && performance.now() - started < 3000) {
+      status = (await ingest(lines)).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe(200);
+    expect(await delivered()).toBe(`{"RayID":"a"}\n{"RayID":"b"}\n`);
   });
 });

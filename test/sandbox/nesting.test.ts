@@ -50,7 +50,7 @@ describe("the nesting of JSON bodies", () => {
     expect(await call(running, "POST", `/zones/${ZONE}/sandbox/ingest`, lines.join("\n"))).toEqual({
       status: 200,
       json: {
-        result: { records: 1, malformed: 1, malformed_lines: [2], deliveries: [] },
+        result: { records: 1, malformed: 1, malformed_lines: [2], deliveries: [], failures: [] },
         success: true,
         errors: [],
         messages: [],
@@ -60,21 +60,38 @@ describe("the nesting of JSON bodies", () => {
 });
 
 describe("the store", () => {
-  it("rejects the changes of a zone whose copy fails, with no unhandled rejection, and serves the other zones", async () => {
+  it("rejects a change that cannot be saved, with no unhandled rejection, and goes on", async () => {
     const dataDir = await tempDir();
     try {
-      const store = await Store.open(dataDir, 68);
-      await store.update(ZONE, (zone) => {
-        // Written as JSON without it, but it cannot be copied: every later change must fail cleanly.
-        (zone.challenges as Record<string, unknown>)["uncloneable"] = () => "";
-      });
-      await expect(store.update(ZONE, () => 1)).rejects.toThrow("could not be cloned");
+      const store = await Store.open(dataDir, 68, 1024 * 1024, () => undefined);
       await expect(
         store.update(ZONE, (zone) => {
-          zone.challenges = {};
+          (zone.challenges as Record<string, unknown>)["unsavable"] = 1n;
         }),
-      ).rejects.toThrow("could not be cloned");
+      ).rejects.toThrow("BigInt");
+      await expect(store.update(ZONE, () => 1)).resolves.toBe(1);
+      expect(store.zone(ZONE).challenges).toEqual({});
       await expect(store.update(OTHER, () => 2)).resolves.toBe(2);
+      await store.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps what was acknowledged from a change that edits it in place", async () => {
+    const dataDir = await tempDir();
+    try {
+      const store = await Store.open(dataDir, 68, 1024 * 1024, () => undefined);
+      await store.update(ZONE, (zone) => {
+        zone.challenges["bucket/path"] = "token";
+      });
+      await expect(
+        store.update(ZONE, () => {
+          (store.zone(ZONE).challenges as Record<string, string>)["bucket/path"] = "changed";
+        }),
+      ).rejects.toThrow(TypeError);
+      expect(store.zone(ZONE).challenges).toEqual({ "bucket/path": "token" });
+      await store.close();
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -110,6 +110,20 @@ describe("the push applies output_options", () => {
     ]);
   });
 
+  it("writes a template's constants as Go reads them: escapes JSON lacks, a raw tab, delimiters in a string", async () => {
+    const current = await start();
+    await createJob(current, {
+      output_options: {
+        field_names: ["RayID"],
+        record_template: '{{ "\\x41\\a" }}{{ "\t}}" }}{{ .RayID }}{{ `\\x` }}',
+        record_prefix: "",
+        record_suffix: "\n",
+      },
+    });
+    const { texts } = await push(current, [line("a", 200)]);
+    expect(texts).toEqual(['A\x07\t}}"a"\\x\n']);
+  });
+
   it("keeps the old logpull_options form's fields and timestamps when a job has no output_options", async () => {
     const current = await start();
     await createJob(current, { logpull_options: "fields=RayID,EdgeStartTimestamp&timestamps=rfc3339" });

@@ -101,6 +101,7 @@ describe("the push", () => {
               ),
             },
           ],
+          failures: [],
         },
         success: true,
         errors: [],

@@ -52,6 +52,15 @@ describe("hover", () => {
     });
   });
 
+  it("says that `not` means its push-down, which a record without the field fails", () => {
+    const { text, offset, range } = withMarks("<|n<|>ot|> BotScore lt 30");
+    expect(service.hover(text, offset)).toEqual({
+      contents:
+        "**not**: negates what follows, as the JSON a job runs does: Logpush JSON has no `not`, so the negation is pushed down to the comparisons (De Morgan), `eq` becoming `!eq`, `lt` becoming `geq` and so on. `not X lt 5` is `X geq 5`, which a record without `X` fails.",
+      range,
+    });
+  });
+
   it("leaves out the JSON of a comparison that does not check, and says nothing on unknown fields", () => {
     expect(hoverAt('BotScore e<|>q "high"')?.contents).toBe("**eq**: equals the value.");
     expect(hoverAt("NoSuch<|>Field eq 1")).toBeNull();

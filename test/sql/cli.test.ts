@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { duckdbFailure, remoteAccess } from "../../src/cli/duckdb.js";
 import { builtCli, ensureBundles } from "../helpers/bundles.js";
 import { spawnCli } from "../helpers/cli.js";
 
@@ -171,6 +172,15 @@ describe("filterc query", () => {
       stdout: "",
       stderr: "filterc query: AWS_SECRET_ACCESS_KEY holds a control character\n",
     });
+  });
+
+  it("masks a credential also as a statement quotes it, which DuckDB may echo", () => {
+    const access = remoteAccess([{ kind: "s3", bucket: "logs", key: "x.gz" }], {
+      AWS_ACCESS_KEY_ID: "AKIAQUERYTESTKEY0001",
+      AWS_SECRET_ACCESS_KEY: "it's-a-secret",
+    });
+    const error = new Error("Parser Error: near SECRET 'it''s-a-secret'");
+    expect(duckdbFailure(error, access.secrets).message).toBe("DuckDB: Parser Error: near SECRET '****'");
   });
 
   it("says how to install DuckDB when the optional dependency is missing", async () => {

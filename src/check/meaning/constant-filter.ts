@@ -1,6 +1,6 @@
 import { type Diagnostic, diagnose } from "../../diagnostics/index.js";
 import { isNegativeOperator } from "../../syntax/index.js";
-import type { Cond, Leaf } from "../ir.js";
+import type { Leaf, Meaning } from "../ir.js";
 import { findRecord, isConstantComparison } from "./search.js";
 
 /**
@@ -30,16 +30,16 @@ const CONSTANT_FILTER_MAX_DEPTH = 100;
  * being those the dataset can produce (any field missing, a present one of its catalog type). The
  * meaning analysis decides both exactly; it is silent when a part warning already covers the filter.
  */
-export function findConstantFilter(cond: Cond, diagnostics: Diagnostic[]): void {
+export function findConstantFilter(cond: Meaning, diagnostics: Diagnostic[]): void {
   if (diagnostics.some((diagnostic) => PART_WARNINGS.has(diagnostic.code))) return;
   // Each field compared once, by comparisons that can each hold and fail: making every comparison
-  // hold makes the filter hold (`not` only flips which ones to choose), and failing them all fails
-  // it. No search needed, and that is most filters (measured: the search made compile 3-10x slower).
+  // hold makes the filter hold (the meaning has no `not`), and failing them all fails it. No
+  // search needed, and that is most filters (measured: the search made compile 3-10x slower).
   const { leaves, depth, fieldRepeats } = shapeOf(cond);
   if (leaves.length > CONSTANT_FILTER_MAX_COMPARISONS) return;
   if (!fieldRepeats && !leaves.some(isConstantComparison)) return;
-  // Deeply nested `not`s (with maxDepth raised) hold few comparisons but would exhaust the stack
-  // of the recursive analysis: past this depth the warnings are left out.
+  // Deep nesting (with maxDepth raised) would exhaust the stack of the recursive analysis: past
+  // this depth the warnings are left out.
   if (depth > CONSTANT_FILTER_MAX_DEPTH) return;
   // The record with every field missing answers one of the two questions at once.
   if (!holdsWithFieldsMissing(cond)) {
@@ -55,7 +55,7 @@ export function findConstantFilter(cond: Cond, diagnostics: Diagnostic[]): void 
  * The comparisons of a condition, its nesting depth and whether a field is compared twice, in
  * one walk without recursion (nesting may be deep when maxDepth is raised).
  */
-function shapeOf(cond: Cond): { leaves: Leaf[]; depth: number; fieldRepeats: boolean } {
+function shapeOf(cond: Meaning): { leaves: Leaf[]; depth: number; fieldRepeats: boolean } {
   const leaves: Leaf[] = [];
   // Keyed by the catalog's field object: one per field, and cheaper to hash than its name.
   const fields = new Set<Leaf["field"]>();
@@ -68,9 +68,6 @@ function shapeOf(cond: Cond): { leaves: Leaf[]; depth: number; fieldRepeats: boo
     if (part.kind === "leaf") {
       leaves.push(part);
       fields.add(part.field);
-    } else if (part.kind === "not") {
-      parts.push(part.operand);
-      depths.push(depth + 1);
     } else
       for (const operand of part.operands) {
         parts.push(operand);
@@ -81,12 +78,10 @@ function shapeOf(cond: Cond): { leaves: Leaf[]; depth: number; fieldRepeats: boo
 }
 
 /** Whether the filter passes the record with every field missing: the `!` comparisons hold then, the others fail. */
-function holdsWithFieldsMissing(cond: Cond): boolean {
+function holdsWithFieldsMissing(cond: Meaning): boolean {
   switch (cond.kind) {
     case "leaf":
       return isNegativeOperator(cond.operator);
-    case "not":
-      return !holdsWithFieldsMissing(cond.operand);
     case "and":
       return cond.operands.every(holdsWithFieldsMissing);
     case "or":

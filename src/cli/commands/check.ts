@@ -1,6 +1,6 @@
 import { compile } from "../../compile.js";
 import { parseCommandArgs, singleInput } from "../args.js";
-import { compilerFlags, compilerOptionsFrom } from "../compiler-options.js";
+import { compilerFlags, compilerOptionsFrom, withFolderDefaults } from "../compiler-options.js";
 import { diagnosticsJson, reportDiagnostics, statsLine } from "../diagnostics-output.js";
 import { type CliIO, readSource } from "../io.js";
 
@@ -17,8 +17,9 @@ Exit status: 0 valid (warnings allowed), 1 errors, 2 usage.`;
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { ...compilerFlags, json: { type: "boolean" } });
   const options = await compilerOptionsFrom(values);
-  const input = await readSource(io, singleInput(positionals, "check"));
-  const result = compile(input.text, options);
+  const file = singleInput(positionals, "check");
+  const input = await readSource(io, file);
+  const result = compile(input.text, await withFolderDefaults(io, options, file));
   if (values.json) {
     io.stdout(
       `${JSON.stringify({ ok: result.ok, stats: result.stats, diagnostics: diagnosticsJson(result.diagnostics) })}\n`,

@@ -1,7 +1,7 @@
 import { compile } from "../../compile.js";
 import { toHclStringLiteral, toJsonStringLiteral } from "../../emit/index.js";
 import { parseCommandArgs, singleInput } from "../args.js";
-import { compilerFlags, compilerOptionsFrom } from "../compiler-options.js";
+import { compilerFlags, compilerOptionsFrom, withFolderDefaults } from "../compiler-options.js";
 import { diagnosticsJson, reportDiagnostics } from "../diagnostics-output.js";
 import { type CliIO, readSource, UsageError } from "../io.js";
 
@@ -35,8 +35,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values.string && values.hcl)
     throw new UsageError("--hcl is --string with HCL escapes: give one of them");
   const options = await compilerOptionsFrom(values);
-  const input = await readSource(io, singleInput(positionals, "compile"));
-  const result = compile(input.text, options);
+  const file = singleInput(positionals, "compile");
+  const input = await readSource(io, file);
+  const result = compile(input.text, await withFolderDefaults(io, options, file));
   if (values.json) {
     io.stdout(
       `${JSON.stringify({ ok: result.ok, filter: result.filter, stats: result.stats, diagnostics: diagnosticsJson(result.diagnostics) })}\n`,

@@ -1,6 +1,6 @@
 import { decompile } from "../../decompile/index.js";
 import { parseCommandArgs, parseCount, singleInput } from "../args.js";
-import { compilerOptionsFrom } from "../compiler-options.js";
+import { compilerOptionsFrom, folderDefaults } from "../compiler-options.js";
 import { diagnosticsJson, reportDiagnostics } from "../diagnostics-output.js";
 import { type CliIO, readSource } from "../io.js";
 
@@ -12,7 +12,8 @@ job record (its "filter"; its "dataset" is used unless --dataset is given). "" a
 filter and print nothing. Diagnostics name the JSON pointer and the line and column.
 
 Options:
-  --dataset NAME        field catalog to check against (default: the job's, else http_requests)
+  --dataset NAME        field catalog to check against (default: the job's, else the nearest
+                        filterc.json's, else http_requests)
   --catalog FILE        a JSON field catalog for a dataset filterc does not ship
   --line-width N        wrap lines at N columns (default 80)
   --json                print {ok, source, diagnostics} as JSON on stdout
@@ -30,9 +31,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     catalog: values.catalog,
   });
   const lineWidth = parseCount(values["line-width"], "--line-width", 1);
-  const input = await readSource(io, singleInput(positionals, "decompile"));
+  const file = singleInput(positionals, "decompile");
+  const input = await readSource(io, file);
+  const { dataset: defaultDataset } = await folderDefaults(io, file);
   const result = decompile(input.text, {
     ...(dataset !== undefined && { dataset }),
+    ...(defaultDataset !== undefined && { defaultDataset }),
     ...(catalog !== undefined && { catalog }),
     ...(lineWidth !== undefined && { lineWidth }),
   });

@@ -1,8 +1,8 @@
 import { DEFAULT_MAX_SEARCH_STEPS } from "../../check/index.js";
-import { hasErrors } from "../../diagnostics/index.js";
+import { hasErrors, terminalText } from "../../diagnostics/index.js";
 import { datasetMismatch, diffFilters, loadFilter, type Relation } from "../../diff/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
-import { compilerOptionsFrom } from "../compiler-options.js";
+import { compilerOptionsFrom, configLookup, withFolderDefaults } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
 import { type CliIO, isUserError, readSource, UsageError } from "../io.js";
 
@@ -15,7 +15,8 @@ standard input (one of them). Prints "equivalent", or how they relate (A ⊂ B, 
 disjoint) with a record for each direction that differs, checked with the evaluator.
 
 Options:
-  --dataset NAME        the dataset of filters that do not name one (a job record does; default http_requests)
+  --dataset NAME        the dataset of both filters (a job record's own wins; a source's # dataset:
+                        must agree; default: the nearest filterc.json's, else http_requests)
   --catalog FILE        a JSON field catalog, for a dataset filterc does not ship
   --max-steps N         the search budget per question (default ${DEFAULT_MAX_SEARCH_STEPS})
   --json                print {equivalent, relation, onlyA, onlyB} on stdout
@@ -42,19 +43,22 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError("only one of A and B can be - (standard input)");
   const options = await compilerOptionsFrom({ dataset: values.dataset, catalog: values.catalog });
   const maxSearchSteps = parseCount(values["max-steps"], "--max-steps") ?? DEFAULT_MAX_SEARCH_STEPS;
+  // Each side is read with the filterc.json nearest its own file.
+  const lookup = configLookup(io);
   const inputs = [];
   for (const file of positionals) {
     try {
-      inputs.push(await readSource(io, file));
+      const input = await readSource(io, file);
+      inputs.push({ ...input, options: await withFolderDefaults(io, options, file, lookup) });
     } catch (error) {
       if (!isUserError(error)) throw error;
-      io.stderr(`filterc diff: ${error.message}\n`);
+      io.stderr(`filterc diff: ${terminalText(error.message)}\n`);
       return 2;
     }
   }
   const [inputA, inputB] = [inputs[0]!, inputs[1]!];
-  const a = loadFilter(inputA.text, options);
-  const b = loadFilter(inputB.text, options);
+  const a = loadFilter(inputA.text, inputA.options);
+  const b = loadFilter(inputB.text, inputB.options);
   const mismatch = datasetMismatch(b, a, inputA.name);
   if (mismatch) b.diagnostics.push(mismatch);
   reportDiagnostics(io, a.diagnostics, inputA.text, inputA.name);

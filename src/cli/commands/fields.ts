@@ -6,7 +6,7 @@ import {
   type LogpushClient,
   type ZoneScope,
 } from "../../api/index.js";
-import { terminalText } from "../../diagnostics/index.js";
+import { terminalJson, terminalText } from "../../diagnostics/index.js";
 import {
   apiFlags,
   apiFlagsUsage,
@@ -18,6 +18,7 @@ import {
 } from "../api-common.js";
 import { parseCommandArgs } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
+import { oneLine } from "../served-text.js";
 
 export const usage = `filterc fields get --zone ID [options]
 filterc fields set|add|remove --zone ID [--request-header H]… [--response-header H]… [--cookie C]… [options]
@@ -94,8 +95,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         printPlan(io, await client.dryRun((c) => c.getCustomFields(zone)), [], json);
         return 0;
       }
-      const state = await client.getCustomFields(zone);
-      io.stdout(json ? `${JSON.stringify(state)}\n` : describeState(state));
+      const state = client.masked(await client.getCustomFields(zone));
+      io.stdout(json ? `${terminalJson(state)}\n` : describeState(state));
       return 0;
     }
     if (subcommand === "clear") {
@@ -104,9 +105,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         printPlan(io, plan, plan.result.notices, json);
         return 0;
       }
-      const result = await client.clearCustomFields(zone);
+      const result = client.masked(await client.clearCustomFields(zone));
       if (json) {
-        io.stdout(`${JSON.stringify(result)}\n`);
+        io.stdout(`${terminalJson(result)}\n`);
         return 0;
       }
       printNotices(io, result.notices);
@@ -130,9 +131,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       printPlan(io, plan, plan.result.notices, json);
       return 0;
     }
-    const result = await call(client);
+    const result = client.masked(await call(client));
     if (json) {
-      io.stdout(`${JSON.stringify(result)}\n`);
+      io.stdout(`${terminalJson(result)}\n`);
       return 0;
     }
     printNotices(io, result.notices);
@@ -145,7 +146,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           ? "cleared"
           : "set";
     io.stdout(
-      `custom fields ${what}: ruleset ${terminalText(result.rulesetId)}\n${describeConfig(result.config)}`,
+      `custom fields ${what}: ruleset ${oneLine(String(result.rulesetId))}\n${describeConfig(result.config)}`,
     );
     return 0;
   });
@@ -154,12 +155,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 function describeClear(result: ClearCustomFieldsResult): string {
   if (result.rulesetId === null) return "nothing to clear: the zone has no http_log_custom_fields ruleset\n";
   // The id comes from the service: shown with its control characters as code points.
-  const ruleset = terminalText(result.rulesetId);
+  const ruleset = oneLine(String(result.rulesetId));
   if (!result.changed) return `nothing to clear: ruleset ${ruleset} has no rules\n`;
   return `custom fields cleared: ruleset ${ruleset} has no rules\n`;
 }
 
 function describeState(state: CustomFieldsState | null): string {
   if (state === null) return "no custom fields (the zone has no http_log_custom_fields ruleset)\n";
-  return `ruleset ${terminalText(state.rulesetId)}\n${describeConfig(state.config)}`;
+  return `ruleset ${oneLine(String(state.rulesetId))}
+${describeConfig(state.config)}`;
 }

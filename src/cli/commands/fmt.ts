@@ -31,7 +31,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const options = lineWidth === undefined ? {} : { lineWidth };
   let status = 0;
   for (const file of files) {
-    const input = await readSource(io, file);
+    // A file written back in place must be one: a fifo read to its end would then wait for a reader.
+    const input = await readSource(io, file, values.write ? "regular" : "stream");
     const result = format(input.text, options);
     if (result.text === null) {
       reportDiagnostics(io, result.diagnostics, input.text, input.name);

@@ -7,8 +7,11 @@ import type {
   LogpushClient,
   OutputOptions,
 } from "../../api/index.js";
+import { getCatalog, knownDatasets } from "../../catalog/index.js";
 import { DEFAULT_MAX_SEARCH_STEPS } from "../../check/index.js";
+import { excerpt } from "../../decompile/index.js";
 import { terminalJson } from "../../diagnostics/index.js";
+import { readDirective, scan } from "../../syntax/index.js";
 import {
   apiFlags,
   apiFlagsUsage,
@@ -21,10 +24,11 @@ import {
   scopeFrom,
 } from "../api-common.js";
 import { parseCommandArgs, parseCount } from "../args.js";
-import { compilerFlags, compilerOptionsFrom } from "../compiler-options.js";
+import { compilerFlags, compilerOptionsFrom, folderDefaults } from "../compiler-options.js";
 import { type CliIO, readSource, UsageError, UserError } from "../io.js";
 import { diffJobs, pullJobs } from "../job-drift.js";
 import { describeJob, describeJobs } from "../job-listing.js";
+import { oneLine } from "../served-text.js";
 
 export const usage = `filterc jobs list [--zone ID | --account ID] [options]
 filterc jobs get|delete|enable|disable --id N [--zone ID | --account ID] [options]
@@ -56,15 +60,24 @@ name; read the token from it and give it with --ownership-challenge-file. valida
 to check the destination (and the challenge, when given) and whether a job already pushes there.
 
 pull writes each job's filter into D (default .) as a formatted job-ID-NAME.lpf file whose first
-line names the job; diff compares those files with the live jobs by meaning (as filterc diff does)
-and lists the jobs whose filter really changed, with a record only one side keeps, live jobs
-without a file and files whose job is gone. diff exits like terraform plan -detailed-exitcode:
-0 nothing changed, 2 changes, 1 errors.
+line names the job, and whose "# dataset:" line its dataset; diff compares those files with the
+live jobs by meaning (as filterc diff does) and lists the jobs whose filter really changed, with a
+record only one side keeps, live jobs without a file and files whose job is gone. A job no file
+can hold (its id not a job ID or listed twice, its filter not a string, its dataset not a
+dataset's name) and a file that cannot be read are reported, and the others still written and
+compared. diff exits like terraform plan -detailed-exitcode: 0 nothing changed, 2 changes, 1
+errors.
+
+What the service answers is printed with every credential masked as ****: the API's, and those
+of destinations (the job's, and the one a call sends), in whatever form the service echoes them.
+--show-secrets prints the destinations' as they are (never the API's); a pulled file holds no
+destination.
 
 Job options:
   --name NAME                  the job's name
   --destination D              destination_conf, e.g. s3://bucket/logs?region=us-west-2
-  --dataset NAME               default http_requests (create only; see filterc datasets)
+  --dataset NAME               create only (see filterc datasets); default: the filter's
+                               # dataset:, else the nearest filterc.json's, else http_requests
   --fields A,B,C               the fields each record carries (output_options.field_names)
   --timestamps F               unixnano, unix, rfc3339 (create's default), rfc3339ms or rfc3339ns
   --output-type T              ndjson or csv
@@ -92,6 +105,7 @@ Job options:
   --expr SRC                   the filter source given inline
   --no-filter                  no filter (update: removes the job's filter)
   --catalog FILE, --no-optimize, --max-operators N, --max-bytes N   as for compile
+  --show-secrets               the destinations' credentials in what is printed (all but pull, diff)
 
 ${apiFlagsUsage}
 Exit status: 0 success, 1 API or validation error, 2 usage (jobs diff: 2 changes).`;
@@ -125,6 +139,9 @@ const jobFlags = {
 } as const;
 
 const idFlag = { id: { type: "string" } } as const;
+
+/** Every subcommand that prints what the service answers (all but pull and diff, which print no destination). */
+const showSecretsFlag = { "show-secrets": { type: "boolean" } } as const;
 
 const driftFlags = { dir: { type: "string" }, "max-steps": { type: "string" } } as const;
 
@@ -164,12 +181,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const destinationCall = sub === "ownership" || sub === "validate";
   const drift = sub === "pull" || sub === "diff";
   const flags = writes
-    ? { ...apiFlags, ...jobFlags, ...idFlag }
+    ? { ...apiFlags, ...showSecretsFlag, ...jobFlags, ...idFlag }
     : destinationCall
-      ? { ...apiFlags, ...destinationFlags }
+      ? { ...apiFlags, ...showSecretsFlag, ...destinationFlags }
       : drift
         ? { ...apiFlags, ...driftFlags }
-        : { ...apiFlags, ...idFlag };
+        : { ...apiFlags, ...showSecretsFlag, ...idFlag };
   const { values } = parseCommandArgs(rest, flags, false);
   const given = values as Record<string, string | boolean | undefined>;
   const scope = scopeFrom(values, io);
@@ -191,26 +208,29 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     json,
     async () => {
       const client = clientFrom(values, io);
+      // What the service answers is shown with every credential masked, unless --show-secrets:
+      // the job's destination, and the one this call sends, in whatever form the service echoes.
+      const sent = destination?.destination ?? job?.settings.destination;
+      const shown = <T>(answer: T): T =>
+        client.masked(answer, {
+          destinations: sent === undefined ? [] : [sent],
+          showDestinations: given["show-secrets"] === true,
+        });
+      const output = { io, client, dryRun, json, shown };
       switch (sub) {
         case "list":
-          return read(io, client, dryRun, json, (c) => c.listJobs(scope), describeJobs);
+          return read(output, (c) => c.listJobs(scope), describeJobs);
         case "get":
           return read(
-            io,
-            client,
-            dryRun,
-            json,
+            output,
             (c) => c.getJob(scope, id!),
             (got) => `${terminalJson(got, 2)}\n`,
           );
         case "delete":
           return read(
-            io,
-            client,
-            dryRun,
-            json,
+            output,
             (c) => c.deleteJob(scope, id!),
-            (result) => `deleted job ${result.id}\n`,
+            (result) => `deleted job ${oneLine(String(result.id))}\n`,
           );
         case "pull":
           return pullJobs(io, client, scope, dir, json);
@@ -218,7 +238,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           return diffJobs(io, client, scope, dir, json, maxSearchSteps);
         case "ownership":
         case "validate":
-          return destinationCommand(io, client, scope, sub, destination!, dryRun, json);
+          return destinationCommand(output, scope, sub, destination!);
         case "create":
         case "update":
         case "enable":
@@ -232,15 +252,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
             if (!json)
               printFilterDiagnostics(io, plan.result.diagnostics, plan.result.filterSource, filterName);
             printPlan(io, plan, plan.result.notices, json);
-            if (!json && sub !== "create") io.stdout(`\n# changes\n${describeChanges(plan.result.changes)}`);
+            if (!json && sub !== "create")
+              io.stdout(`\n# changes\n${describeChanges(shown(plan.result.changes))}`);
             return 0;
           }
-          const result = await call(client);
+          const answer = await call(client);
+          const result = shown(answer);
           if (json) {
-            io.stdout(`${JSON.stringify(result)}\n`);
+            io.stdout(`${terminalJson(result)}\n`);
             return 0;
           }
-          printFilterDiagnostics(io, result.diagnostics, result.filterSource, filterName);
+          // The filter is the caller's own, and its diagnostics' ranges are in it as given.
+          printFilterDiagnostics(io, answer.diagnostics, answer.filterSource, filterName);
           printNotices(io, result.notices);
           io.stdout(written(sub, result));
           return 0;
@@ -257,12 +280,18 @@ function written(sub: "create" | "update" | "enable" | "disable", result: JobRes
   return `updated job ${describeJob(result.job)}\n${describeChanges(result.changes)}`;
 }
 
+/** Where a subcommand prints, and how: `shown` masks what the service answered. */
+interface Output {
+  io: CliIO;
+  client: LogpushClient;
+  dryRun: boolean;
+  json: boolean;
+  shown: <T>(answer: T) => T;
+}
+
 /** A call without settings: its result printed (or, in a dry run, the requests it would send). */
 async function read<R>(
-  io: CliIO,
-  client: LogpushClient,
-  dryRun: boolean,
-  json: boolean,
+  { io, client, dryRun, json, shown }: Output,
   call: (client: LogpushClient) => Promise<R>,
   describe: (result: R) => string,
 ): Promise<number> {
@@ -270,8 +299,8 @@ async function read<R>(
     printPlan(io, await client.dryRun(call), [], json);
     return 0;
   }
-  const result = await call(client);
-  io.stdout(json ? `${JSON.stringify(result)}\n` : describe(result));
+  const result = shown(await call(client));
+  io.stdout(json ? `${terminalJson(result)}\n` : describe(result));
   return 0;
 }
 
@@ -294,13 +323,10 @@ async function destinationFrom(
 }
 
 async function destinationCommand(
-  io: CliIO,
-  client: LogpushClient,
+  { io, client, dryRun, json, shown }: Output,
   scope: JobScope,
   sub: "ownership" | "validate",
   { destination, challenge }: DestinationRequest,
-  dryRun: boolean,
-  json: boolean,
 ): Promise<number> {
   const call = async (c: LogpushClient) => {
     if (sub === "ownership") return { ownership: await c.requestOwnership(scope, destination) };
@@ -316,9 +342,9 @@ async function destinationCommand(
     printPlan(io, await client.dryRun(call), [], json);
     return 0;
   }
-  const answers = await call(client);
+  const answers = shown(await call(client));
   if (json) {
-    io.stdout(`${JSON.stringify(answers)}\n`);
+    io.stdout(`${terminalJson(answers)}\n`);
     return 0;
   }
   const {
@@ -328,17 +354,20 @@ async function destinationCommand(
     challenge: token,
   } = answers as Record<string, DestinationAnswer>;
   const lines: string[] = [];
+  // The service's words, one line each: a message or file name may hold any character.
+  const said = (text: unknown, none: string) =>
+    typeof text === "string" && text !== "" ? oneLine(text) : none;
   if (ownership) {
     if (ownership.valid === false)
-      throw new UserError(`the service refused the challenge: ${ownership.message || "no reason given"}`);
+      throw new UserError(`the service refused the challenge: ${said(ownership.message, "no reason given")}`);
     lines.push(
-      `the service wrote the challenge file ${ownership.filename ?? "(no file name given)"} into the destination`,
+      `the service wrote the challenge file ${said(ownership.filename, "(no file name given)")} into the destination`,
       "read the token from that file and give it to jobs create with --ownership-challenge-file FILE",
     );
   }
   if (checked)
     lines.push(
-      `destination: ${checked.valid === false ? `not valid (${checked.message || "no reason given"})` : "valid"}`,
+      `destination: ${checked.valid === false ? `not valid (${said(checked.message, "no reason given")})` : "valid"}`,
     );
   if (exists) lines.push(`a job already pushes there: ${exists.exists ? "yes" : "no"}`);
   if (token) lines.push(`ownership challenge: ${token.valid ? "valid" : "not valid"}`);
@@ -476,10 +505,38 @@ async function jobSettingsFrom(
   } else if (values["no-filter"]) {
     filter = null;
   }
+  if (filter) {
+    // A filter's folder sets the limits the flags leave, and a new job's dataset after the filter's own.
+    const defaults = await folderDefaults(io, text("filter"));
+    for (const limit of ["maxOperators", "maxBytes"] as const)
+      if (compileOptions[limit] === undefined && defaults[limit] !== undefined)
+        compileOptions[limit] = defaults[limit];
+    if (sub === "create" && settings.dataset === undefined) {
+      const known = compileOptions.catalog === undefined;
+      const named = "source" in filter ? namedDataset(filter.source, filterName, known) : undefined;
+      const dataset = named ?? defaults.dataset;
+      if (dataset !== undefined) settings.dataset = dataset;
+    }
+  }
   if (filter !== undefined) settings.filter = filter;
   if (sub === "update" && Object.keys(settings).length === 1)
     throw new UsageError(
       "jobs update needs something to change (--name, --destination, --fields, --timestamps, --filter…)",
     );
   return { settings, filterName };
+}
+
+/**
+ * The dataset a filter source names with `# dataset:`, or undefined. Unless a catalog of one's own
+ * holds its fields (`known` false), a name filterc does not ship is an error at its place before
+ * anything is sent (the job would otherwise be refused without saying where the name is).
+ */
+function namedDataset(source: string, name: string, known: boolean): string | undefined {
+  const scanned = scan(source);
+  const directive = readDirective(scanned.comments, scanned.tokens).directive;
+  if (directive === undefined || !known || getCatalog(directive.dataset)) return directive?.dataset;
+  const { line, column } = directive.range.start;
+  throw new UserError(
+    `${name}:${line}:${column}: unknown dataset ${excerpt(directive.dataset)} in # dataset:; known datasets: ${knownDatasets(directive.dataset)}`,
+  );
 }

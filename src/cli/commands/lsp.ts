@@ -12,7 +12,8 @@ Options:
   --stdio               talk LSP over stdin/stdout (the only transport)
   --dataset NAME, --catalog FILE, --max-operators N, --max-bytes N
                         defaults until the client's settings (filterc.dataset,
-                        filterc.maxOperators, filterc.maxBytes) say otherwise
+                        filterc.maxOperators, filterc.maxBytes) say otherwise; the
+                        filterc.json nearest a document, then its # dataset:, win over both
 Exit status: 0 after an LSP shutdown and exit (or the end of the input), 1 when exit or the end of
 the input comes without shutdown, 2 usage.`;
 

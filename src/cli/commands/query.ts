@@ -1,4 +1,3 @@
-import { getCatalog } from "../../catalog/index.js";
 import type { Cond } from "../../check/index.js";
 import { dialects, parseLocation, toSql } from "../../sql/index.js";
 import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
@@ -57,9 +56,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const loaded = await loadEvalFilter(values, io, "query");
   if (loaded === undefined) return 1;
   const groupBy = values["group-by"];
-  const dataset = values.dataset ?? "http_requests";
-  if (groupBy !== undefined && values.catalog === undefined && !getCatalog(dataset)?.fields.has(groupBy))
-    throw new UsageError(`--group-by ${JSON.stringify(groupBy)}: ${dataset} has no such field`);
+  const { catalog } = loaded;
+  if (groupBy !== undefined && catalog && !catalog.fields.has(groupBy))
+    throw new UsageError(`--group-by ${JSON.stringify(groupBy)}: ${catalog.dataset} has no such field`);
   const sql = toSql(loaded.condition, { dialect: "duckdb", from: paths });
   if (!sql.ok) {
     if (sql.problem) throw new UserError(sql.problem);

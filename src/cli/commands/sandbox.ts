@@ -1,8 +1,21 @@
 import { resolve } from "node:path";
 import { MAX_TIMEOUT_MS } from "../../api/index.js";
-import { API_PREFIX, DEFAULT_PORT, DEFAULT_SHUTDOWN_GRACE_MS, startSandbox } from "../../sandbox/index.js";
+import {
+  API_PREFIX,
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_INGEST_INFLATED_BYTES,
+  DEFAULT_MAX_INGEST_LINES,
+  DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+  DEFAULT_PORT,
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  startSandbox,
+} from "../../sandbox/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
+
+const MIB = 1024 * 1024;
+/** An ingest's inflated bytes are counted in a JavaScript number: far below 2^53. */
+const MAX_INGEST_MIB = 1024 * 1024;
 
 export const usage = `filterc sandbox [options]
 
@@ -21,6 +34,10 @@ Options:
   --shutdown-grace S    on SIGINT or SIGTERM, seconds requests under way get to finish (default ${DEFAULT_SHUTDOWN_GRACE_MS / 1000})
   --sample-seed N       the seed of output_options.sample_rate's sample, for the same records
                         every run (default: a random one)
+  --max-ingest-lines N  lines one ingest may hold, blank ones included (default ${DEFAULT_MAX_INGEST_LINES})
+  --max-ingest-mib N    MiB of NDJSON one ingest may hold once inflated (default ${DEFAULT_MAX_INGEST_INFLATED_BYTES / MIB})
+  --body-timeout S      seconds a request body may keep the sandbox waiting, plus one for every
+                        ${DEFAULT_MIN_BODY_BYTES_PER_SECOND / 1024} KiB that came (default ${DEFAULT_BODY_TIMEOUT_MS / 1000})
 With no credentials, a random API token is made and printed. On SIGINT or SIGTERM it stops accepting
 connections, lets requests under way finish within the grace period, closes the rest and exits 0.
 Exit status: 0 stopped, 1 could not start, 2 usage.`;
@@ -36,6 +53,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       "api-key": { type: "string" },
       "shutdown-grace": { type: "string" },
       "sample-seed": { type: "string" },
+      "max-ingest-lines": { type: "string" },
+      "max-ingest-mib": { type: "string" },
+      "body-timeout": { type: "string" },
     },
     false,
   );
@@ -46,6 +66,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     DEFAULT_SHUTDOWN_GRACE_MS / 1000;
   const port = parseCount(values.port, "--port") ?? DEFAULT_PORT;
   const sampleSeed = parseCount(values["sample-seed"], "--sample-seed");
+  const maxIngestLines = parseCount(values["max-ingest-lines"], "--max-ingest-lines", 1);
+  const maxIngestMib = parseCount(values["max-ingest-mib"], "--max-ingest-mib", 1, MAX_INGEST_MIB);
+  const bodyTimeoutSeconds = parseCount(
+    values["body-timeout"],
+    "--body-timeout",
+    1,
+    Math.floor(MAX_TIMEOUT_MS / 1000),
+  );
   if (port > 65535) throw new UsageError(`--port takes a port number up to 65535, not ${port}`);
   const apiToken = values["api-token"] ?? io.env["CLOUDFLARE_API_TOKEN"];
   const apiEmail = values.email ?? io.env["CLOUDFLARE_EMAIL"];
@@ -62,6 +90,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       ...(apiEmail && apiKey ? { apiEmail, apiKey } : {}),
       shutdownGraceMs: graceSeconds * 1000,
       ...(sampleSeed !== undefined ? { sampleSeed } : {}),
+      ...(maxIngestLines !== undefined ? { maxIngestLines } : {}),
+      ...(maxIngestMib !== undefined ? { maxIngestInflatedBytes: maxIngestMib * MIB } : {}),
+      ...(bodyTimeoutSeconds !== undefined ? { bodyTimeoutMs: bodyTimeoutSeconds * 1000 } : {}),
       log: (line) => io.stderr(`${line}\n`),
     });
   } catch (error) {

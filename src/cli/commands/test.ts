@@ -1,9 +1,17 @@
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { type CaseFailure, loadTestSuite, MAX_TEST_FILE_BYTES, runCases } from "../../diff/index.js";
-import { readTextUpTo } from "../../files/index.js";
+import { terminalText } from "../../diagnostics/index.js";
+import {
+  type CaseFailure,
+  loadTestSuite,
+  MAX_TEST_FILE_BYTES,
+  recordText,
+  runTestSuite,
+  type SuiteFiles,
+} from "../../diff/index.js";
+import { type Accept, type ConfigLookup, readTextUpTo, regularFileChunks } from "../../files/index.js";
 import { parseCommandArgs } from "../args.js";
-import { compilerOptionsFrom } from "../compiler-options.js";
+import { compilerOptionsFrom, configLookup } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
 import { type CliIO, cannotRead } from "../io.js";
 
@@ -13,19 +21,28 @@ Runs filter tests kept as data. A test file (JSON, named *.test.json when found 
   {"filter": "<source>" | {"file": "<path>"}, "dataset"?: name,
    "cases": [{"name"?: text, "record": {…}, "match": true|false}],
    "log"?: {"file": "<NDJSON path>", "matches": [line numbers that must match]}}
-Paths are relative to the test file. Records are judged as \`filterc eval\` judges log lines; a
-record field the dataset does not have, or a value of another type than the field's, is an error.
+Paths are relative to the test file. The filter's dataset: the test file's "dataset", else
+--dataset (a filter file's # dataset: must agree with either), else its # dataset:, else the
+filterc.json nearest the filter file (or the test file, for a filter written in it). Records are
+judged as \`filterc eval\` judges log lines; a record field the dataset does not have, or a value
+of another type than the field's, is an error.
 A failure prints the record, the verdict expected and found, and the filter's tree with each part
-marked ✓ (held) or ✗ (did not). Without arguments, the *.test.json files of the current directory.
+marked ✓ (held) or ✗ (did not); the first 20 of a file are shown, the rest counted. Without
+arguments, the *.test.json files of the current directory. A test file holds at most 100,000
+cases; its log is read a line at a time, at any length. Files found in a directory, and the files
+a test file names, are read only when they are regular files (never a fifo or a device).
 
 Options:
   --dataset NAME        the dataset of test files that do not name one (default http_requests)
-  --json                print {passed, failed, files: [{file, passed, failures, errors}]} on stdout
+  --json                print {passed, failed, files: [{file, passed, failed, failures, errors}]}
+                        on stdout
 Exit status: 0 every case passed, 1 a case failed, 2 usage or errors in a test file or its filter.`;
 
 interface FileResult {
   file: string;
   passed: number;
+  failed: number;
+  /** The first failures, with their records and trees (MAX_FAILURES_SHOWN of the file). */
   failures: CaseFailure[];
   errors: string[];
 }
@@ -37,31 +54,26 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   });
   const options = await compilerOptionsFrom({ dataset: values.dataset });
   const files = await testFiles(positionals.length > 0 ? positionals : ["."], io.cwd);
+  const lookup = configLookup(io);
   const results: FileResult[] = [];
-  for (const file of files) results.push(await runFile(file, io, options.dataset, !values.json));
+  for (const file of files) results.push(await runFile(file, io, options.dataset, !values.json, lookup));
   const passed = results.reduce((sum, result) => sum + result.passed, 0);
-  const failed = results.reduce((sum, result) => sum + result.failures.length, 0);
+  const failed = results.reduce((sum, result) => sum + result.failed, 0);
   const errors = results.some((result) => result.errors.length > 0);
-  if (values.json) {
-    const files = results.map((result) => ({
-      file: result.file,
-      passed: result.passed,
-      failures: result.failures.map(({ testCase, actual }) => ({
-        name: testCase.name,
-        place: testCase.place,
-        record: testCase.record,
-        expected: testCase.match,
-        actual,
-      })),
-      errors: result.errors,
-    }));
-    io.stdout(`${JSON.stringify({ passed, failed, files })}\n`);
-  } else {
+  if (values.json) io.stdout(`${jsonReport(passed, failed, results)}\n`);
+  else {
     for (const result of results) {
-      for (const error of result.errors) io.stderr(`error: ${error}\n`);
-      if (result.errors.length === 0 && result.failures.length === 0)
-        io.stdout(`ok   ${result.file}: ${result.passed} case${result.passed === 1 ? "" : "s"}\n`);
-      for (const failure of result.failures) io.stdout(describeFailure(result.file, failure));
+      for (const error of result.errors) io.stderr(`error: ${terminalText(error)}\n`);
+      if (result.errors.length === 0 && result.failed === 0)
+        io.stdout(
+          `ok   ${terminalText(result.file)}: ${result.passed} case${result.passed === 1 ? "" : "s"}\n`,
+        );
+      for (const failure of result.failures) io.stdout(terminalText(describeFailure(result.file, failure)));
+      const unshown = result.failed - result.failures.length;
+      if (unshown > 0)
+        io.stdout(
+          `FAIL ${terminalText(result.file)}: ${unshown} more case${unshown === 1 ? "" : "s"} failed, not shown (the first ${result.failures.length} are)\n\n`,
+        );
     }
     io.stdout(`${passed} passed, ${failed} failed${errors ? ", with errors" : ""}\n`);
   }
@@ -71,10 +83,27 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 
 const verdict = (match: boolean) => (match ? "match" : "no match");
 
+/**
+ * The report of --json. A record is its JSON as written, put in as it is: its numbers keep every
+ * digit and their exponent (parsed, one past 2^53 or in exponent form is an object of filterc's).
+ */
+function jsonReport(passed: number, failed: number, results: readonly FileResult[]): string {
+  const files = results.map((result) => {
+    const failures = result.failures.map(({ testCase, actual }) => {
+      const name = JSON.stringify(testCase.name);
+      const place = JSON.stringify(testCase.place);
+      return `{"name":${name},"place":${place},"record":${recordText(testCase)},"expected":${testCase.match},"actual":${actual}}`;
+    });
+    const counts = `"passed":${result.passed},"failed":${result.failed}`;
+    return `{"file":${JSON.stringify(result.file)},${counts},"failures":[${failures.join(",")}],"errors":${JSON.stringify(result.errors)}}`;
+  });
+  return `{"passed":${passed},"failed":${failed},"files":[${files.join(",")}]}`;
+}
+
 function describeFailure(file: string, { testCase, actual, tree }: CaseFailure): string {
   return [
     `FAIL ${file}: ${testCase.name} (${testCase.place})`,
-    `  record:   ${JSON.stringify(testCase.record)}`,
+    `  record:   ${recordText(testCase)}`,
     `  expected: ${verdict(testCase.match)}, got: ${verdict(actual)}`,
     ...tree
       .trimEnd()
@@ -85,9 +114,13 @@ function describeFailure(file: string, { testCase, actual, tree }: CaseFailure):
   ].join("\n");
 }
 
-/** The test files named, and those of the directories named (`*.test.json`, not recursive). */
-async function testFiles(paths: string[], cwd: string): Promise<string[]> {
-  const files: string[] = [];
+/**
+ * The test files named, and those of the directories named (`*.test.json`, not recursive). A file
+ * named is read as any command reads its file (`<(…)` too); one found in a directory only when it
+ * is a regular file, so that a fifo of that name does not stop the run waiting for a writer.
+ */
+async function testFiles(paths: string[], cwd: string): Promise<{ file: string; accept: Accept }[]> {
+  const files: { file: string; accept: Accept }[] = [];
   for (const path of paths) {
     const full = resolve(cwd, path);
     const info = await stat(full).catch(() => undefined);
@@ -96,25 +129,32 @@ async function testFiles(paths: string[], cwd: string): Promise<string[]> {
         throw cannotRead(path, error);
       });
       const names = all.filter((name) => name.endsWith(".test.json")).sort();
-      for (const name of names) files.push(path === "." ? name : join(path, name));
-    } else files.push(path);
+      for (const name of names)
+        files.push({ file: path === "." ? name : join(path, name), accept: "regular" });
+    } else files.push({ file: path, accept: "stream" });
   }
   return files;
 }
 
 async function runFile(
-  file: string,
+  { file, accept }: { file: string; accept: Accept },
   io: CliIO,
   dataset: string | undefined,
   showDiagnostics: boolean,
+  lookup: ConfigLookup,
 ): Promise<FileResult> {
-  const result: FileResult = { file, passed: 0, failures: [], errors: [] };
+  const result: FileResult = { file, passed: 0, failed: 0, failures: [], errors: [] };
   const full = resolve(io.cwd, file);
-  const text = await readTextUpTo(full, MAX_TEST_FILE_BYTES).catch((error: Error) => error);
+  const text = await readTextUpTo(full, MAX_TEST_FILE_BYTES, accept).catch((error: Error) => error);
   if (text instanceof Error) return { ...result, errors: [`cannot read ${file}: ${text.message}`] };
-  const files = {
-    read: (path: string) => readTextUpTo(resolve(dirname(full), path), MAX_TEST_FILE_BYTES),
-    name: (path: string) => join(dirname(file), path),
+  // What a test file names is data, not a path the user typed: regular files only.
+  const files: SuiteFiles = {
+    read: (path) => readTextUpTo(resolve(dirname(full), path), MAX_TEST_FILE_BYTES, "regular"),
+    chunks: (path) => regularFileChunks(resolve(dirname(full), path)),
+    name: (path) => join(dirname(file), path),
+    // A filter file's own folder's filterc.json; the test file's for a filter written in it.
+    defaults: async (path) =>
+      (await lookup.forFile(path === undefined ? full : resolve(dirname(full), path))).defaults,
   };
   const suite = await loadTestSuite(text, file, files, dataset);
   if ("errors" in suite) {
@@ -125,7 +165,7 @@ async function runFile(
     }
     return { ...result, errors: suite.errors };
   }
-  result.failures = runCases(suite.filter.condition, suite.cases);
-  result.passed = suite.cases.length - result.failures.length;
-  return result;
+  const run = await runTestSuite(suite, files);
+  if ("errors" in run) return { ...result, errors: run.errors };
+  return { ...result, ...run };
 }
