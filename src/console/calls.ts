@@ -10,9 +10,15 @@ import {
 } from "../api/index.js";
 import { readChallengeToken } from "./challenge.js";
 
-/** A call the page would never make: refused with 400 and what is wrong with it. */
+/** A call the page would never make: refused with `status` (400 unless said) and what is wrong with it. */
 export class BadCall extends Error {
   override readonly name = "BadCall";
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
 }
 
 /** What the console tells the page about the API it drives. */

@@ -18,7 +18,7 @@ export async function readChallengeToken(
     const root = await realpath(folder);
     const file = await realpath(resolve(root, filename));
     if (!file.startsWith(root + sep)) return { problem: "the file is not in the sandbox's data directory" };
-    const token = (await readTextUpTo(file, MAX_CHALLENGE_BYTES)).trim();
+    const token = (await readTextUpTo(file, MAX_CHALLENGE_BYTES, "regular")).trim();
     return token === "" ? { problem: "the file is empty" } : { token };
   } catch (error) {
     return { problem: (error as NodeJS.ErrnoException).code ? fileProblem(error) : (error as Error).message };

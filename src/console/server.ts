@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { ApiError, ClientConfigError, maskSecrets, ValidationError } from "../api/index.js";
-import { limited } from "../sandbox/http.js";
+import { ApiError as SandboxError } from "../sandbox/errors.js";
+import { type BodyPace, readBody } from "../sandbox/http.js";
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MIN_BODY_BYTES_PER_SECOND } from "../sandbox/index.js";
 import { BadCall, type Call, type ConsoleContext, calls } from "./calls.js";
 import { apiRefusal, newSessionToken, pageRefusal } from "./guard.js";
 import { closeNow, listenOnLoopback, reply, staticFiles } from "./static-server.js";
@@ -16,6 +18,8 @@ export interface ConsoleOptions extends ConsoleContext {
   token?: string;
   /** Largest JSON body accepted (default MAX_CALL_BYTES). */
   maxBodyBytes?: number;
+  /** How long a call's body may keep the server waiting, plus a second a DEFAULT_MIN_BODY_BYTES_PER_SECOND (default DEFAULT_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs?: number;
   /** Where failures that are the console's own fault are reported (default: nowhere). */
   log?: (line: string) => void;
 }
@@ -82,14 +86,26 @@ function failure(error: unknown): Record<string, unknown> | undefined {
   return undefined;
 }
 
-async function readJson(request: IncomingMessage, limit: number): Promise<unknown> {
+/**
+ * The body of a call as JSON, read as the sandbox reads one: refused past `limit` bytes (413) and
+ * when the client sends it slower than `pace` (408).
+ */
+async function readJson(request: IncomingMessage, limit: number, pace: BodyPace): Promise<unknown> {
   if (request.method === "GET" || request.method === "DELETE") return undefined;
-  const chunks: Buffer[] = [];
-  const tooLarge = () => new BadCall(`the body is larger than ${limit} bytes`);
-  if (Number(request.headers["content-length"] ?? 0) > limit) throw tooLarge();
-  for await (const chunk of limited(request, limit, tooLarge)) chunks.push(chunk);
+  let body: Buffer;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    body = await readBody(request, limit, pace);
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    throw new BadCall(
+      error.status === 408
+        ? `the body arrived too slowly: the console waits ${pace.timeoutMs / 1000} s for a body, and one more second for every ${pace.minBytesPerSecond} bytes`
+        : `the body is larger than ${limit} bytes`,
+      error.status,
+    );
+  }
+  try {
+    return JSON.parse(body.toString("utf8"));
   } catch {
     throw new BadCall("the body is not JSON");
   }
@@ -130,6 +146,10 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
   const token = options.token ?? newSessionToken();
   const secrets = [token, ...(options.secrets ?? [])];
   const maxBodyBytes = options.maxBodyBytes ?? MAX_CALL_BYTES;
+  const pace: BodyPace = {
+    timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    minBytesPerSecond: DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+  };
   const files = await staticFiles(options.pageFolder, PAGE_HEADERS);
   const context: ConsoleContext = {
     client: options.client,
@@ -160,17 +180,20 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     }
     let answer: Record<string, unknown>;
     try {
-      const call: Call = { query: url.searchParams, body: await readJson(request, maxBodyBytes) };
+      const call: Call = { query: url.searchParams, body: await readJson(request, maxBodyBytes, pace) };
       if (id !== undefined) call.id = jobId(id);
       answer = { ok: true, ...(await found.handle(context, call)) };
     } catch (error) {
-      if (error instanceof BadCall)
+      if (error instanceof BadCall) {
+        // A body refused before its end leaves bytes that would read as the next request.
+        if (error.status === 408 || error.status === 413) response.setHeader("connection", "close");
         return sendJson(
           response,
-          400,
+          error.status,
           { ok: false, error: { kind: "request", message: error.message } },
           secrets,
         );
+      }
       const failed = failure(error);
       if (!failed) throw error;
       answer = { ok: false, error: failed };

@@ -1,11 +1,13 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/index.js";
 import { readChallengeToken } from "../../src/console/challenge.js";
 import { type ConsoleServer, startConsole, TOKEN_HEADER } from "../../src/console/index.js";
+import { makeFifo } from "../helpers/fifo.js";
 import { type Running, runSandbox, TOKEN, ZONE } from "../sandbox/helpers.js";
 
 const ACCOUNT = "9a7806061c88ada191ed06f989cc3dac";
@@ -165,7 +167,7 @@ describe("the console's server", () => {
     });
   });
 
-  it("answers a call the page would never make with 400, 404 or 405 and what is wrong", async () => {
+  it("answers a call the page would never make with 400, 404, 405 or 413 and what is wrong", async () => {
     expect(await api("GET", "/api/nothing")).toEqual({
       status: 404,
       json: { ok: false, error: { kind: "request", message: "no such call" } },
@@ -193,7 +195,7 @@ describe("the console's server", () => {
       "x".repeat(1024 * 1024 + 1),
     );
     expect([large.status, JSON.parse(large.body)]).toEqual([
-      400,
+      413,
       { ok: false, error: { kind: "request", message: "the body is larger than 1048576 bytes" } },
     ]);
     expect(
@@ -375,6 +377,45 @@ describe("the console's server", () => {
     expect(answers.join("\n")).not.toContain("hush-hush-secret");
   });
 
+  it("gives up on a body that keeps it waiting, with 408", async () => {
+    const slow = await startConsole({
+      client: createClient({ baseUrl: sandbox.api, apiToken: TOKEN, env: {}, maxRetries: 0 }),
+      api: { kind: "api", url: sandbox.api },
+      pageFolder: page,
+      zoneId: ZONE,
+      accountId: undefined,
+      challengeFolder: undefined,
+      bodyTimeoutMs: 200,
+    });
+    try {
+      const { port } = new URL(slow.origin);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), "127.0.0.1", () =>
+          socket.write(
+            `POST /api/jobs HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${TOKEN_HEADER}: ${slow.token}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"scope":`,
+          ),
+        );
+        let text = "";
+        socket.setEncoding("utf8").on("data", (chunk: string) => {
+          text += chunk;
+        });
+        socket.on("close", () => resolve(text)).on("error", reject);
+        setTimeout(() => socket.end(), 5000);
+      });
+      expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 408 Request Timeout");
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+        ok: false,
+        error: {
+          kind: "request",
+          message:
+            "the body arrived too slowly: the console waits 0.2 s for a body, and one more second for every 65536 bytes",
+        },
+      });
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("answers the API going away with its failure, naming the operation", async () => {
     const gone = await runSandbox();
     const { port } = new URL(gone.api);
@@ -437,6 +478,11 @@ describe("reading an ownership challenge file", () => {
       await mkdir(inner);
       expect(await readChallengeToken(inner, "../challenge.txt")).toEqual({
         problem: "the file is not in the sandbox's data directory",
+      });
+      // A fifo would keep the read waiting for a writer that never comes.
+      makeFifo(join(folder, "fifo.txt"));
+      expect(await readChallengeToken(folder, "fifo.txt")).toEqual({
+        problem: "a fifo (named pipe), not a regular file",
       });
       await writeFile(join(folder, "large.txt"), "a".repeat(5000));
       expect(await readChallengeToken(folder, "large.txt")).toEqual({
