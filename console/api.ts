@@ -12,7 +12,7 @@ export type Failure =
   | { kind: "api"; operation: string; status: number | null; message: string }
   | { kind: "config" | "denied" | "request" | "internal" | "unreachable"; message: string };
 
-export type Outcome<T> = ({ ok: true } & T) | { ok: false; error: Failure };
+type Outcome<T> = ({ ok: true } & T) | { ok: false; error: Failure };
 
 const TOKEN_HEADER = "x-filterc-console-token";
 const TOKEN_KEY = "filterc-console-token";

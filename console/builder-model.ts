@@ -23,7 +23,7 @@ import {
 
 export type Join = "and" | "or";
 /** What the Value control holds: one value as typed, or a list (one value a line). */
-export type RowValue = { kind: "one"; text: string } | { kind: "list"; items: string[] };
+type RowValue = { kind: "one"; text: string } | { kind: "list"; items: string[] };
 
 export interface Row {
   kind: "row";
@@ -39,10 +39,10 @@ export interface Group {
   joins: Join[];
 }
 
-export type Item = Row | Group;
+type Item = Row | Group;
 
 /** A filter the builder shows, or why it cannot (then `pushDown` says the text's `not` is the reason). */
-export type BuilderReading = { ok: true; group: Group } | { ok: false; reason: string; pushDown: boolean };
+type BuilderReading = { ok: true; group: Group } | { ok: false; reason: string; pushDown: boolean };
 
 /** The type a field's values have: an array field's elements', the field's own otherwise. */
 export function valueType(field: FieldInfo): "string" | "int" | "float" | "bool" {
@@ -145,7 +145,7 @@ function joined(kind: Join, operands: Expr[]): Expr {
 }
 
 /** The group as an AST, read as the text is: `and` binds tighter than `or`. Null when it has no rows. */
-export function groupExpr(group: Group, catalog: Catalog): Expr | null {
+function groupExpr(group: Group, catalog: Catalog): Expr | null {
   const chains: Expr[][] = [[]];
   group.items.forEach((item, index) => {
     if (index > 0 && group.joins[index - 1] === "or") chains.push([]);

@@ -15,7 +15,7 @@ import {
 } from "./builder-model.js";
 
 /** The Filter section's builder on the page: rows of Field, Operator and Value, AND / OR, groups. */
-export interface Builder {
+interface Builder {
   /** Shows a group to edit (the filter the text holds). */
   show(group: Group, catalog: Catalog, dataset: string): void;
   /** Shows that the builder cannot hold the text's filter, and why; `pushDown` offers the rewrite. */

@@ -1,5 +1,6 @@
 import { element } from "../playground/dom.js";
 import { CUSTOM_FIELD_COLUMNS, type CustomFieldsConfig, namesByColumn } from "../src/api/custom-fields.js";
+import type { JobScope } from "../src/api/index.js";
 import { buildCreateBody, type JobSettings } from "../src/api/jobs.js";
 import { problem } from "../src/api/problems.js";
 import {
@@ -24,8 +25,7 @@ import { call, type Failure, scopeQuery } from "./api.js";
 import { createFilterEditor } from "./filter-editor.js";
 import { failureText, say, sayProblems } from "./messages.js";
 
-export type ScopeIds = () => { zoneId: string; accountId: string };
-type JobScope = { zoneId: string } | { accountId: string };
+type ScopeIds = () => { zoneId: string; accountId: string };
 
 /** Where each problem of a job's settings is said, by the path the checks name it with. */
 const STEP_TWO_PLACES = [

@@ -16,7 +16,7 @@ import { builderText, comparisonsOf, readBuilder } from "./builder-model.js";
 const fromBuilder = Annotation.define<true>();
 
 /** The Filter section: the builder and the text side by side, and what the filter compiles to. */
-export interface FilterEditor {
+interface FilterEditor {
   readonly view: EditorView;
   setDataset(dataset: string): void;
   /** Replaces the text (a job's filter to edit); the builder follows. */

@@ -1,12 +1,11 @@
 import { element } from "../playground/dom.js";
+import type { JobScope } from "../src/api/index.js";
 import { DEFAULT_DATASET, getCatalog } from "../src/catalog/index.js";
 import { decompile } from "../src/decompile/index.js";
 import type { JobResult, LogpushJob } from "../src/index.js";
 import { call, scopeQuery } from "./api.js";
 import type { ConnectView } from "./connect.js";
 import { failureText, say } from "./messages.js";
-
-type JobScope = { zoneId: string } | { accountId: string };
 
 /** A job's filter as source, for the list: decompiled when filterc knows the dataset, else its JSON. */
 function filterText(job: LogpushJob): string {

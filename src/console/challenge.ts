@@ -3,7 +3,7 @@ import { resolve, sep } from "node:path";
 import { fileProblem, readTextUpTo } from "../files/index.js";
 
 /** The most bytes of a challenge file read: the sandbox writes 64 hex digits. */
-export const MAX_CHALLENGE_BYTES = 4096;
+const MAX_CHALLENGE_BYTES = 4096;
 
 /**
  * The token of an ownership challenge file that a filterc sandbox wrote into `folder` (its data

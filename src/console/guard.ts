@@ -16,7 +16,7 @@ const one = (headers: IncomingHttpHeaders, name: string): string | undefined => 
 };
 
 /** The names a browser on this machine reaches the console by. */
-export function consoleHosts(port: number): string[] {
+function consoleHosts(port: number): string[] {
   return [`127.0.0.1:${port}`, `localhost:${port}`];
 }
 

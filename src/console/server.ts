@@ -34,7 +34,7 @@ export interface ConsoleServer {
 }
 
 /** The largest body of a call: a job's settings with a filter of the longest source the compiler reads. */
-export const MAX_CALL_BYTES = 1024 * 1024;
+const MAX_CALL_BYTES = 1024 * 1024;
 
 /**
  * The page's own headers: nothing but its own scripts and calls, never inside another site's frame,
