@@ -1,15 +1,17 @@
-import { type CompileOptions, check, compilePredicate } from "../src/index.js";
+import { type CompileOptions, check, compileLineFilter, LineVerdict } from "../src/index.js";
 import { element } from "./dom.js";
 
 type LineOutcome = { line: number; text: string } & (
-  | { kind: "match" | "miss" }
+  | { kind: "match" | "miss"; untimed: string[] }
   | { kind: "invalid"; reason: string }
 );
 
 function outcomes(source: string, options: CompileOptions, ndjson: string): LineOutcome[] | string {
   const { normal, diagnostics } = check(source, options);
   if (diagnostics.some((d) => d.severity === "error")) return "Fix the filter's errors to run it.";
-  const predicate = normal ? compilePredicate(normal) : () => true;
+  // eval's line filter: numbers kept exact (nanosecond timestamps pass 2^53), timestamps read as times.
+  let untimed: string[] = [];
+  const verdict = compileLineFilter(normal, { onUnreadableTime: (field) => untimed.push(field) });
   const results: LineOutcome[] = [];
   ndjson.split(/\r?\n/).forEach((text, index) => {
     if (!text.trim()) return;
@@ -25,7 +27,9 @@ function outcomes(source: string, options: CompileOptions, ndjson: string): Line
       results.push({ line, text, kind: "invalid", reason: "not a JSON object" });
       return;
     }
-    results.push({ line, text, kind: predicate(record as Record<string, unknown>) ? "match" : "miss" });
+    untimed = [];
+    const kind = verdict(text) === LineVerdict.match ? "match" : "miss";
+    results.push({ line, text, kind, untimed });
   });
   return results;
 }
@@ -54,7 +58,12 @@ export function renderEvaluation(source: string, options: CompileOptions): void 
       badge.textContent =
         outcome.kind === "match" ? "match" : outcome.kind === "miss" ? "no match" : "invalid";
       const text = document.createElement("code");
-      text.textContent = outcome.kind === "invalid" ? `${outcome.text} — ${outcome.reason}` : outcome.text;
+      text.textContent =
+        outcome.kind === "invalid"
+          ? `${outcome.text} — ${outcome.reason}`
+          : outcome.untimed.length > 0
+            ? `${outcome.text} — not a time, compared as missing: ${outcome.untimed.join(", ")}`
+            : outcome.text;
       item.append(badge, text);
       return item;
     }),

@@ -60,6 +60,8 @@ export {
   type LineFilterOptions,
   LineVerdict,
   type Predicate,
+  type TimestampOptions,
+  type TimestampReading,
 } from "./eval/index.js";
 export {
   conditionToExpr,

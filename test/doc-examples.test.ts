@@ -23,6 +23,9 @@
  *   the documented output (8787 is the sandbox's default port); the harness substitutes it.
  * - ```` ```sh ci ````: the install and test commands, run by `.ci/run` (this test checks that
  *   `.ci/run` runs exactly those lines, in order) rather than here.
+ * - `recipe=NAME` in a block's info string (```` ```lua recipe=neovim-0.7 ````): an editor's setup,
+ *   run or checked by the test that test/editors/recipes.ts names for it; here, only the name is
+ *   checked.
  * - Any other block fails: a block that cannot be run belongs in prose.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -34,6 +37,7 @@ import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
 import { type Browser, chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { blockRecipe, RECIPES } from "./editors/recipes.js";
 import { ensureBundles } from "./helpers/bundles.js";
 import {
   blockFile,
@@ -360,12 +364,20 @@ async function runPage(name: string): Promise<void> {
         else await runNodeScript(page, block, shown);
       } else if (kind === "sh" && block.info.includes("ci")) {
         ci.push(block);
+      } else if (blockRecipe(block.info) !== undefined) {
+        const name = blockRecipe(block.info)!;
+        expect
+          .soft(
+            Object.hasOwn(RECIPES, name),
+            `${page.where(block)}: recipe=${name} is run by no test (test/editors/recipes.ts)`,
+          )
+          .toBe(true);
       } else {
         const info = block.info.join(" ");
         expect
           .soft(
             false,
-            `${page.where(block)}: a code block the harness cannot run (info "${info}"): make it a console, file=NAME, ts or output block (see docs/testing.md), or prose`,
+            `${page.where(block)}: a code block the harness cannot run (info "${info}"): make it a console, file=NAME, ts, output or recipe=NAME block (see docs/testing.md), or prose`,
           )
           .toBe(true);
       }

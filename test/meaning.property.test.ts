@@ -132,7 +132,7 @@ describe("one meaning for `not`, in every stage", () => {
         // The predicates: the source as written and as its meaning, its JSON, and the sandbox's push
         // (which refuses, as Logpush does, a filter past the limits).
         const pushed = compile(source).ok ? [checkJobFilter(json, "http_requests")!] : [];
-        for (const predicate of [written, meaning, fromJson, ...pushed].map(compilePredicate))
+        for (const predicate of [written, meaning, fromJson, ...pushed].map((cond) => compilePredicate(cond)))
           expect(records.map((record) => record !== undefined && predicate(record))).toEqual(expected);
 
         // The prefilter rejects no line the filter keeps.

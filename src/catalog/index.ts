@@ -16,3 +16,10 @@ export {
   SCOPES,
   type Scope,
 } from "./datasets.js";
+export {
+  DAYS_TO_EPOCH,
+  isTimestampField,
+  RFC3339_TEXT,
+  rfc3339Nanoseconds,
+  rfc3339TextOf,
+} from "./timestamps.js";

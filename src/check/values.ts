@@ -1,4 +1,10 @@
-import type { Catalog, FieldInfo } from "../catalog/index.js";
+import {
+  type Catalog,
+  type FieldInfo,
+  isTimestampField,
+  rfc3339Nanoseconds,
+  rfc3339TextOf,
+} from "../catalog/index.js";
 import { type Diagnostic, diagnose, type Range } from "../diagnostics/index.js";
 import {
   type CanonicalOperator,
@@ -155,6 +161,7 @@ function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefi
       const found = `the string ${textOf(context, value.range)}`;
       if (type === "string") return { kind: "string", value: value.value };
       if (type === "int" && isIntegerText(value.value)) return mismatch(found, canonicalNumber(value.value));
+      if (type === "int" && isTimestampField(field)) return mismatch(found, nanosecondsOf(value.value));
       if (type === "float" && isNumberText(value.value)) return mismatch(found, canonicalNumber(value.value));
       if (type === "bool" && (value.value === "true" || value.value === "false"))
         return mismatch(found, value.value);
@@ -165,7 +172,11 @@ function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefi
         diagnostics.push(diagnose("IntegerOutOfRange", value.range, { text: value.digits }));
         return undefined;
       }
-      if (type === "int" || type === "float") return { kind: "number", text: canonicalNumber(value.digits) };
+      if (type === "int" || type === "float") {
+        const text = canonicalNumber(value.digits);
+        if (isTimestampField(field)) checkTimestampUnit(text, value.range, context);
+        return { kind: "number", text };
+      }
       if (type === "string") return mismatch(`the integer ${value.digits}`, JSON.stringify(value.digits));
       return mismatch(`the integer ${value.digits}`);
     }
@@ -185,6 +196,44 @@ function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefi
       return mismatch(text);
     }
   }
+}
+
+/** RFC 3339 text's instant as the integer of nanoseconds a filter compares, when it is a whole one within 64 bits. */
+function nanosecondsOf(text: string): string | undefined {
+  const time = rfc3339Nanoseconds(text);
+  const nanoseconds = time && !time.between ? String(time.nanoseconds) : undefined;
+  return nanoseconds !== undefined && fitsInt64Range(nanoseconds) ? nanoseconds : undefined;
+}
+
+/**
+ * The units a timestamp constant under 10^17 nanoseconds (before 1973-03-03) is likely written in,
+ * by its size: seconds up to the year 5138, then milliseconds, then microseconds.
+ */
+const OTHER_UNITS = [
+  { below: 10n ** 11n, unit: "seconds", nanoseconds: 10n ** 9n },
+  { below: 10n ** 14n, unit: "milliseconds", nanoseconds: 10n ** 6n },
+  { below: 10n ** 17n, unit: "microseconds", nanoseconds: 10n ** 3n },
+];
+
+/** Warns of a timestamp constant that reads as a time in another unit than nanoseconds, with that time in nanoseconds as the fix. */
+function checkTimestampUnit(text: string, range: Range, context: ValueContext): void {
+  const value = BigInt(text);
+  const magnitude = value < 0n ? -value : value;
+  const other = value === 0n ? undefined : OTHER_UNITS.find((unit) => magnitude < unit.below);
+  if (!other) return;
+  const nanoseconds = value * other.nanoseconds;
+  const asUnit = rfc3339TextOf(nanoseconds);
+  const replacement = String(nanoseconds);
+  context.diagnostics.push(
+    diagnose(
+      "TimestampInOtherUnit",
+      range,
+      { value: text, field: context.field.name, instant: rfc3339TextOf(value), unit: other.unit, asUnit },
+      fitsInt64Range(replacement)
+        ? { message: `write ${asUnit} in nanoseconds`, range, replacement }
+        : undefined,
+    ),
+  );
 }
 
 export { typeWithArticle };

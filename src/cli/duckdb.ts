@@ -1,3 +1,4 @@
+import { peerDependencies } from "../../package.json";
 import { hasControlCharacter, maskSecrets } from "../api/index.js";
 import type { Location } from "../sql/index.js";
 import { UserError } from "./io.js";
@@ -8,8 +9,8 @@ export type DuckDBConnection = Awaited<
 >;
 
 /**
- * Embedded DuckDB, loaded only by the commands that query (an optional dependency: an install
- * without it still compiles, evaluates and serves), with a clear message when it is not installed.
+ * Embedded DuckDB, loaded only by the commands that query (an optional peer dependency: an install
+ * without it still compiles, evaluates and serves), with the command that installs it when it is not.
  */
 export async function openDuckDB(threads: number | undefined): Promise<DuckDBConnection> {
   let duckdb: DuckDB;
@@ -17,7 +18,7 @@ export async function openDuckDB(threads: number | undefined): Promise<DuckDBCon
     duckdb = await import("@duckdb/node-api");
   } catch (error) {
     throw new UserError(
-      `filterc query runs embedded DuckDB, the optional dependency @duckdb/node-api, which is not installed here (${(error as Error).message.split("\n")[0]}); install it with: npm install @duckdb/node-api`,
+      `filterc query runs embedded DuckDB, the optional package @duckdb/node-api, which is not installed here (${(error as Error).message.split("\n")[0]}); install it beside filterc with: npm install '@duckdb/node-api@${peerDependencies["@duckdb/node-api"]}'`,
     );
   }
   const instance = await duckdb.DuckDBInstance.create(

@@ -2,6 +2,7 @@ import { constants, isAscii } from "node:buffer";
 import { type BlockFilter, type LineFilter, LineVerdict } from "../eval/index.js";
 import { InputDamage } from "./gzip-members.js";
 import type { LogInput } from "./log-input.js";
+import type { UnreadableTimes } from "./timestamps.js";
 
 /** What a run has seen so far, over all inputs. */
 export interface EvalCounts {
@@ -54,6 +55,8 @@ export interface EvalLinesOptions {
   onRead: (bytes: number) => void;
   /** Tells the user about a line that is not read (on stderr; see warningText). */
   warn: (warning: EvalWarning) => void;
+  /** Where the filters' onUnreadableTime counts: told the input and the line being tested. */
+  times: UnreadableTimes;
 }
 
 /**
@@ -130,7 +133,8 @@ export async function evalLines(input: LogInput, options: EvalLinesOptions): Pro
 
 /** The run itself; `run.lineCount` counts the lines read so far (the number of the current one). */
 async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: EvalEnd): Promise<boolean> {
-  const { filter, blockFilter, invert, write, strict, counts, maxLineBytes } = options;
+  const { filter, blockFilter, invert, write, strict, counts, maxLineBytes, times } = options;
+  times.input = input.name;
   const selected = invert ? LineVerdict.miss : LineVerdict.match;
   /**
    * The line begun in earlier chunks, as those chunks' pieces: joined once when its LF comes (joining
@@ -191,6 +195,7 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
     if (end - start > maxLineBytes) return tooLong();
     run.lineCount++;
     if (start === end) return true;
+    times.line = run.lineCount;
     const verdict =
       scannedBlock >= 0
         ? blockFilter!.test(start - scannedBlock, end - scannedBlock, charStart, charEnd)

@@ -5,6 +5,7 @@ import { Worker } from "node:worker_threads";
 import { type EvalCounts, type EvalWarning, MALFORMED_SHOWN } from "./eval-lines.js";
 import type { Part } from "./eval-parts.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./eval-protocol.js";
+import { addTally, type UnreadableTimeTally } from "./timestamps.js";
 
 /** The worker's bundle, built beside the CLI's; absent when the CLI runs from source (tests), which then reads on one thread. */
 export function workerBundle(): string | undefined {
@@ -24,6 +25,8 @@ export interface ParallelRun {
   setup: WorkerSetup;
   jobs: number;
   counts: EvalCounts;
+  /** The run's values of timestamp fields that are no time. */
+  times: UnreadableTimeTally;
   write: ((bytes: Buffer) => Promise<void>) | undefined;
   /** A warning, its line numbers already those of the whole input. */
   warn: (warning: EvalWarning, lineOffset: number) => void;
@@ -80,6 +83,7 @@ export async function evalParallel(parts: readonly Part[], run: ParallelRun): Pr
         }
         if (!state.done) return;
         addCounts(run.counts, state.done.counts, offset);
+        addTally(run.times, state.done.times, offset);
         if (!part.whole) lineOffsets.set(part.input, offset + state.done.lineCount);
         if (!state.done.completed) stopped = true;
         current++;

@@ -1,11 +1,14 @@
 import type { Meaning } from "../check/index.js";
+import type { TimestampReading } from "../eval/index.js";
 import type { EvalCounts, EvalWarning } from "./eval-lines.js";
 import type { Part } from "./eval-parts.js";
+import type { UnreadableTimeTally } from "./timestamps.js";
 
 /** What every worker is started with. */
 export interface WorkerSetup {
   /** The filter's meaning (null: every record). */
   condition: Meaning | null;
+  timestamps: TimestampReading | undefined;
   prefilter: boolean;
   invert: boolean;
   strict: boolean;
@@ -22,4 +25,11 @@ export type FromWorker =
   | { type: "out"; index: number; bytes: Uint8Array }
   | { type: "read"; bytes: number }
   | { type: "warn"; index: number; warning: EvalWarning }
-  | { type: "done"; index: number; counts: EvalCounts; lineCount: number; completed: boolean };
+  | {
+      type: "done";
+      index: number;
+      counts: EvalCounts;
+      times: UnreadableTimeTally;
+      lineCount: number;
+      completed: boolean;
+    };

@@ -5,6 +5,7 @@ import { emptyCounts, evalLines } from "./eval-lines.js";
 import { type Part, rangeInput } from "./eval-parts.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./eval-protocol.js";
 import { fileInput } from "./log-input.js";
+import { emptyTally, UnreadableTimes } from "./timestamps.js";
 
 /*
  * An eval worker: reads the parts the main thread hands it, one at a time, and sends back the
@@ -14,8 +15,10 @@ import { fileInput } from "./log-input.js";
 
 const setup = workerData as WorkerSetup;
 const condition = setup.condition as Meaning | null;
-const filter = compileLineFilter(condition, { prefilter: setup.prefilter });
-const blockFilter = compileBlockFilter(condition, filter);
+const times = new UnreadableTimes();
+const timeOptions = { timestamps: setup.timestamps, onUnreadableTime: times.note };
+const filter = compileLineFilter(condition, { ...timeOptions, prefilter: setup.prefilter });
+const blockFilter = compileBlockFilter(condition, filter, timeOptions);
 const port = parentPort!;
 
 let unwritten = 0;
@@ -37,6 +40,7 @@ const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMes
 
 async function runPart(index: number, part: Part): Promise<void> {
   const counts = emptyCounts();
+  times.tally = emptyTally();
   const input = part.whole ? await fileInput(part.input) : rangeInput(part);
   const end = await evalLines(input, {
     filter,
@@ -57,6 +61,14 @@ async function runPart(index: number, part: Part): Promise<void> {
       : undefined,
     onRead: (bytes) => send({ type: "read", bytes }),
     warn: (warning) => send({ type: "warn", index, warning }),
+    times,
   });
-  send({ type: "done", index, counts, lineCount: end.lineCount, completed: end.completed });
+  send({
+    type: "done",
+    index,
+    counts,
+    times: times.tally,
+    lineCount: end.lineCount,
+    completed: end.completed,
+  });
 }

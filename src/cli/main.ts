@@ -1,8 +1,7 @@
+import { version } from "../../package.json";
 import { terminalText } from "../diagnostics/terminal-text.js";
 import { commands } from "./commands.js";
 import { type CliIO, isUsageError, isUserError } from "./io.js";
-
-const VERSION = "0.1.0";
 
 function overview(): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));
@@ -43,7 +42,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   if (name === "--version" || name === "-V") {
-    io.stdout(`${VERSION}\n`);
+    io.stdout(`${version}\n`);
     return 0;
   }
   // With --json, a usage or input error is JSON on stdout too, so a script reads one format.

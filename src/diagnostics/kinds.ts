@@ -535,6 +535,12 @@ export const DiagnosticKind = {
     (a) =>
       `the string holds ${a.name}, a character that cannot be seen (a control, bidi or zero-width character); if it is meant, write it as an escape`,
   ),
+  TimestampInOtherUnit: kind<{ value: string; field: string; instant: string; unit: string; asUnit: string }>(
+    "W0120",
+    "warning",
+    (a) =>
+      `${a.value} compared with ${quote(a.field)} is ${a.instant} in unix nanoseconds, the unit Logpush compares timestamps in; read as ${a.unit} it would be ${a.asUnit}`,
+  ),
   ComparisonNeverTrue: kind<{ field: string }>(
     "W0105",
     "warning",

@@ -82,7 +82,9 @@ function diffMeanings(a: Meaning | null, b: Meaning | null, maxSteps: number): F
 
 type Keeps = (record: Record<string, unknown>) => boolean;
 
-const predicateOf = (cond: Meaning | null): Keeps => (cond ? compilePredicate(cond) : () => true);
+/** The analysis's records are those the service filters: a timestamp is an integer of nanoseconds. */
+const predicateOf = (cond: Meaning | null): Keeps =>
+  cond ? compilePredicate(cond, { timestamps: "unixnano" }) : () => true;
 
 /** The record, once the evaluator confirms that `keeps` keeps it and `drops` does not. */
 function verified(json: string, keeps: Keeps, drops: Keeps): string {

@@ -1,6 +1,6 @@
-import type { Catalog, FieldInfo } from "../catalog/index.js";
+import { type Catalog, type FieldInfo, isTimestampField } from "../catalog/index.js";
 import type { Meaning } from "../check/index.js";
-import { compilePredicate, ExactNumber, NUMERIC_TEXT } from "../eval/index.js";
+import { compilePredicate, ExactNumber, instantOf, NUMERIC_TEXT } from "../eval/index.js";
 import { explainHeld } from "../print/index.js";
 
 /**
@@ -78,11 +78,13 @@ export function recordProblems(testCase: TestCase, catalog: Catalog, problems: P
       );
       continue;
     }
-    if (value !== null && !fitsField(field, value))
+    // A timestamp is read as eval reads it: RFC 3339 text, or unix seconds or nanoseconds by size.
+    const timestamp = isTimestampField(field);
+    if (value !== null && !(timestamp ? instantOf(value, "auto") !== undefined : fitsField(field, value)))
       problems.add(
         new TestFileError(
           testCase.place,
-          `${testCase.name}: ${name} is ${field.docType} in ${catalog.dataset}, but the record holds ${valueText(value)}`,
+          `${testCase.name}: ${name} is ${timestamp ? "a time (RFC 3339 text, or unix seconds or nanoseconds)" : field.docType} in ${catalog.dataset}, but the record holds ${valueText(value)}`,
         ),
       );
   }

@@ -2,7 +2,7 @@ import type { Meaning } from "../check/ir.js";
 import { type LineFilter, LineVerdict } from "./line-filter.js";
 import { LineScanner } from "./line-scanner.js";
 import { compileSlotPredicate } from "./predicate.js";
-import { SlotValues } from "./slot-values.js";
+import type { TimestampOptions } from "./timestamps.js";
 
 /**
  * A compiled filter over blocks of whole NDJSON lines (eval's input): each line of ASCII is scanned
@@ -21,15 +21,22 @@ export interface BlockFilter {
   test(start: number, end: number, textStart: number, textEnd: number): LineVerdict;
 }
 
-/** The block filter of a filter's meaning (null: every record), or undefined when its fields do not suit the scanner. */
-export function compileBlockFilter(condition: Meaning | null, line: LineFilter): BlockFilter | undefined {
-  const { fields, test } = condition ? compileSlotPredicate(condition) : { fields: [], test: () => true };
+/**
+ * The block filter of a filter's meaning (null: every record), or undefined when its fields do not
+ * suit the scanner. `line` is the line filter compiled with the same options.
+ */
+export function compileBlockFilter(
+  condition: Meaning | null,
+  line: LineFilter,
+  options: TimestampOptions = {},
+): BlockFilter | undefined {
+  const { fields, test, slotValues } = compileSlotPredicate(condition, options);
   const scanner = LineScanner.of(fields);
   if (scanner === undefined) return undefined;
   let text = "";
   /** The current line's bytes start this much further into the block than its characters into the text. */
   let shift = 0;
-  const values = new SlotValues(fields.length, (slot) => scanner.value(slot, text, shift));
+  const values = slotValues((slot) => scanner.value(slot, text, shift));
   return {
     load(bytes, blockText) {
       text = blockText;

@@ -4,3 +4,12 @@ export { ExactNumber, jsonNumber, NUMERIC_TEXT } from "./numbers.js";
 export { compilePredicate, type Predicate } from "./predicate.js";
 export { compileLineRejecter } from "./prefilter.js";
 export { parseRecord } from "./records.js";
+export {
+  AUTO_NANOSECONDS_FROM,
+  AUTO_SECONDS_BELOW,
+  DEFAULT_TIMESTAMP_READING,
+  instantOf,
+  TIMESTAMP_READINGS,
+  type TimestampOptions,
+  type TimestampReading,
+} from "./timestamps.js";

@@ -4,13 +4,13 @@ import { compileFieldReader } from "./field-reader.js";
 import { compilePredicate, compileSlotPredicate } from "./predicate.js";
 import { compileLineRejecter } from "./prefilter.js";
 import { parseRecord } from "./records.js";
-import { SlotValues } from "./slot-values.js";
+import type { TimestampOptions } from "./timestamps.js";
 
 /** What one log line is to a filter. */
 export const LineVerdict = { miss: 0, match: 1, malformed: 2 } as const;
 export type LineVerdict = (typeof LineVerdict)[keyof typeof LineVerdict];
 
-export interface LineFilterOptions {
+export interface LineFilterOptions extends TimestampOptions {
   /**
    * Reject lines by their raw text before reading their fields where the filter allows it
    * (default true). A rejected line is still checked against the JSON grammar, so the verdicts
@@ -35,19 +35,20 @@ export type LineFilter = (line: string) => LineVerdict;
 export function compileLineFilter(filter: Cond | null, options: LineFilterOptions = {}): LineFilter {
   const condition = filter && toNegationNormalForm(filter);
   const reject = condition && options.prefilter !== false ? compileLineRejecter(condition) : undefined;
+  const slotPredicate = compileSlotPredicate(condition, options);
   let full: LineFilter;
   if (options.fieldReader === false) {
-    const predicate = condition ? compilePredicate(condition) : () => true;
+    const predicate = condition ? compilePredicate(condition, options) : () => true;
     full = (line) => {
       const record = parseRecord(line);
       if (record === undefined) return LineVerdict.malformed;
       return predicate(record) ? LineVerdict.match : LineVerdict.miss;
     };
   } else {
-    const { fields, test } = condition ? compileSlotPredicate(condition) : { fields: [], test: () => true };
+    const { fields, test, slotValues } = slotPredicate;
     const read = compileFieldReader(fields);
     const fieldValues: unknown[] = new Array(fields.length);
-    const values = new SlotValues(fields.length, (slot) => fieldValues[slot]);
+    const values = slotValues((slot) => fieldValues[slot]);
     full = (line) => {
       if (!read(line, fieldValues)) return LineVerdict.malformed;
       values.next();
@@ -55,12 +56,22 @@ export function compileLineFilter(filter: Cond | null, options: LineFilterOption
     };
   }
   if (!reject) return full;
-  // A reader of no fields only validates the line: the same grammar, none of the values built.
-  const validate = compileFieldReader([]);
-  const none: unknown[] = [];
+  // The reader of a rejected line only validates it (the same grammar, none of the values built),
+  // except for the timestamp fields when their unreadable values are told: those are read as they
+  // would be without the prefilter.
+  const { fields, timeSlots, slotValues } = slotPredicate;
+  const timeFields = options.onUnreadableTime ? timeSlots.map((slot) => fields[slot]!) : [];
+  const validate = compileFieldReader(timeFields);
+  const timeValues: unknown[] = new Array(timeFields.length);
+  const rejectedValues = slotValues((slot) => timeValues[timeSlots.indexOf(slot)]);
   const prefiltered: LineFilter = (line) => {
     if (!reject(line)) return full(line);
-    return validate(line, none) ? LineVerdict.miss : LineVerdict.malformed;
+    if (!validate(line, timeValues)) return LineVerdict.malformed;
+    if (timeFields.length > 0) {
+      rejectedValues.next();
+      for (let k = 0; k < timeSlots.length; k++) rejectedValues.value(timeSlots[k]!);
+    }
+    return LineVerdict.miss;
   };
   return choosingFaster(prefiltered, full);
 }

@@ -1,5 +1,7 @@
 // The modules, not the stages' indexes: those bring the parser, the checker and every dataset's
 // catalog, which an eval worker never uses (see src/cli/eval-worker.ts).
+import type { FieldInfo } from "../catalog/catalog.js";
+import { isTimestampField } from "../catalog/timestamps.js";
 import { type Cond, type Leaf, type Meaning, type ScalarValue, scalarText } from "../check/ir.js";
 import { toNegationNormalForm } from "../check/negate.js";
 import { OPERATORS, operatorAccepts, type PositiveOperator } from "../syntax/vocabulary.js";
@@ -13,6 +15,7 @@ import {
   recordNumber,
 } from "./numbers.js";
 import { SlotValues } from "./slot-values.js";
+import { type TimestampOptions, timestampReader } from "./timestamps.js";
 
 /** A compiled filter: whether one parsed log record passes. */
 export type Predicate = (record: Record<string, unknown>) => boolean;
@@ -29,17 +32,18 @@ type ValueTest = (value: unknown) => boolean;
  * field hold when some element equals the value (or one of the list); a missing field (absent or
  * null), or a value of another type than the field's, makes every positive operator false and
  * therefore every `!` operator true; int and float fields accept JSON numbers and numeric strings;
- * bool fields accept JSON booleans only. `not` means its push-down, as in the JSON a job runs:
- * `not X lt 5` is `X geq 5`, which a record without X fails (a condition is taken as written or
- * as its meaning; one in the form already is not copied).
+ * bool fields accept JSON booleans only; a timestamp field's value compares as the instant it names
+ * (timestamps.ts). `not` means its push-down, as in the JSON a job runs: `not X lt 5` is `X geq 5`,
+ * which a record without X fails (a condition is taken as written or as its meaning; one in the
+ * form already is not copied).
  */
-export function compilePredicate(condition: Cond): Predicate {
+export function compilePredicate(condition: Cond, options: TimestampOptions = {}): Predicate {
   // Each field the filter names has a slot, read from the record when a comparison first asks for
   // it: a filter that tests one field many times costs one property lookup, not many, and one
   // whose first comparison fails reads no other field.
-  const { fields, test } = compileSlotPredicate(toNegationNormalForm(condition));
+  const { fields, test, slotValues } = compileSlotPredicate(toNegationNormalForm(condition), options);
   let current: Record<string, unknown> = {};
-  const values = new SlotValues(fields.length, (slot) => current[fields[slot]!]);
+  const values = slotValues((slot) => current[fields[slot]!]);
   return (record) => {
     current = record;
     values.next();
@@ -50,14 +54,75 @@ export function compilePredicate(condition: Cond): Predicate {
 /** A test over the slot values of one record: `values.value(i)` is the record's field `fields[i]` (undefined when absent). */
 export type SlotTest = (values: SlotValues) => boolean;
 
-/**
- * The predicate over slots: the top-level fields the filter names, each once, in order of first
- * mention, and the test over their values. Lets a caller read just those fields from a log line.
- */
-export function compileSlotPredicate(condition: Meaning): { fields: string[]; test: SlotTest } {
+/** A filter over the values of the fields it names: lets a caller read just those fields from a log line. */
+export interface SlotPredicate {
+  /** The top-level fields the condition names, each once, in order of first mention. */
+  fields: string[];
+  /** The slots of the timestamp fields among them. */
+  timeSlots: number[];
+  /** The test over their values (with onUnreadableTime, it reads every timestamp field). */
+  test: SlotTest;
+  /**
+   * The slot values of records read by `read` (a field's value by slot, undefined when absent), as
+   * the test compares them: a timestamp field's value is the instant it names.
+   */
+  slotValues(read: (slot: number) => unknown): SlotValues;
+}
+
+/** The predicate over slots of a filter's meaning (null: the empty filter, which keeps every record). */
+export function compileSlotPredicate(
+  condition: Meaning | null,
+  options: TimestampOptions = {},
+): SlotPredicate {
+  if (condition === null)
+    return { fields: [], timeSlots: [], test: always, slotValues: (read) => new SlotValues(0, read) };
   const slots = new Map<string, number>();
-  const test = compileCond(condition, slots);
-  return { fields: [...slots.keys()], test };
+  const compiled = compileCond(condition, slots);
+  const fields = [...slots.keys()];
+  const timestamps = new Set(
+    namedFields(condition)
+      .filter(isTimestampField)
+      .map((field) => field.name),
+  );
+  const readers = fields.map((field) =>
+    timestamps.has(field) ? timestampReader(field, options) : undefined,
+  );
+  const timeSlots = fields.flatMap((field, slot) => (timestamps.has(field) ? [slot] : []));
+  // Every timestamp value is read once the verdict is known, so what is told does not depend on
+  // which comparisons the verdict needed.
+  const test: SlotTest =
+    options.onUnreadableTime && timeSlots.length > 0
+      ? (values) => {
+          const kept = compiled(values);
+          for (let k = 0; k < timeSlots.length; k++) values.value(timeSlots[k]!);
+          return kept;
+        }
+      : compiled;
+  return {
+    fields,
+    timeSlots,
+    test,
+    slotValues: (read) =>
+      new SlotValues(
+        fields.length,
+        timeSlots.length === 0
+          ? read
+          : (slot) => {
+              const reader = readers[slot];
+              return reader ? reader(read(slot)) : read(slot);
+            },
+      ),
+  };
+}
+
+/** The fields the condition compares. */
+function namedFields(condition: Meaning): FieldInfo[] {
+  switch (condition.kind) {
+    case "leaf":
+      return [condition.field];
+    default:
+      return condition.operands.flatMap(namedFields);
+  }
 }
 
 function compileCond(condition: Meaning, slots: Map<string, number>): SlotTest {

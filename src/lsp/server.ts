@@ -1,5 +1,6 @@
 import {
   CodeActionKind,
+  CodeLensRefreshRequest,
   type Connection,
   createConnection,
   DiagnosticSeverity,
@@ -14,8 +15,10 @@ import {
   TextDocuments,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
+import { DEFAULT_DATASET } from "../catalog/index.js";
 import { CONFIG_FILE_NAME } from "../files/index.js";
 import { type ServiceOptions, semanticTokenLegend } from "../service/index.js";
+import { compileAnswer } from "./compile-request.js";
 import {
   toLspCodeAction,
   toLspCompletion,
@@ -27,6 +30,7 @@ import {
 } from "./convert.js";
 import { DocumentSettings } from "./document-settings.js";
 import { DEFAULT_FRAME_LIMITS, StrictFrameReader } from "./frames.js";
+import { COMPILE_REQUEST, type CompileAnswer, type CompileParams } from "./protocol.js";
 import { applySettings, SETTINGS_SECTION } from "./settings.js";
 import { testLenses } from "./test-lens.js";
 
@@ -38,11 +42,19 @@ export function isFilterDocument(document: TextDocument): boolean {
 }
 
 /**
+ * How long documents wait at start for the client's answer to workspace/configuration before
+ * they are checked with the settings the server has: a client may never answer.
+ */
+export const CONFIGURATION_WAIT_MS = 2000;
+
+/**
  * Serves the language service over an LSP connection: diagnostics pushed on every change,
  * completion, hover, formatting, quick fixes, semantic tokens and the test files' code lenses on
- * request. Settings come from
- * `defaults` (the command line), then initializationOptions, then the client's `filterc` section,
- * then the filterc.json nearest each document, then the document's own `# dataset:`.
+ * request, and `filterc/compile` (protocol.ts). Settings come from `defaults` (the command
+ * line), then initializationOptions, then the client's `filterc` section, then the filterc.json
+ * nearest each document, then the document's own `# dataset:`. The client's section is asked for
+ * as soon as the client is initialized: documents are checked once it answers (or does not,
+ * within CONFIGURATION_WAIT_MS), so none is first checked against the wrong dataset.
  */
 export function startLanguageServer(connection: Connection, defaults: ServiceOptions = {}): void {
   const settings = new DocumentSettings(defaults);
@@ -51,8 +63,15 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
   let pullsConfiguration = false;
   let registersConfiguration = false;
   let watchesFiles = false;
+  let refreshes = { semanticTokens: false, codeLenses: false };
+  /** Settles once the client's settings were asked for at start: answered, refused or timed out. */
+  let configured: Promise<void> = Promise.resolve();
+  /** Whether settings that change check the open documents again (not while they wait for the first). */
+  let checking = true;
 
-  const filterDocument = (uri: string): TextDocument | undefined => {
+  /** The filter document at `uri`, once the settings are known; undefined for other documents. */
+  const filterDocument = async (uri: string): Promise<TextDocument | undefined> => {
+    await configured;
     const document = documents.get(uri);
     return document && isFilterDocument(document) ? document : undefined;
   };
@@ -69,33 +88,50 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
     void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
   };
 
-  const publishAll = () => {
+  /** Settings changed: every open document is checked again, and what else depends on the dataset. */
+  const recheckAll = () => {
     for (const document of documents.all()) void publish(document);
+    // Colours (deprecated fields) and test lenses depend on the dataset too.
+    if (refreshes.semanticTokens) void connection.languages.semanticTokens.refresh().catch(() => {});
+    if (refreshes.codeLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => {});
   };
 
   const configure = (raw: unknown, base: ServiceOptions) => {
     const { options, ignored } = applySettings(base, raw);
     for (const name of ignored) connection.console.warn(`filterc: ignoring setting ${name}: wrong type`);
     settings.configure(options);
-    publishAll();
+    if (checking) recheckAll();
   };
 
   const pullConfiguration = async () => {
+    let section: unknown;
     try {
-      const section = await connection.workspace.getConfiguration(SETTINGS_SECTION);
-      configure(section, initialOptions);
+      section = await connection.workspace.getConfiguration(SETTINGS_SECTION);
     } catch (error) {
-      connection.console.error(`filterc: cannot read settings: ${(error as Error).message}`);
+      // Asked of a client that did not say it answers: it keeps to initializationOptions and
+      // flags, and pushes any settings in didChangeConfiguration.
+      if (pullsConfiguration)
+        connection.console.error(`filterc: cannot read settings: ${(error as Error).message}`);
+      return;
     }
+    pullsConfiguration = true;
+    configure(section, initialOptions);
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    initialOptions = applySettings(defaults, params.initializationOptions).options;
+    const { options, ignored } = applySettings(defaults, params.initializationOptions);
+    for (const name of ignored)
+      connection.console.warn(`filterc: ignoring initializationOptions setting ${name}: wrong type`);
+    initialOptions = options;
     settings.configure(initialOptions);
     const workspace = params.capabilities.workspace;
     pullsConfiguration = workspace?.configuration === true;
     registersConfiguration = workspace?.didChangeConfiguration?.dynamicRegistration === true;
     watchesFiles = workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    refreshes = {
+      semanticTokens: workspace?.semanticTokens?.refreshSupport === true,
+      codeLenses: workspace?.codeLens?.refreshSupport === true,
+    };
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -116,10 +152,14 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
       void connection.client.register(DidChangeWatchedFilesNotification.type, {
         watchers: [{ globPattern: `**/${CONFIG_FILE_NAME}` }],
       });
-    if (!pullsConfiguration) return;
     if (registersConfiguration)
       void connection.client.register(DidChangeConfigurationNotification.type, undefined);
-    void pullConfiguration();
+    // Asked even of a client that does not say it answers: Neovim 0.7 answers from its
+    // `settings` without saying so, and sends no didChangeConfiguration either.
+    checking = false;
+    configured = Promise.race([pullConfiguration(), delay(CONFIGURATION_WAIT_MS)]).then(() => {
+      checking = true;
+    });
   });
 
   connection.onDidChangeConfiguration((change) => {
@@ -130,12 +170,12 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
 
   connection.onDidChangeWatchedFiles(() => {
     settings.forgetFolders();
-    publishAll();
+    if (checking) recheckAll();
   });
 
   documents.onDidChangeContent((change) => {
     if (!watchesFiles) settings.forgetFolders();
-    void publish(change.document);
+    void configured.then(() => publish(change.document));
   });
   documents.onDidClose((event) => {
     if (isFilterDocument(event.document))
@@ -144,7 +184,7 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
 
   /** The service of a filter document with its folder's settings, or undefined for other documents. */
   const serviceOf = async (uri: string) => {
-    const document = filterDocument(uri);
+    const document = await filterDocument(uri);
     return document && { document, service: (await settings.serviceFor(uri)).service };
   };
 
@@ -187,14 +227,24 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
   });
 
   connection.onCodeLens(async (params, token) => {
-    const document = filterDocument(params.textDocument.uri);
+    const document = await filterDocument(params.textDocument.uri);
     if (!document) return null;
     return testLenses(document.uri, document.getText(), (file) => settings.defaultsFor(file), token);
+  });
+
+  connection.onRequest(COMPILE_REQUEST, async (params: CompileParams): Promise<CompileAnswer | null> => {
+    const found = await serviceOf(params.textDocument.uri);
+    if (!found) return null;
+    const { document, service } = found;
+    const compiled = service.analyze(document.getText()).compiled;
+    return compileAnswer(compiled, service.settings.dataset ?? DEFAULT_DATASET);
   });
 
   documents.listen(connection);
   connection.listen();
 }
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** A filterc.json that cannot be used, told at the start of each document beneath it. */
 function configProblem(problem: string): LspDiagnostic {

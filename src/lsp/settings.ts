@@ -12,11 +12,15 @@ export const SETTINGS_SECTION = "filterc";
 const isCount = (value: unknown): value is number =>
   typeof value === "number" && Number.isInteger(value) && value >= 0;
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
 /**
  * Reads settings as clients send them: the section's object itself (workspace/configuration),
  * or an object holding it under `filterc` (didChangeConfiguration, initializationOptions).
  * Returns the service options with the settings applied over `base`, and the names of
- * settings that had the wrong type (they are ignored).
+ * settings that had the wrong type (they are ignored; `filterc` itself when the section is no
+ * object). No settings at all (null, undefined) is no mistake.
  */
 export function applySettings(
   base: ServiceOptions,
@@ -24,9 +28,13 @@ export function applySettings(
 ): { options: ServiceOptions; ignored: string[] } {
   const options: ServiceOptions = { ...base };
   const ignored: string[] = [];
-  if (typeof raw !== "object" || raw === null) return { options, ignored };
-  const nested = (raw as Record<string, unknown>)[SETTINGS_SECTION];
-  const settings = (typeof nested === "object" && nested !== null ? nested : raw) as Record<string, unknown>;
+  if (raw === null || raw === undefined) return { options, ignored };
+  const nested = isObject(raw) ? raw[SETTINGS_SECTION] : undefined;
+  const settings = nested === undefined || nested === null ? raw : nested;
+  if (!isObject(settings)) {
+    ignored.push(SETTINGS_SECTION);
+    return { options, ignored };
+  }
   const { dataset, maxOperators, maxBytes } = settings;
   if (typeof dataset === "string" && dataset !== "") {
     options.dataset = dataset;

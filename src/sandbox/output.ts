@@ -1,5 +1,6 @@
 import { logpullAsOutputOptions, OUTPUT_OPTION_DEFAULTS, type OutputOptions } from "../api/index.js";
 import { parseRecordTemplate, type TemplatePart } from "../api/record-template.js";
+import { getCatalog, isTimestampField, rfc3339Nanoseconds } from "../catalog/index.js";
 import { ExactNumber, jsonNumber } from "../eval/index.js";
 import { invalidJob } from "./errors.js";
 import type { Job } from "./model.js";
@@ -23,13 +24,17 @@ export interface OutputFormat {
 
 type Timestamps = OutputOptions["timestamp_format"] & string;
 
-/** Fields that hold a time: converted to the job's timestamp format. */
-const TIMESTAMP_FIELD = /(^|[a-z])(Timestamp|Datetime)$/;
+/** The dataset's fields that hold a time (its catalog's timestamp fields): converted to the job's timestamp format. */
+function timestampFields(dataset: string): ReadonlySet<string> {
+  const fields = getCatalog(dataset)?.fields.values() ?? [];
+  return new Set([...fields].filter(isTimestampField).map((field) => field.name));
+}
 
 export function outputFormatOf(job: Job): OutputFormat {
   const given =
     (job.output_options as OutputOptions | null) ??
     (job.logpull_options ? logpullAsOutputOptions(job.logpull_options) : {});
+  const times = timestampFields(job.dataset);
   const csv = given.output_type === "csv";
   const option = <K extends keyof typeof OUTPUT_OPTION_DEFAULTS>(name: K) =>
     given[name] ?? OUTPUT_OPTION_DEFAULTS[name];
@@ -41,7 +46,7 @@ export function outputFormatOf(job: Job): OutputFormat {
   const prefix = given.record_prefix ?? (csv ? "" : OUTPUT_OPTION_DEFAULTS.record_prefix);
   const suffix = given.record_suffix ?? (csv ? "\n" : OUTPUT_OPTION_DEFAULTS.record_suffix);
   const body = (record: Record<string, unknown>) => {
-    const values = outputValues(record, names, timestamps, redact);
+    const values = outputValues(record, names, times, timestamps, redact);
     if (template !== null) return renderTemplate(template, values);
     if (csv) return [...values.values()].map((value) => csvValue(value, delimiter)).join(delimiter);
     return jsonMembers(values, delimiter);
@@ -68,14 +73,14 @@ function jsonMembers(values: Map<string, unknown>, delimiter: string): string {
 function outputValues(
   record: Record<string, unknown>,
   names: string[] | null,
+  times: ReadonlySet<string>,
   timestamps: Timestamps,
   redact: boolean,
 ): Map<string, unknown> {
   const values = new Map<string, unknown>();
   for (const name of names ?? Object.keys(record)) {
     let value = record[name];
-    if (value !== undefined && value !== null && TIMESTAMP_FIELD.test(name))
-      value = timestamp(value, timestamps);
+    if (value !== undefined && value !== null && times.has(name)) value = timestamp(value, timestamps);
     if (redact) value = defused(value);
     values.set(name, value);
   }
@@ -95,14 +100,18 @@ function defused(value: unknown): unknown {
  * A time (nanoseconds since the epoch as a number or a string of digits, or RFC 3339 text) in the
  * job's format: unixnano and unix as numbers, the rfc3339 forms as text. Anything else is left as it is.
  */
+const NANOSECONDS_PER_SECOND = 1_000_000_000n;
+
 function timestamp(value: unknown, format: Timestamps): unknown {
   const nanos = nanoseconds(value);
   if (nanos === undefined) return value;
   // Nanoseconds pass 2^53: an ExactNumber keeps the digits.
   if (format === "unixnano") return jsonNumber(String(nanos));
-  if (format === "unix") return Number(nanos / 1_000_000_000n);
-  const seconds = new Date(Number(nanos / 1_000_000n)).toISOString().slice(0, 19);
-  const fraction = String(nanos % 1_000_000_000n).padStart(9, "0");
+  // Whole seconds toward the past, so that a time before 1970 keeps a fraction of 0 to 999999999 ns.
+  const whole = nanos / NANOSECONDS_PER_SECOND - (nanos % NANOSECONDS_PER_SECOND < 0n ? 1n : 0n);
+  if (format === "unix") return Number(whole);
+  const seconds = new Date(Number(whole) * 1000).toISOString().slice(0, 19);
+  const fraction = String(nanos - whole * NANOSECONDS_PER_SECOND).padStart(9, "0");
   if (format === "rfc3339ms") return `${seconds}.${fraction.slice(0, 3)}Z`;
   if (format === "rfc3339ns") return `${seconds}.${fraction}Z`;
   return `${seconds}Z`;
@@ -112,11 +121,8 @@ function nanoseconds(value: unknown): bigint | undefined {
   const text = value instanceof ExactNumber ? value.text : typeof value === "number" ? String(value) : value;
   if (typeof text !== "string") return undefined;
   if (/^\d{1,20}$/.test(text)) return BigInt(text);
-  const match = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(text);
-  if (!match) return undefined;
-  const millis = Date.parse(`${match[1]}Z`);
-  if (Number.isNaN(millis)) return undefined;
-  return BigInt(millis) * 1_000_000n + BigInt((match[2] ?? "").padEnd(9, "0"));
+  // The instant the filter compared (any offset and fraction), cut to whole nanoseconds.
+  return rfc3339Nanoseconds(text)?.nanoseconds;
 }
 
 /** A value as JSON text, numbers as the log wrote them (64-bit integers stay exact). */

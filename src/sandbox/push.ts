@@ -33,7 +33,8 @@ function predicateOf(job: Job): Predicate {
   let predicate = predicates.get(key);
   if (!predicate) {
     const condition = checkJobFilter(job.filter, job.dataset);
-    predicate = condition ? compilePredicate(condition) : () => true;
+    // An ingested timestamp is nanoseconds (a number) or RFC 3339 text, as output.ts reads it.
+    predicate = condition ? compilePredicate(condition, { timestamps: "unixnano" }) : () => true;
     if (predicates.size >= MAX_CACHED_PREDICATES) predicates.clear();
     predicates.set(key, predicate);
   }

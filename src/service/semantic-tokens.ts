@@ -67,12 +67,22 @@ const semanticTypes: Record<HighlightKind, SemanticTokenType | undefined> = {
   invalid: undefined,
 };
 
-/** Every token an editor colours through LSP, in source order; deprecated fields carry the `deprecated` modifier. */
+/**
+ * Every token an editor colours through LSP, in source order; deprecated fields carry the
+ * `deprecated` modifier. The `# dataset:` comment has none: the editors' grammars mark out its
+ * keyword and name, and a comment token over it would colour it all as a comment.
+ */
 export function semanticTokens(analysis: Analysis): SemanticToken[] {
   const result: SemanticToken[] = [];
+  const directiveAt = analysis.directive?.range.start.offset;
   for (const highlight of highlights(analysis)) {
     const type = semanticTypes[highlight.kind];
-    if (type)
+    const isDirective =
+      highlight.kind === "comment" &&
+      directiveAt !== undefined &&
+      highlight.offset < directiveAt &&
+      directiveAt <= highlight.offset + highlight.length;
+    if (type && !isDirective)
       result.push({
         offset: highlight.offset,
         length: highlight.length,

@@ -16,7 +16,7 @@ export type JsonRef =
   | { kind: "element"; variable: string };
 
 /** The JSON types a comparison tells apart. */
-export type JsonKind = "string" | "number" | "bool" | "array" | "object";
+export type JsonKind = "string" | "number" | "bool" | "array" | "object" | "null";
 
 export type DialectName = "duckdb" | "clickhouse";
 
@@ -38,6 +38,12 @@ export interface Dialect {
   decimal(text: string): string;
   /** Numeric text as a double (NULL when it is none). */
   double(text: string): string;
+  /** Text of an integer as one of 128 bits (NULL when it is none). */
+  integer(text: string): string;
+  /** Integer division, of numbers at least 0 (the engines round other quotients differently). */
+  quotient(dividend: string, divisor: string): string;
+  /** What the first group of the regular expression captures in `text` (empty when it does not match). */
+  firstGroup(text: string, pattern: string): string;
   ifElse(condition: string, then: string, otherwise: string): string;
   /** A possibly NULL boolean as true or false: NULL (a missing value) is false. */
   orFalse(condition: string): string;
@@ -49,6 +55,8 @@ export interface Dialect {
    * the names the condition reads, in the order of their refs' `index`.
    */
   record(column: string, condition: string | null, fields: readonly string[]): string;
+  /** An integer expression over the fields of each row holding a JSON object (0 for any other row), as `record` binds them. */
+  recordCount(column: string, expression: string, fields: readonly string[]): string;
   /** A table of one row per line of NDJSON files (gzip or not), the line's text in `column`; or why the engine cannot read there. */
   lines(locations: readonly Location[]): { table: string; column: string } | { problem: string };
 }
@@ -76,6 +84,7 @@ const duckdbKinds: Record<JsonKind, string> = {
   bool: "= 'BOOLEAN'",
   array: "= 'ARRAY'",
   object: "= 'OBJECT'",
+  null: "= 'NULL'",
 };
 
 /**
@@ -93,6 +102,14 @@ const duckdbText = (ref: JsonRef) =>
   ref.kind === "field"
     ? `${fieldsVariable(ref.column)}.s[${ref.index + 1}]`
     : `json_extract_string(${ref.variable}, '$')`;
+
+/** `expression` over the record's fields, read in one pass each and bound to a lambda's struct (see duckdbKind). */
+function duckdbFields(column: string, expression: string, fields: readonly string[]): string {
+  const record = duckdb.identifier(column);
+  const paths = fields.map((name) => duckdb.string(jsonPath(name))).join(", ");
+  const values = `{'t': json_type(${record}, [${paths}]), 's': json_extract_string(${record}, [${paths}])}`;
+  return `list_transform([${values}], lambda ${fieldsVariable(column)}: ${expression})[1]`;
+}
 
 export const duckdb: Dialect = {
   name: "duckdb",
@@ -117,6 +134,9 @@ export const duckdb: Dialect = {
   contains: (text, part) => `contains(${text}, ${part})`,
   decimal: (text) => `TRY_CAST(${text} AS DECIMAL(38, 18))`,
   double: (text) => `TRY_CAST(${text} AS DOUBLE)`,
+  integer: (text) => `TRY_CAST(${text} AS HUGEINT)`,
+  quotient: (dividend, divisor) => `((${dividend}) // ${divisor})`,
+  firstGroup: (text, pattern) => `regexp_extract(${text}, ${duckdb.string(pattern)}, 1)`,
   ifElse: (condition, then, otherwise) => `CASE WHEN ${condition} THEN ${then} ELSE ${otherwise} END`,
   orFalse: (condition) => `COALESCE(${condition}, false)`,
   someElement(field, test) {
@@ -128,14 +148,13 @@ export const duckdb: Dialect = {
   record: (column, condition, fields) => {
     const record = duckdb.identifier(column);
     const object = `json_type(${record}) = 'OBJECT'`;
-    let test = object;
-    if (condition !== null) {
-      const paths = fields.map((name) => duckdb.string(jsonPath(name))).join(", ");
-      const values = `{'t': json_type(${record}, [${paths}]), 's': json_extract_string(${record}, [${paths}])}`;
-      const read = `list_transform([${values}], lambda ${fieldsVariable(column)}: ${condition})[1]`;
-      test = `${object} AND ${read}`;
-    }
+    const test = condition === null ? object : `${object} AND ${duckdbFields(column, condition, fields)}`;
     return `CASE WHEN json_valid(${record}) THEN ${test} ELSE false END`;
+  },
+  recordCount: (column, expression, fields) => {
+    const record = duckdb.identifier(column);
+    const count = `CASE WHEN json_type(${record}) = 'OBJECT' THEN ${duckdbFields(column, expression, fields)} ELSE 0 END`;
+    return `CASE WHEN json_valid(${record}) THEN ${count} ELSE 0 END`;
   },
   lines(locations) {
     const urls = locations.map((location) =>
@@ -159,6 +178,7 @@ const clickhouseKinds: Record<JsonKind, string> = {
   bool: "= 'Bool'",
   array: "= 'Array'",
   object: "= 'Object'",
+  null: "= 'Null'",
 };
 
 const clickhouseArgs = (ref: JsonRef) =>
@@ -185,6 +205,9 @@ export const clickhouse: Dialect = {
   contains: (text, part) => `position(${text}, ${part}) > 0`,
   decimal: (text) => `toDecimal128OrNull(${text}, 18)`,
   double: (text) => `toFloat64OrNull(${text})`,
+  integer: (text) => `toInt128OrNull(${text})`,
+  quotient: (dividend, divisor) => `intDiv(${dividend}, ${divisor})`,
+  firstGroup: (text, pattern) => `extract(${text}, ${clickhouse.string(pattern)})`,
   ifElse: (condition, then, otherwise) => `if(${condition}, ${then}, ${otherwise})`,
   orFalse: (condition) => `coalesce(${condition}, false)`,
   someElement(field, test) {
@@ -197,6 +220,8 @@ export const clickhouse: Dialect = {
     const object = `JSONType(${clickhouse.identifier(column)}) = 'Object'`;
     return condition === null ? object : `${object} AND (${condition})`;
   },
+  recordCount: (column, expression) =>
+    `if(JSONType(${clickhouse.identifier(column)}) = 'Object', ${expression}, 0)`,
   lines(locations) {
     const tables: string[] = [];
     for (const location of locations) {

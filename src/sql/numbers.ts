@@ -1,11 +1,12 @@
 import { NUMERIC_TEXT } from "../eval/index.js";
 import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
+import type { Dialect, JsonRef } from "./dialect.js";
 
 /** A regular expression's pattern without its anchors, for the engines' whole-text match functions. */
-const unanchored = (pattern: RegExp) => pattern.source.slice(1, -1);
+export const unanchoredPattern = (pattern: RegExp) => pattern.source.slice(1, -1);
 
 /** The strings eval reads as numbers, as the engines' regular expressions (RE2 in both) write them. */
-export const NUMERIC_STRING = unanchored(NUMERIC_TEXT);
+export const NUMERIC_STRING = unanchoredPattern(NUMERIC_TEXT);
 
 /**
  * Numbers both engines hold exactly as DECIMAL(38, 18): up to 20 digits before the point (every
@@ -13,11 +14,44 @@ export const NUMERIC_STRING = unanchored(NUMERIC_TEXT);
  * constants must have it.
  */
 export const EXACT_NUMBER = /^-?[0-9]{1,20}(\.[0-9]{1,18})?$/;
-export const EXACT_NUMBER_PATTERN = unanchored(EXACT_NUMBER);
+export const EXACT_NUMBER_PATTERN = unanchoredPattern(EXACT_NUMBER);
 
 /** An order comparison's SQL symbol: the symbol the language takes for it too (the vocabulary's alias). */
 export function sqlComparator(operator: PositiveOperator): string {
   const symbol = OPERATORS[operator].aliases.find((alias) => /^[<>]=?$/.test(alias));
   if (!symbol) throw new Error(`${operator} is no order comparison`);
   return symbol;
+}
+
+/** Whether the value is one eval reads as a number: a JSON number, or a string of the numeric form. */
+export function isNumeric(dialect: Dialect, ref: JsonRef): string {
+  return `(${dialect.isKind(ref, "number")} OR ${dialect.isKind(ref, "string")} AND ${dialect.fullMatch(dialect.text(ref), NUMERIC_STRING)})`;
+}
+
+/**
+ * Numeric text compared with number constants exactly: as a decimal of 38 digits when the text is
+ * one (every 64-bit integer, every decimal with at most 18 digits after the point), else as a
+ * double (numbers in exponent form or beyond that range; see docs/sql.md).
+ */
+export function compareNumber(
+  dialect: Dialect,
+  text: string,
+  operator: PositiveOperator,
+  constants: readonly string[],
+): string {
+  const compare = (value: string, literals: string[]) =>
+    operator === "eq" || operator === "in"
+      ? literals.length === 1
+        ? `${value} = ${literals[0]}`
+        : `${value} IN (${literals.join(", ")})`
+      : `${value} ${sqlComparator(operator)} ${literals[0]}`;
+  const exact = compare(
+    dialect.decimal(text),
+    constants.map((constant) => dialect.decimal(dialect.string(constant))),
+  );
+  const approximate = compare(
+    dialect.double(text),
+    constants.map((constant) => dialect.double(dialect.string(constant))),
+  );
+  return dialect.ifElse(dialect.fullMatch(text, EXACT_NUMBER_PATTERN), exact, approximate);
 }

@@ -1,5 +1,6 @@
 import { type Cond, toNegationNormalForm } from "../check/index.js";
 import type { Diagnostic } from "../diagnostics/index.js";
+import { DEFAULT_TIMESTAMP_READING, type TimestampReading } from "../eval/index.js";
 import { type DialectName, dialects, type Location } from "./dialect.js";
 import { translate } from "./translate.js";
 
@@ -9,10 +10,21 @@ export interface SqlOptions {
   column?: string;
   /** NDJSON to read (paths or globs, `s3://bucket/key`, `r2://bucket/key` or https URLs): a whole SELECT. */
   from?: string | readonly string[];
+  /** How a number in a timestamp field is read, as eval reads it (default auto). */
+  timestamps?: TimestampReading;
 }
 
 export type SqlResult =
-  | { ok: true; sql: string; diagnostics: Diagnostic[] }
+  | {
+      ok: true;
+      sql: string;
+      /**
+       * Without `from`, when the filter names a timestamp field: an integer expression over the same
+       * column, how many of a record's values of those fields are no time (eval counts and reports them).
+       */
+      unreadableTimes?: string;
+      diagnostics: Diagnostic[];
+    }
   | { ok: false; sql: null; diagnostics: Diagnostic[]; problem?: string };
 
 /** The column name `toSql` expects records in when none is given. */
@@ -35,13 +47,25 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
     if ("problem" in source) return { ok: false, sql: null, diagnostics: [], problem: source.problem };
     ({ table, column } = source);
   }
-  const translated = condition && translate(toNegationNormalForm(condition), dialect, column);
+  const timestamps = options.timestamps ?? DEFAULT_TIMESTAMP_READING;
+  const translated = condition && translate(toNegationNormalForm(condition), dialect, column, timestamps);
   if (translated && translated.expression === null)
     return { ok: false, sql: null, diagnostics: translated.diagnostics };
-  const where = dialect.record(column, translated?.expression ?? null, translated?.fields ?? []);
-  const sql =
-    table === undefined ? where : `SELECT ${dialect.identifier(column)} FROM ${table} WHERE ${where}`;
-  return { ok: true, sql, diagnostics: [] };
+  const fields = translated?.fields ?? [];
+  const where = dialect.record(column, translated?.expression ?? null, fields);
+  if (table !== undefined)
+    return {
+      ok: true,
+      sql: `SELECT ${dialect.identifier(column)} FROM ${table} WHERE ${where}`,
+      diagnostics: [],
+    };
+  const count = translated?.unreadableTimes;
+  return {
+    ok: true,
+    sql: where,
+    ...(count ? { unreadableTimes: dialect.recordCount(column, count, fields) } : {}),
+    diagnostics: [],
+  };
 }
 
 /** `s3://bucket/key`, `r2://bucket/key`, an http(s) URL, or else a local path or glob. */

@@ -1,8 +1,11 @@
+import { isTimestampField } from "../catalog/index.js";
 import { type Leaf, type Meaning, type ScalarValue, scalarText } from "../check/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
+import type { TimestampReading } from "../eval/index.js";
 import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
 import type { Dialect, JsonRef } from "./dialect.js";
-import { EXACT_NUMBER, EXACT_NUMBER_PATTERN, NUMERIC_STRING, sqlComparator } from "./numbers.js";
+import { compareNumber, EXACT_NUMBER, isNumeric } from "./numbers.js";
+import { timestampTest, unreadableTime } from "./timestamps.js";
 
 /** A string holding half of a surrogate pair: no UTF-8 text, so no engine's string can equal it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -12,28 +15,59 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * JSON text, with eval's semantics: each comparison is true or false, never NULL (a missing or null
  * field, or a value of another type, fails every positive operator), so the `!` operators, written
  * `NOT`, mean what they mean in eval. The comparisons no engine can decide exactly are
- * diagnostics at their place, and there is then no expression.
+ * diagnostics at their place, and there is then no expression. `unreadableTimes` counts a record's
+ * values of the timestamp fields the condition names that are no time (null when it names none).
  */
 export function translate(
   condition: Meaning,
   dialect: Dialect,
   column: string,
-): { expression: string | null; fields: string[]; diagnostics: Diagnostic[] } {
+  timestamps: TimestampReading,
+): {
+  expression: string | null;
+  unreadableTimes: string | null;
+  fields: string[];
+  diagnostics: Diagnostic[];
+} {
   const diagnostics: Diagnostic[] = [];
-  const translation = new Translation(dialect, column, diagnostics);
+  const translation = new Translation(dialect, column, timestamps, diagnostics);
   const expression = translation.cond(condition, false);
-  return { expression: diagnostics.length > 0 ? null : expression, fields: translation.fields, diagnostics };
+  return {
+    expression: diagnostics.length > 0 ? null : expression,
+    unreadableTimes: translation.unreadableTimes(),
+    fields: translation.fields,
+    diagnostics,
+  };
 }
 
 class Translation {
   /** The fields the condition reads, each once, in order of first mention: a field's ref has its index here. */
   readonly fields: string[] = [];
+  /** The timestamp fields among them. */
+  private readonly timestampFields = new Set<string>();
 
   constructor(
     private readonly dialect: Dialect,
     private readonly column: string,
+    private readonly timestamps: TimestampReading,
     private readonly diagnostics: Diagnostic[],
   ) {}
+
+  /** The number of a record's timestamp values that are no time, summed over the fields; null when there are none. */
+  unreadableTimes(): string | null {
+    if (this.timestampFields.size === 0) return null;
+    return [...this.timestampFields]
+      .map((name) => {
+        const unreadable = unreadableTime(this.dialect, this.ref(name), this.timestamps);
+        return this.dialect.ifElse(unreadable, "1", "0");
+      })
+      .join(" + ");
+  }
+
+  private ref(name: string): JsonRef & { kind: "field" } {
+    if (!this.fields.includes(name)) this.fields.push(name);
+    return { kind: "field", column: this.column, name, index: this.fields.indexOf(name) };
+  }
 
   /** `nested`: inside a group of the other kind, so that an `or` needs its parentheses. */
   cond(condition: Meaning, nested: boolean): string {
@@ -76,20 +110,15 @@ class Translation {
   }
 
   private positive(leaf: Leaf, operator: PositiveOperator, values: ScalarValue[]): string {
-    const name = leaf.field.name;
-    if (!this.fields.includes(name)) this.fields.push(name);
-    const field: JsonRef & { kind: "field" } = {
-      kind: "field",
-      column: this.column,
-      name,
-      index: this.fields.indexOf(name),
-    };
+    const field = this.ref(leaf.field.name);
     switch (leaf.field.type) {
       case "string":
         return this.stringTest(field, operator, values);
       case "int":
       case "float":
-        return this.numberTest(field, operator, values);
+        if (!isTimestampField(leaf.field)) return this.numberTest(field, operator, values);
+        this.timestampFields.add(leaf.field.name);
+        return timestampTest(this.dialect, field, operator, values.map(scalarText), this.timestamps);
       case "bool":
         return `${this.dialect.isKind(field, "bool")} AND ${this.dialect.text(field)} = '${scalarText(values[0]!)}'`;
       case "array": {
@@ -119,30 +148,9 @@ class Translation {
     return `${dialect.isKind(ref, "string")} AND ${test()}`;
   }
 
-  /**
-   * A JSON number, or a string of digits as eval reads one, compared exactly: as a decimal of 38
-   * digits when the text is one (every 64-bit integer, every decimal with at most 18 digits after
-   * the point), else as a double (numbers in exponent form or beyond that range; see docs/sql.md).
-   */
+  /** A JSON number, or a string of digits as eval reads one, compared exactly (see compareNumber). */
   private numberTest(ref: JsonRef, operator: PositiveOperator, values: ScalarValue[]): string {
     const { dialect } = this;
-    const text = dialect.text(ref);
-    const isNumber = `(${dialect.isKind(ref, "number")} OR ${dialect.isKind(ref, "string")} AND ${dialect.fullMatch(text, NUMERIC_STRING)})`;
-    const texts = values.map(scalarText);
-    const compare = (value: string, constants: string[]) =>
-      operator === "eq" || operator === "in"
-        ? constants.length === 1
-          ? `${value} = ${constants[0]}`
-          : `${value} IN (${constants.join(", ")})`
-        : `${value} ${sqlComparator(operator)} ${constants[0]}`;
-    const exact = compare(
-      dialect.decimal(text),
-      texts.map((constant) => dialect.decimal(dialect.string(constant))),
-    );
-    const approximate = compare(
-      dialect.double(text),
-      texts.map((constant) => dialect.double(dialect.string(constant))),
-    );
-    return `${isNumber} AND ${dialect.ifElse(dialect.fullMatch(text, EXACT_NUMBER_PATTERN), exact, approximate)}`;
+    return `${isNumeric(dialect, ref)} AND ${compareNumber(dialect, dialect.text(ref), operator, values.map(scalarText))}`;
   }
 }

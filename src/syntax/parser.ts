@@ -1,4 +1,3 @@
-import "./compat.js";
 import {
   EmbeddedActionsParser,
   EOF,

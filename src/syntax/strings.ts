@@ -17,8 +17,8 @@ export const jsonEscapes: Readonly<Record<string, string>> = {
   t: "\t",
 };
 
-/** Filter strings take JSON's escapes in either quote style, plus `\'`. */
-const simpleEscapes: Record<string, string> = { ...jsonEscapes, "'": "'" };
+/** Filter strings take JSON's escapes in either quote style, plus `\'` (editor grammars colour these). */
+export const stringEscapes: Readonly<Record<string, string>> = { ...jsonEscapes, "'": "'" };
 
 /** The text between the quotes; an unterminated literal (no closing quote) is decoded up to its end. */
 function body(image: string): string {
@@ -63,7 +63,7 @@ export function decodeStringToken(image: string): string {
         continue;
       }
     }
-    const simple = simpleEscapes[next];
+    const simple = stringEscapes[next];
     out += simple ?? next;
     i += 1;
   }
@@ -92,7 +92,7 @@ export function findInvalidEscapes(image: string): { offset: number; length: num
       i += 5;
       continue;
     }
-    if (!(next in simpleEscapes)) found.push({ offset: i, length: 2, text: `\\${next}` });
+    if (!(next in stringEscapes)) found.push({ offset: i, length: 2, text: `\\${next}` });
     i += 1;
   }
   return found;

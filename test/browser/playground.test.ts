@@ -238,6 +238,28 @@ describe("the playground in Chromium", () => {
     ]);
   });
 
+  it("reads the lines as filterc eval does: exact nanoseconds, timestamps in any form, values that are no time", async () => {
+    await clearEditor();
+    await page.keyboard.insertText("EdgeStartTimestamp in [1700000000123456789, 1700000001000000000]");
+    await page.fill(
+      "#evaluate-input",
+      [
+        '{"EdgeStartTimestamp":1700000000123456789}',
+        '{"EdgeStartTimestamp":1700000000123456788}',
+        '{"EdgeStartTimestamp":"2023-11-15T00:13:21+02:00"}',
+        '{"EdgeStartTimestamp":"yesterday"}',
+      ].join("\n"),
+    );
+    // Before, JSON.parse rounded both nanosecond numbers to one double, and text was no number: 1 of 4.
+    await expectText("#evaluate-summary", "2 of 4 match");
+    expect(await page.$$eval("#evaluate-results li", (items) => items.map((i) => i.textContent))).toEqual([
+      'match{"EdgeStartTimestamp":1700000000123456789}',
+      'no match{"EdgeStartTimestamp":1700000000123456788}',
+      'match{"EdgeStartTimestamp":"2023-11-15T00:13:21+02:00"}',
+      'no match{"EdgeStartTimestamp":"yesterday"} — not a time, compared as missing: EdgeStartTimestamp',
+    ]);
+  });
+
   it("offers every shipped dataset in the picker", async () => {
     const offered = await page.$$eval("#dataset option", (options) =>
       options.map((option) => (option as HTMLOptionElement).value),

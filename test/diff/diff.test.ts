@@ -20,6 +20,16 @@ describe("diffFilters", () => {
     expect(diff("BotScore in [1, 2, 3]", "BotScore geq 1 and BotScore leq 3")).toEqual(same);
   });
 
+  it("gives a timestamp of nanoseconds, the service's integer, and the evaluator reads it so", () => {
+    // eval's default reading took `4` for four seconds, and the record did not verify: an internal error.
+    expect(diff("EdgeStartTimestamp gt 3", "EdgeStartTimestamp gt 4")).toEqual({
+      decided: true,
+      relation: "superset",
+      onlyA: '{"EdgeStartTimestamp":4}',
+      onlyB: null,
+    });
+  });
+
   it("finds `not X lt 5` and `X geq 5` equivalent: `not` means its push-down, as in the JSON", () => {
     expect(diff("not BotScore lt 30", "BotScore geq 30")).toEqual(same);
     expect(

@@ -161,6 +161,39 @@ describe("filterc test", () => {
     });
   });
 
+  it("reads a timestamp in a record as eval does, and refuses one that is no time", async () => {
+    const times = file(
+      "times.test.json",
+      `{"filter": "EdgeStartTimestamp geq 1700000000000000000", "cases": [
+  {"record": {"EdgeStartTimestamp": "2023-11-14T22:13:20Z"}, "match": true},
+  {"record": {"EdgeStartTimestamp": "2023-11-14T23:13:19.999+01:00"}, "match": false},
+  {"record": {"EdgeStartTimestamp": 1700000000}, "match": true},
+  {"record": {"EdgeStartTimestamp": 1700000000000000001}, "match": true}
+]}`,
+    );
+    expect(await runCli(["test", times])).toEqual({
+      code: 0,
+      stdout: `ok   ${times}: 4 cases\n4 passed, 0 failed\n`,
+      stderr: "",
+    });
+    const notTimes = file(
+      "not-times.test.json",
+      `{"filter": "EdgeStartTimestamp geq 0", "cases": [
+  {"record": {"EdgeStartTimestamp": "yesterday"}, "match": false},
+  {"record": {"EdgeStartTimestamp": 1700000000123}, "match": false}
+]}`,
+    );
+    const time =
+      "EdgeStartTimestamp is a time (RFC 3339 text, or unix seconds or nanoseconds) in http_requests";
+    expect(await runCli(["test", notTimes])).toEqual({
+      code: 2,
+      stdout: "0 passed, 0 failed, with errors\n",
+      stderr:
+        `error: ${notTimes}:2:3: case 1: ${time}, but the record holds "yesterday"\n` +
+        `error: ${notTimes}:3:3: case 2: ${time}, but the record holds 1700000000123\n`,
+    });
+  });
+
   it("refuses malformed test files and log lines with their place, exit 2", async () => {
     const notJson = file("broken.test.json", '{"filter": "BotScore lt 1", "cases": [}');
     expect((await runCli(["test", notJson])).stderr).toBe(

@@ -1,7 +1,8 @@
 import { check } from "../../src/check/index.js";
 import { DEFAULT_MAX_LINE_BYTES, emptyCounts, evalLines, warningText } from "../../src/cli/eval-lines.js";
 import { streamInput } from "../../src/cli/log-input.js";
-import { compileBlockFilter, compileLineFilter } from "../../src/eval/index.js";
+import { UnreadableTimes } from "../../src/cli/timestamps.js";
+import { compileBlockFilter, compileLineFilter, type TimestampReading } from "../../src/eval/index.js";
 
 export interface RunLinesOptions {
   /** Test ASCII lines with the block filter, as the CLI does (default true). */
@@ -9,16 +10,23 @@ export interface RunLinesOptions {
   invert?: boolean;
   strict?: boolean;
   maxLineBytes?: number;
+  timestamps?: TimestampReading;
+  prefilter?: boolean;
 }
 
-/** Runs evalLines with the filter of `source` over `chunks` as they come: how it ended, what it wrote, its counts and its warnings. */
+/**
+ * Runs evalLines with the filter of `source` over `chunks` as they come: how it ended, what it
+ * wrote, its counts, its warnings and the values of timestamp fields it could not read.
+ */
 export async function runLines(
   chunks: () => Iterable<Uint8Array>,
   source: string,
   options: RunLinesOptions = {},
 ) {
   const condition = check(source).normal;
-  const filter = compileLineFilter(condition);
+  const times = new UnreadableTimes();
+  const timeOptions = { timestamps: options.timestamps, onUnreadableTime: times.note };
+  const filter = compileLineFilter(condition, { ...timeOptions, prefilter: options.prefilter });
   const counts = emptyCounts();
   const written: Buffer[] = [];
   const warnings: string[] = [];
@@ -28,7 +36,7 @@ export async function runLines(
     }),
     {
       filter,
-      blockFilter: options.block === false ? undefined : compileBlockFilter(condition, filter),
+      blockFilter: options.block === false ? undefined : compileBlockFilter(condition, filter, timeOptions),
       invert: options.invert ?? false,
       strict: options.strict ?? false,
       maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
@@ -38,7 +46,8 @@ export async function runLines(
       counts,
       onRead: () => {},
       warn: (warning) => warnings.push(warningText(warning)),
+      times,
     },
   );
-  return { ...end, out: Buffer.concat(written).toString(), counts, warnings };
+  return { ...end, out: Buffer.concat(written).toString(), counts, warnings, times: times.tally };
 }

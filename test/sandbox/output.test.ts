@@ -131,6 +131,43 @@ describe("the push applies output_options", () => {
     expect(texts).toEqual(['{"RayID":"a","EdgeStartTimestamp":"2024-11-24T10:15:00Z"}\n']);
   });
 
+  it("filters on a timestamp's instant (any offset, before 1970) and writes that instant", async () => {
+    const current = await start();
+    await createJob(current, {
+      filter: '{"where":{"key":"EdgeStartTimestamp","operator":"lt","value":"1732443300000000000"}}',
+      output_options: { field_names: ["RayID", "EdgeStartTimestamp"], timestamp_format: "rfc3339ns" },
+    });
+    const { texts } = await push(current, [
+      '{"RayID":"a","EdgeStartTimestamp":"2024-11-24T12:14:59.5+02:00"}',
+      '{"RayID":"b","EdgeStartTimestamp":"2024-11-24t12:15:00+02:00"}',
+      '{"RayID":"c","EdgeStartTimestamp":"1969-12-31T23:59:59.25Z"}',
+      '{"RayID":"d","EdgeStartTimestamp":1732443299999999999}',
+    ]);
+    expect(texts).toEqual([
+      '{"RayID":"a","EdgeStartTimestamp":"2024-11-24T10:14:59.500000000Z"}\n' +
+        '{"RayID":"c","EdgeStartTimestamp":"1969-12-31T23:59:59.250000000Z"}\n' +
+        '{"RayID":"d","EdgeStartTimestamp":"2024-11-24T10:14:59.999999999Z"}\n',
+    ]);
+  });
+
+  it("writes every timestamp field of the dataset's catalog in the job's format, whatever its name", async () => {
+    const current = await start();
+    await createJob(current, {
+      dataset: "zaraz_events",
+      output_options: { field_names: ["EventType", "TimestampStart"], timestamp_format: "unix" },
+    });
+    const answer = await call(
+      current,
+      "POST",
+      `/zones/${ZONE}/sandbox/ingest?dataset=zaraz_events`,
+      '{"EventType":"track","TimestampStart":1732443300123456789}',
+    );
+    const [delivery] = (answer.json as { result: { deliveries: Delivery[] } }).result.deliveries;
+    expect(gunzipSync(await readFile(join(current.dataDir, delivery!.file))).toString()).toBe(
+      '{"EventType":"track","TimestampStart":1732443300}\n',
+    );
+  });
+
   it("writes a logpull_options job's fields in its order, unixnano without timestamps=, and its redaction and sample", async () => {
     const current = await start();
     await createJob(current, { logpull_options: "fields=EdgeStartTimestamp,ClientRequestUserAgent,RayID" });

@@ -22,12 +22,19 @@ describe("a text that names its dataset", () => {
     expect(labels("# dataset: gateway_http\nHTTPH<|>")).toEqual(["HTTPHost"]);
     const { text, offset } = withCursor('# dataset: gateway_http\nAct<|>ion eq "block"');
     expect(service.hover(text, offset)?.contents).toMatch(/^\*\*Action\*\*: `string`/);
-    expect(service.semanticTokens('# dataset: gateway_http\nAction eq "block"')[1]).toEqual({
+    expect(service.semanticTokens('# dataset: gateway_http\nAction eq "block"')[0]).toEqual({
       offset: 24,
       length: 6,
       type: "property",
       modifiers: [],
     });
+  });
+
+  it("leaves its directive to the editor's grammar: no comment token over it, unlike other comments", () => {
+    const tokens = service.semanticTokens('# dataset: gateway_http\n# a note\nAction eq "block"');
+    expect(tokens.filter((token) => token.type === "comment")).toEqual([
+      { offset: 24, length: 8, type: "comment", modifiers: [] },
+    ]);
   });
 
   it("completes the dataset's name after `# dataset:`, replacing the name written", () => {

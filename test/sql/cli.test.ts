@@ -92,6 +92,32 @@ describe("filterc sql", () => {
   });
 });
 
+describe("filterc sql --timestamps", () => {
+  it("compares numbers in the unit it names, and refuses a job's text formats, which need none", async () => {
+    const unix = await inDir(
+      ["sql", "--dialect", "duckdb", "--timestamps", "unix"],
+      "EdgeStartTimestamp gt 1700000000500000000",
+    );
+    expect(unix.code).toBe(0);
+    expect(unix.stdout).toContain(
+      "TRY_CAST(f.s[1] AS DECIMAL(38, 18)) > TRY_CAST('1700000000.5' AS DECIMAL(38, 18))",
+    );
+    expect(unix.stdout).not.toContain("'100000000000'");
+    const auto = await inDir(["sql", "--dialect", "duckdb"], "EdgeStartTimestamp gt 1700000000500000000");
+    expect(auto.stdout).toContain(
+      "abs(TRY_CAST(f.s[1] AS DECIMAL(38, 18))) < TRY_CAST('100000000000' AS DECIMAL(38, 18))",
+    );
+    const rfc = await inDir(
+      ["sql", "--dialect", "duckdb", "--timestamps", "rfc3339"],
+      "EdgeStartTimestamp gt 0",
+    );
+    expect(rfc.code).toBe(2);
+    expect(rfc.stderr.split("\n")[0]).toBe(
+      "filterc sql: --timestamps rfc3339: RFC 3339 text is read as the time it names whatever --timestamps says; it says how numbers are read: auto, unix or unixnano",
+    );
+  });
+});
+
 describe("filterc query", () => {
   it("keeps the lines eval keeps, from plain and gzip files through a glob", async () => {
     const filter = 'EdgeResponseStatus geq 500 and not ClientRequestPath startsWith "/health"';
@@ -125,6 +151,71 @@ describe("filterc query", () => {
       "SecurityActions",
     ]);
     expect(grouped).toEqual({ code: 0, stdout: '3\t(missing)\n1\t["block"]\n', stderr: "" });
+  });
+
+  it("reads timestamps as eval does in every mode, and reports the values that are no time once", async () => {
+    const timed = [
+      '{"RayID":"a","EdgeStartTimestamp":"2023-11-14T22:13:20.5Z","ClientCountry":"us"}',
+      '{"RayID":"b","EdgeStartTimestamp":1699999999,"ClientCountry":"us"}',
+      '{"RayID":"c","EdgeStartTimestamp":"2023-11-15T00:13:21+02:00","ClientCountry":"ca"}',
+      '{"RayID":"d","EdgeStartTimestamp":"14/Nov/2023:22:13:20 +0000","ClientCountry":"us"}',
+      '{"RayID":"e","EdgeStartTimestamp":1700000000123,"ClientCountry":"ca"}',
+      '{"RayID":"f","EdgeStartTimestamp":1700000000000000001}',
+    ];
+    await writeFile(join(dir, "timed.ndjson"), `${timed.join("\n")}\n`);
+    const filter = "EdgeStartTimestamp geq 1700000000000000000";
+    const report =
+      "filterc query: 2 values of timestamp fields cannot be read as a time, so they compare as missing fields " +
+      '(one is EdgeStartTimestamp "14/Nov/2023:22:13:20 +0000")\n';
+    const reportOf = (stderr: string) =>
+      stderr.split("\n").filter((line) => line.startsWith("filterc query:"));
+    const evaluated = await inDir(["eval", "--expr", filter, "$DIR/timed.ndjson"]);
+    expect(evaluated.stdout).toBe(`${timed[0]}\n${timed[2]}\n${timed[5]}\n`);
+    for (const args of [["--threads", "1"], ["--stats"]]) {
+      const lines = await inDir(["query", "--expr", filter, "$DIR/timed.ndjson", ...args]);
+      expect(lines.stdout).toBe(evaluated.stdout);
+      expect(reportOf(lines.stderr)).toEqual([report.trimEnd()]);
+    }
+    for (const args of [["--count"], ["--count", "--stats"]]) {
+      const counted = await inDir(["query", "--expr", filter, "$DIR/timed.ndjson", ...args]);
+      expect(counted.stdout).toBe("3\n");
+      expect(reportOf(counted.stderr)).toEqual([report.trimEnd()]);
+    }
+    const grouped = await inDir([
+      "query",
+      "--expr",
+      filter,
+      "$DIR/timed.ndjson",
+      "--group-by",
+      "ClientCountry",
+    ]);
+    // The first group holding one names its value: the groups come most first, then by value.
+    expect(grouped).toEqual({
+      code: 0,
+      stdout: '1\t"ca"\n1\t"us"\n1\t(missing)\n',
+      stderr: report.replace(
+        '"14/Nov/2023:22:13:20 +0000"',
+        "1700000000123, a number the size of neither unix seconds nor unix nanoseconds: see --timestamps",
+      ),
+    });
+    const unix = await inDir([
+      "query",
+      "--expr",
+      filter,
+      "$DIR/timed.ndjson",
+      "--timestamps",
+      "unix",
+      "--count",
+    ]);
+    expect(unix).toEqual({
+      code: 0,
+      stdout: "4\n",
+      stderr:
+        "filterc query: 1 value of a timestamp field cannot be read as a time, so it compares as a missing field " +
+        '(EdgeStartTimestamp "14/Nov/2023:22:13:20 +0000")\n',
+    });
+    const none = await inDir(["query", "--expr", 'ClientCountry eq "us"', "$DIR/timed.ndjson", "--count"]);
+    expect(none).toEqual({ code: 0, stdout: "3\n", stderr: "" });
   });
 
   it("refuses what it cannot do before starting DuckDB", async () => {
@@ -183,7 +274,7 @@ describe("filterc query", () => {
     expect(duckdbFailure(error, access.secrets).message).toBe("DuckDB: Parser Error: near SECRET '****'");
   });
 
-  it("says how to install DuckDB when the optional dependency is missing", async () => {
+  it("says how to install DuckDB when the optional package is missing", async () => {
     const alone = await mkdtemp(join(tmpdir(), "filterc-no-duckdb-"));
     try {
       const dist = join(builtCli(), "..");
@@ -198,7 +289,7 @@ describe("filterc query", () => {
       );
       expect(run.status).toBe(1);
       expect(run.stderr).toMatch(
-        /^filterc query: filterc query runs embedded DuckDB, the optional dependency @duckdb\/node-api, which is not installed here \(.*\); install it with: npm install @duckdb\/node-api\n$/,
+        /^filterc query: filterc query runs embedded DuckDB, the optional package @duckdb\/node-api, which is not installed here \(Cannot find module '@duckdb\/node-api'\); install it beside filterc with: npm install '@duckdb\/node-api@\^1\.5\.6-r\.1'\n$/,
       );
     } finally {
       await rm(alone, { recursive: true, force: true });

@@ -1,17 +1,32 @@
 import fc from "fast-check";
-import type { Cond } from "../../src/index.js";
+import { type Cond, getCatalog, type TimestampReading } from "../../src/index.js";
 import { conditionArbitrary, fieldOfEachType } from "../helpers/conditions.js";
 
-/** Nanosecond timestamps are where SQL engines lose exactness: the int field is one. */
-const fields = fieldOfEachType("EdgeStartTimestamp");
+/**
+ * An int field of 64-bit values, and a timestamp field: numbers of nanoseconds are where SQL engines
+ * lose exactness, and a timestamp is read from every form a job writes.
+ */
+const fields = {
+  ...fieldOfEachType("EdgeResponseBytes"),
+  timestamp: getCatalog("http_requests")!.fields.get("EdgeStartTimestamp")!,
+};
 
-/** Nanosecond timestamps, 64-bit bounds and small numbers: the constants and their neighbours. */
-const intConstants = [
+/**
+ * Nanosecond timestamps (2023-11-14T22:13:20Z and the nanosecond, millisecond and second around
+ * it, 1969-12-31T23:59:59Z), 64-bit bounds and small numbers: the constants and their neighbours.
+ */
+export const intConstants = [
   "-1",
   "0",
   "5",
   "500",
   "1700000000000000000",
+  "1700000000000000001",
+  "1699999999999999999",
+  "1700000000123000000",
+  "1700000000123456789",
+  "1700000001000000000",
+  "-1000000000",
   "9223372036854775807",
   "18446744073709551615",
   "-9223372036854775808",
@@ -137,7 +152,53 @@ const recordValues: Record<keyof typeof fields, string[]> = {
     "[null]",
   ],
   stringArray: ["[]", '["block"]', '["a%"]', '["allow","log"]', '["it\'s"]', '"block"', "[1]", '["Block"]'],
+  // The constants' instants in every form a job writes, a second or a nanosecond around them, at
+  // offsets, with fractions past the nanosecond; numbers of unix seconds, of nanoseconds and of
+  // neither's size; text that is no RFC 3339 time.
+  timestamp: [
+    "1700000000000000000",
+    '"1700000000000000001"',
+    "1700000000123456789",
+    "1700000000",
+    '"1700000001"',
+    "1699999999",
+    "1700000000.123",
+    "-1",
+    "0",
+    "5",
+    "1700000000123",
+    "-1700000000123456",
+    '"99999999999999999"',
+    '"100000000000.5"',
+    "99999999999",
+    "100000000000000000",
+    "1.7e18",
+    '"2023-11-14T22:13:20Z"',
+    '"2023-11-14T22:13:20.123Z"',
+    '"2023-11-14T22:13:20.123456789Z"',
+    '"2023-11-14T22:13:20.1234567891Z"',
+    '"2023-11-14T22:13:20.000000000999Z"',
+    '"2023-11-14T22:13:19.999999999Z"',
+    '"2023-11-15T00:13:20+02:00"',
+    '"2023-11-14T16:43:21-05:30"',
+    '"2023-11-14t22:13:20.123z"',
+    '"1969-12-31T23:59:59Z"',
+    '"1969-12-31T23:59:59.5-00:00"',
+    '"2024-02-29T00:00:00Z"',
+    '"2023-02-29T00:00:00Z"',
+    '"2016-12-31T23:59:60Z"',
+    '"9999-12-31T23:59:59.999999999+23:59"',
+    '"2023-11-14 22:13:20Z"',
+    '"yesterday"',
+    "true",
+  ],
 };
+
+/** A timestamp field's values, as JSON text. */
+export const timestampValues = recordValues.timestamp;
+
+/** How the property reads numbers in timestamp fields. */
+export const readingArbitrary: fc.Arbitrary<TimestampReading> = fc.constantFrom("auto", "unix", "unixnano");
 
 /** A line of NDJSON: an object with some of the fields (missing, null, or a value), or now and then no object at all. */
 const objectLine: fc.Arbitrary<string> = fc

@@ -17,6 +17,8 @@ import { type CliIO, UsageError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
 import { fileInput, type LogInput, streamInput } from "../log-input.js";
 import { Progress } from "../progress.js";
+import { UnreadableTimes, unreadableTimesReport } from "../timestamps.js";
+import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
 
 export const usage = `filterc eval (--filter FILE | --expr SOURCE) [LOG...|-] [options]
 
@@ -42,6 +44,7 @@ Options:
                         --jobs 1
   --range-bytes N       the size of the ranges a plain file is cut into (default 33554432, 32 MiB;
                         at least 65536)
+${TIMESTAMPS_USAGE}
 Exit status: 0 ran (also when nothing matched), 1 errors in the filter, an unreadable or
 damaged input (what came before the damage is read) or a malformed line with --strict, 2 usage.`;
 
@@ -59,6 +62,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     stats: { type: "boolean" },
     jobs: { type: "string" },
     "range-bytes": { type: "string" },
+    timestamps: { type: "string" },
   });
   const maxLineBytes =
     parseCount(values["max-line-bytes"], "--max-line-bytes", 0, MAX_LINE_BYTES) ?? DEFAULT_MAX_LINE_BYTES;
@@ -67,12 +71,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError("give the filter with exactly one of --filter FILE and --expr SOURCE");
   if (values.filter === "-" && (positionals.length === 0 || positionals.includes("-")))
     throw new UsageError("standard input cannot hold both the filter and the logs");
+  const timestamps = parseTimestampReading(values.timestamps);
   const loaded = await loadEvalFilter(values, io);
   if (loaded === undefined) return 1;
   const { condition } = loaded;
 
   const inputs = await openInputs(positionals, io);
   const counts = emptyCounts();
+  const times = new UnreadableTimes();
   const totalBytes = inputs.every((input) => input.size !== undefined)
     ? inputs.reduce((sum, input) => sum + input.size!, 0)
     : undefined;
@@ -104,11 +110,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       workerFile: workerFile!,
       jobs,
       counts,
+      times: times.tally,
       write,
       warn,
       onRead,
       setup: {
         condition,
+        timestamps,
         prefilter: !values["no-prefilter"],
         invert: values.invert === true,
         strict: values.strict === true,
@@ -118,8 +126,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       },
     });
   } else {
-    const filter = compileLineFilter(condition, { prefilter: !values["no-prefilter"] });
-    const blockFilter = compileBlockFilter(condition, filter);
+    const timeOptions = { timestamps, onUnreadableTime: times.note };
+    const filter = compileLineFilter(condition, { ...timeOptions, prefilter: !values["no-prefilter"] });
+    const blockFilter = compileBlockFilter(condition, filter, timeOptions);
     for (const input of inputs) {
       ({ completed } = await evalLines(input, {
         filter,
@@ -131,6 +140,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         counts,
         onRead,
         warn,
+        times,
       }));
       if (!completed) break;
     }
@@ -138,6 +148,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   progress?.clear();
   if (values.count) io.stdout(`${counts.selected}\n`);
   io.stderr(`${summary(counts, inputs.length > 1)}\n`);
+  const unreadable = unreadableTimesReport(times.tally, inputs.length > 1);
+  if (unreadable) io.stderr(`filterc eval: ${unreadable}\n`);
   if (values.stats)
     io.stderr(
       `${keptStats({ lines: counts.matched, bytes: counts.matchedBytes }, { lines: counts.lines - counts.malformed, bytes: counts.bytes })}\n`,

@@ -1,4 +1,5 @@
 import type { Cond } from "../../check/index.js";
+import { compileLineFilter, type TimestampReading } from "../../eval/index.js";
 import { dialects, parseLocation, toSql } from "../../sql/index.js";
 import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
 import { type DuckDBConnection, duckdbFailure, openDuckDB, remoteAccess } from "../duckdb.js";
@@ -6,6 +7,8 @@ import { loadEvalFilter } from "../eval-filter.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
 import { localFiles } from "../local-files.js";
+import { emptyTally, UnreadableTimes, unreadableTimesReport } from "../timestamps.js";
+import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
 
 export const usage = `filterc query (--filter FILE | --expr SOURCE) PATH... [options]
 
@@ -24,9 +27,10 @@ Options:
   --group-by FIELD      print how many matching lines hold each value of FIELD (most first)
   --stats               also tell the share of lines and of bytes the filter keeps (stderr)
   --threads N           DuckDB's threads (default: every core; at most 256)
+${TIMESTAMPS_USAGE}
 Credentials for buckets come from the environment: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
 (AWS_SESSION_TOKEN, AWS_REGION) for s3://; R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY and R2_ACCOUNT_ID
-for r2://. They are never printed. Needs the optional dependency @duckdb/node-api.
+for r2://. They are never printed. Needs the optional package @duckdb/node-api (npm install @duckdb/node-api).
 Exit status: 0 ran (also when nothing matched), 1 errors in the filter, paths that match nothing,
 unreadable data or missing credentials, 2 usage.`;
 
@@ -40,6 +44,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     "group-by": { type: "string" },
     stats: { type: "boolean" },
     threads: { type: "string" },
+    timestamps: { type: "string" },
   });
   if ((values.filter === undefined) === (values.expr === undefined))
     throw new UsageError("give the filter with exactly one of --filter FILE and --expr SOURCE");
@@ -50,6 +55,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values.count && values["group-by"] !== undefined)
     throw new UsageError("give --count or --group-by, not both");
   const threads = parseCount(values.threads, "--threads", 1, MAX_THREADS);
+  const timestamps = parseTimestampReading(values.timestamps);
   const locations = paths.map(parseLocation);
   for (const location of locations) if (location.kind === "file") await localFiles(location.path, io.cwd);
   const access = remoteAccess(locations, io.env);
@@ -59,31 +65,50 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const { catalog } = loaded;
   if (groupBy !== undefined && catalog && !catalog.fields.has(groupBy))
     throw new UsageError(`--group-by ${JSON.stringify(groupBy)}: ${catalog.dataset} has no such field`);
-  const sql = toSql(loaded.condition, { dialect: "duckdb", from: paths });
+  const sql = toSql(loaded.condition, { dialect: "duckdb", from: paths, timestamps });
   if (!sql.ok) {
     if (sql.problem) throw new UserError(sql.problem);
     throw new UserError("the filter cannot be written as DuckDB SQL (see filterc sql)");
   }
+  const times = timesOf(loaded.condition, paths, timestamps);
   const connection = await openDuckDB(threads);
   try {
     for (const statement of access.statements) await connection.run(statement);
-    const stats = values.stats ? await measure(connection, loaded.condition, paths) : undefined;
+    const stats = values.stats
+      ? await measure(connection, loaded.condition, paths, timestamps, times)
+      : undefined;
     if (stats) io.stderr(`${keptStats(stats.kept, stats.of)}\n`);
+    /** The timestamp values that are no time are counted in the pass below, unless --stats counted them. */
+    const counting = stats === undefined ? times : undefined;
     if (values.count) {
-      const count = stats?.kept.lines ?? (await all(connection, `SELECT count(*) FROM (${sql.sql})`))[0]![0];
+      const count =
+        stats?.kept.lines ??
+        (counting
+          ? await counting.count(connection)
+          : (await all(connection, `SELECT count(*) FROM (${sql.sql})`))[0]![0]);
       io.stdout(`${count}\n`);
     } else if (groupBy !== undefined) {
       const value = `json_extract(json, ${dialects.duckdb.string(`$.${JSON.stringify(groupBy)}`)})::VARCHAR`;
-      const rows = await all(
-        connection,
-        `SELECT count(*) AS n, ${value} AS value FROM (${sql.sql}) GROUP BY value ORDER BY n DESC, value NULLS LAST`,
-      );
+      const rows = counting
+        ? await counting.groups(connection, value)
+        : await all(
+            connection,
+            `SELECT count(*) AS n, ${value} AS value FROM (${sql.sql}) GROUP BY value ORDER BY n DESC, value NULLS LAST`,
+          );
       for (const [n, found] of rows)
         io.stdout(`${n}\t${found === null || found === "null" ? "(missing)" : found}\n`);
     } else {
-      const result = await connection.stream(sql.sql);
-      for await (const rows of result.yieldRows()) io.stdout(rows.map((row) => `${row[0]}\n`).join(""));
+      const result = await connection.stream(counting ? counting.rows : sql.sql);
+      for await (const rows of result.yieldRows()) {
+        if (!counting) io.stdout(rows.map((row) => `${row[0]}\n`).join(""));
+        else {
+          io.stdout(rows.flatMap((row) => (row[1] ? [`${row[0]}\n`] : [])).join(""));
+          for (const row of rows) counting.add(Number(row[2]), row[0] as string);
+        }
+      }
     }
+    const report = times && unreadableTimesReport(times.tally, false);
+    if (report) io.stderr(`filterc query: ${report}\n`);
   } catch (error) {
     if (error instanceof UserError) throw error;
     throw duckdbFailure(error, access.secrets);
@@ -104,24 +129,81 @@ interface Volume {
 
 /**
  * The lines and bytes (a line end each) the filter keeps and those of every well-formed record, in
- * one pass over the data (two queries read remote files twice).
+ * one pass over the data (two queries read remote files twice), which also counts the timestamps
+ * that are no time.
  */
 async function measure(
   connection: DuckDBConnection,
   condition: Cond | null,
   paths: readonly string[],
+  timestamps: TimestampReading | undefined,
+  times: QueryTimes | undefined,
 ): Promise<{ kept: Volume; of: Volume }> {
   const every = toSql(null, { dialect: "duckdb", from: paths }).sql!;
   // The expression over the column of JSON text the SELECT of every record returns.
-  const kept = toSql(condition, { dialect: "duckdb" }).sql!;
+  const kept = toSql(condition, { dialect: "duckdb", timestamps }).sql!;
   const bytes = "strlen(json::VARCHAR) + 1";
   const [row] = await all(
     connection,
     `SELECT count(*) FILTER (WHERE ${kept}), coalesce(sum(${bytes}) FILTER (WHERE ${kept}), 0), ` +
-      `count(*), coalesce(sum(${bytes}), 0) FROM (${every})`,
+      `count(*), coalesce(sum(${bytes}), 0)${times ? `, ${times.columns}` : ""} FROM (${every})`,
   );
+  if (times) times.add(Number(row![4]), row![5] as string | null);
   return {
     kept: { lines: Number(row![0]), bytes: Number(row![1]) },
     of: { lines: Number(row![2]), bytes: Number(row![3]) },
+  };
+}
+
+type QueryTimes = NonNullable<ReturnType<typeof timesOf>>;
+
+/**
+ * How query counts the values of the filter's timestamp fields that are no time, in a pass that
+ * reads every record anyway: with the SQL's count (the engines property holds it to eval's), and one
+ * line holding such a value, which eval's filter reads again to name the field and the value.
+ * Undefined when the filter names no timestamp field.
+ */
+function timesOf(condition: Cond | null, paths: readonly string[], reading: TimestampReading | undefined) {
+  const expression = toSql(condition, { dialect: "duckdb", timestamps: reading });
+  if (!expression.ok || expression.unreadableTimes === undefined) return undefined;
+  const unreadable = expression.unreadableTimes;
+  const every = toSql(null, { dialect: "duckdb", from: paths }).sql!;
+  /** Each record, whether the filter keeps it, and how many of its timestamps are no time. */
+  const records = `SELECT json, ${expression.sql} AS kept, ${unreadable} AS unreadable FROM (${every})`;
+  const tally = emptyTally();
+  return {
+    tally,
+    /** The columns an aggregate over the records of `every` adds: the count, and a line holding one. */
+    columns: `coalesce(sum(${unreadable}), 0), first(json) FILTER (WHERE ${unreadable} > 0)`,
+    /** The records the filter keeps, or that hold such values: the line, kept, and the count. */
+    rows: `SELECT json, kept, unreadable FROM (${records}) WHERE kept OR unreadable > 0`,
+    add(count: number, line: string | null) {
+      if (count === 0 || line === null) return;
+      tally.count += count;
+      if (tally.example !== undefined) return;
+      const first = new UnreadableTimes();
+      compileLineFilter(condition, { timestamps: reading, onUnreadableTime: first.note })(line);
+      tally.example = first.tally.example;
+    },
+    /** The number of records the filter keeps, counting as it goes. */
+    async count(connection: DuckDBConnection): Promise<unknown> {
+      const [row] = await all(
+        connection,
+        `SELECT count(*) FILTER (WHERE kept), coalesce(sum(unreadable), 0), first(json) FILTER (WHERE unreadable > 0) FROM (${records})`,
+      );
+      this.add(Number(row![1]), row![2] as string | null);
+      return row![0];
+    },
+    /** The groups of the records the filter keeps, by `value`, most first, counting as it goes. */
+    async groups(connection: DuckDBConnection, value: string): Promise<unknown[][]> {
+      const rows = await all(
+        connection,
+        `SELECT count(*) FILTER (WHERE kept) AS n, ${value} AS value, coalesce(sum(unreadable), 0), ` +
+          `first(json) FILTER (WHERE unreadable > 0) FROM (${records}) WHERE kept OR unreadable > 0 ` +
+          "GROUP BY value ORDER BY n DESC, value NULLS LAST",
+      );
+      for (const row of rows) this.add(Number(row[2]), row[3] as string | null);
+      return rows.filter((row) => Number(row[0]) > 0);
+    },
   };
 }

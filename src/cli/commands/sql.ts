@@ -4,6 +4,7 @@ import { reportDiagnostics } from "../diagnostics-output.js";
 import { loadEvalFilter } from "../eval-filter.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
 import { localFiles } from "../local-files.js";
+import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
 
 export const usage = `filterc sql --dialect duckdb|clickhouse [--from PATH] [FILE|-] [options]
 
@@ -23,6 +24,7 @@ Options:
   --column NAME         the column of JSON text (without --from; default ${DEFAULT_COLUMN})
   --dataset NAME        field catalog to check against (default http_requests)
   --catalog FILE        a JSON field catalog for a dataset filterc does not ship
+${TIMESTAMPS_USAGE}
 Exit status: 0 written, 1 errors in the filter or a comparison the dialect cannot write exactly,
 or --from naming nothing readable, 2 usage.`;
 
@@ -33,6 +35,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     column: { type: "string" },
     dataset: { type: "string" },
     catalog: { type: "string" },
+    timestamps: { type: "string" },
   });
   const dialect = values.dialect;
   if (dialect === undefined) throw new UsageError("say which SQL: --dialect duckdb or --dialect clickhouse");
@@ -41,6 +44,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values.from !== undefined && values.column !== undefined)
     throw new UsageError("--column names your table's column; with --from the SELECT reads the lines itself");
   if (values.column === "") throw new UsageError("--column needs a name");
+  const timestamps = parseTimestampReading(values.timestamps);
   const filter = singleInput(positionals, "sql") ?? "-";
   if (values.from !== undefined && parseLocation(values.from).kind === "file")
     await localFiles(values.from, io.cwd);
@@ -52,6 +56,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (loaded === undefined) return 1;
   const result = toSql(loaded.condition, {
     dialect: dialect as DialectName,
+    timestamps,
     ...(values.column !== undefined ? { column: values.column } : {}),
     ...(values.from !== undefined ? { from: values.from } : {}),
   });

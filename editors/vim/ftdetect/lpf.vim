@@ -1,0 +1,2 @@
+" Cloudflare Logpush filters, as filterc reads them
+autocmd BufNewFile,BufRead *.lpf setfiletype lpf
