@@ -113,7 +113,7 @@ describe("conformance coverage", () => {
   it("accepts and rejects every operator on every type", () => {
     const matrix = files.find((f) => f.file === "operator-type-matrix.json")!.cases;
     expect(matrix).toHaveLength(14 * 7);
-    // From the spec's table, with float under int and arrays split by element type:
+    // From grammar/REFERENCE.md's operator table, with float under int and arrays split by element type:
     // eq/!eq 2×4, lt…geq 4×2, startsWith… 4×1, contains/!contains 2×3, in/!in 2×5.
     expect(matrix.filter((c) => c.filter !== null)).toHaveLength(36);
   });

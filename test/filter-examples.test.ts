@@ -20,7 +20,7 @@ interface ExampleSource {
   catalog?: string;
   /**
    * Two docs vectors wrap a whole `and` in a one-element `or`. filterc always drops one-element
-   * groups (the spec: "drop one-element groups"), with or without the optimizer, and no source
+   * groups (docs/testing.md), with or without the optimizer, and no source
    * spelling makes one, so these compile to the same meaning without that wrapper: the test
    * compares with the vector after dropping one-element groups.
    */

@@ -23,7 +23,7 @@ import { closeEngines, engines } from "./sql/engines.js";
 import { condArbitrary, linesArbitrary } from "./sql/generators.js";
 
 /*
- * One meaning (SPEC §6): `not` means its push-down, as in the JSON a job runs. One generator
+ * One meaning (docs/language.md#what-not-means): `not` means its push-down, as in the JSON a job runs. One generator
  * (filters with `not` at any depth; NDJSON lines whose fields are missing, null, of their type or
  * of another, and lines that are no object) and one reference: the rule itself, written here
  * apart from the code (each comparison alone by the evaluator, its operator paired under an odd

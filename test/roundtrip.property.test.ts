@@ -187,7 +187,7 @@ describe("round trips (fast-check)", () => {
           const back = compilePredicate(
             decompile(json, { maxInputLength: 10_000_000, maxDepth: 1000 }).condition!,
           );
-          // `not` means its push-down (SPEC §6): no record tells the source from its JSON.
+          // `not` means its push-down (docs/language.md#what-not-means): no record tells the source from its JSON.
           for (const record of generated) expect(back(record)).toBe(meaning(record));
         },
       ),

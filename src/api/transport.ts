@@ -18,8 +18,8 @@ export const MAX_TIMEOUT_MS = 2_147_483_647;
 const MAX_REDIRECTS = 3;
 /**
  * The most bytes read of one response, after any Content-Encoding is undone (option
- * maxResponseBytes): an endless body once grew to 7.1 GB within the timeout, and a 200 KB gzip
- * answer inflated to 674 MB. A list of a thousand jobs is about 2 MB.
+ * maxResponseBytes): an endless body, or a gzip answer that inflates a thousandfold, is never held
+ * whole. A list of a thousand jobs is about 2 MB.
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /**
@@ -29,7 +29,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 /**
  * The most pages of a list read by one call (option maxPages): a service that hands out a new
- * cursor each time was once read 901 times in 20 s, without end.
+ * cursor each time would be read without end.
  */
 export const DEFAULT_MAX_PAGES = 100;
 /** The Content-Encodings fetch undoes (in Node and in browsers), one at a time; any other is refused. */

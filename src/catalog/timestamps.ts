@@ -32,7 +32,7 @@ const NANOSECONDS_PER_SECOND = 1_000_000_000n;
  */
 export function rfc3339Nanoseconds(text: string): { nanoseconds: bigint; between: boolean } | undefined {
   if (!RFC3339_TEXT.test(text)) return undefined;
-  // The grammar has checked that these places hold ASCII digits (measured: 1.7x faster than slices).
+  // The grammar has checked that these places hold ASCII digits: read in place, faster than slices.
   const part = (start: number, end: number) => {
     let value = 0;
     for (let i = start; i < end; i++) value = value * 10 + text.charCodeAt(i) - 48;

@@ -15,7 +15,7 @@ export type Cond = Leaf | Group | Negation;
  * What a filter means: its condition with every `not` pushed down to the comparisons (De Morgan
  * and the operator pairs), the shape of its Logpush JSON. The JSON a job runs defines the meaning,
  * so every stage that evaluates, translates or reasons about records takes this type, which holds
- * no `not`: `not X lt 5` is `X geq 5`, which a record without X fails (SPEC §6).
+ * no `not`: `not X lt 5` is `X geq 5`, which a record without X fails (docs/language.md#what-not-means).
  */
 export type Meaning = Leaf | Group<Meaning>;
 

@@ -138,7 +138,7 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
   const selected = invert ? LineVerdict.miss : LineVerdict.match;
   /**
    * The line begun in earlier chunks, as those chunks' pieces: joined once when its LF comes (joining
-   * at every chunk copied a long line again per chunk, quadratic: 64 MB took 21 s).
+   * at every chunk copied a long line again per chunk: quadratic).
    */
   let carry: Buffer[] = [];
   let carryBytes = 0;

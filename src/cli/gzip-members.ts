@@ -21,7 +21,7 @@ const OUTPUT_CHUNK_BYTES = 1 << 20;
 /**
  * Inflated bytes held for the consumer, at most, before the inflater is paused (it may have one
  * more chunk made meanwhile). What bounds memory: a piece of zeros inflates a thousandfold, and
- * held whole, a 2 MB file took 0.6 GB (bench/RESULTS.md, "eval on a high-ratio gzip file").
+ * held whole, a small file takes gigabytes (bench/RESULTS.md, "Hostile inputs").
  */
 const MAX_INFLATED_HELD_BYTES = 4 * OUTPUT_CHUNK_BYTES;
 const FLAG_HCRC = 2;
@@ -114,9 +114,7 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>, head: Buffer
   /**
    * Inflates one member's deflate data, a piece at a time, handing on its output as it comes. The
    * inflater runs on libuv's thread pool while the consumer works on the output before, so
-   * decompression and filtering run on two cores at once (measured on the 8 gzip files of
-   * bench/eval-parallel.mjs against inflating and filtering in turn, medians of 5 in turns: --jobs 1
-   * 1.20x faster, 3414 against 2851 ms; --jobs 2 1.10x, 2166 against 1967 ms); it is paused while
+   * decompression and filtering run on two cores at once; it is paused while
    * MAX_INFLATED_HELD_BYTES are not yet handed on, so memory is flat on any ratio. At most one piece
    * is in flight, and it is started only once the one before took all its bytes, so the end of the
    * deflate data is still found exactly.

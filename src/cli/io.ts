@@ -41,7 +41,7 @@ export const isUserError = (error: unknown): error is UserError =>
  * The most bytes a filter, its JSON, a job record or output options are read to. A UTF-16 unit is
  * at most three UTF-8 bytes, so past three bytes per character of the longest source or JSON input
  * the commands take (maxSourceLength and maxInputLength, 100,000 each by default), and a byte order
- * mark, no input is short enough: the rest is not read (`compile /dev/zero` grew to 3 GB in 20 s).
+ * mark, no input is short enough: the rest is not read, so `compile /dev/zero` ends at once.
  */
 export const MAX_SOURCE_FILE_BYTES = 3 * 100_000 + 3;
 

@@ -35,8 +35,7 @@ export function numericOptionProblem(name: string, value: unknown): string | und
 /**
  * Whether some numeric option given is not right: the options given are walked (usually none or
  * one or two) rather than every numeric name looked up, since every entry point asks, three times
- * a compile, and `for…in` allocates nothing (node --cpu-prof: looking up every name was 8% of a
- * small compile, and with `maxBytes` given a sixth of it).
+ * a compile, and `for…in` allocates nothing (looking up every name showed in the profile).
  */
 function hasInvalidOption(options: object): boolean {
   for (const name in options)

@@ -6,7 +6,7 @@ import { type FilterTestSpec, Problems, type TestCase, TestFileError } from "./f
 
 /**
  * The most cases a test file lists, and the most lines its log's `matches` lists. Each is held
- * while the file runs (a 61 MB file of 2.2 million cases once took 3.4 GB); more records belong
+ * while the file runs; more records belong
  * in the log, which is read a line at a time.
  */
 const MAX_TEST_CASES = 100_000;

@@ -7,8 +7,7 @@ import type { TimestampOptions } from "./timestamps.js";
 /**
  * A compiled filter over blocks of whole NDJSON lines (eval's input): each line of ASCII is scanned
  * in WebAssembly, and only the values a comparison asks for are built, as slices of the block's
- * text. On the lines of bench/eval-parallel.mjs it tests a line in 0.8-1.0 µs against 1.5-1.9 µs for
- * the line filter's expressions. A line the scanner is not sure of, and a line with other bytes
+ * text, about twice as fast as the line filter's expressions (bench/RESULTS.md). A line the scanner is not sure of, and a line with other bytes
  * than ASCII, is tested by the line filter, so the verdicts are the line filter's.
  */
 export interface BlockFilter {

@@ -88,7 +88,7 @@ export function jsonNumber(text: string): number | ExactNumber {
   const length = text.length;
   if (length <= SHORT_DIGITS) {
     // Most are short integers (status codes, byte counts): their digits are summed in place, exact
-    // under 10^15 (measured: reading three per line 1.5x faster than with Number(text)).
+    // under 10^15, faster than Number(text).
     const negative = text.charCodeAt(0) === 45;
     let value = 0;
     let i = negative ? 1 : 0;

@@ -5,7 +5,7 @@ const CHUNK_BYTES = 64 * 1024;
 
 /**
  * A file's bytes, read to at most `limit` (also a device or a pipe that never ends, where `accept`
- * takes streams: `/dev/zero` once took 3 GB); undefined when it holds more, whose rest is not read.
+ * takes streams); undefined when it holds more, whose rest is not read.
  * Memory follows what the file holds, not the limit. Failing to open or read throws the file
  * system's error, or NotRegularFile for a stream where only a regular file is accepted.
  */

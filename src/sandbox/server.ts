@@ -82,7 +82,7 @@ const DEFAULT_MAX_INGESTS_IN_FLIGHT = 2;
 /** Each JSON request holds at most its body (1 MiB by default): 64 of them stay under 64 MiB. */
 const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 64;
 /**
- * A gzip body of 128 KB sent can inflate to 2 million lines (62 s of CPU before these limits). A
+ * A gzip body of 128 KB sent can inflate to 2 million lines. A
  * line costs about 10 µs with two jobs (bench/sandbox-bomb.mjs), so an ingest at the limits costs
  * seconds, not minutes. A million is also the most records the service puts in one upload.
  */

@@ -90,9 +90,8 @@ const duckdbKinds: Record<JsonKind, string> = {
 /**
  * DuckDB reads the JSON types and the texts of the fields a filter names in one pass each over the
  * record (`json_type` and `json_extract_string` with a list of paths, bound to a lambda's struct by
- * `record`). A JSON function over the whole record per comparison parsed the line each time: 30 s on
- * 1,000,000 lines (bench/eval-parallel.mjs); one pass for the values, each then parsed again as a
- * small JSON value per comparison, 14–17 s; these two passes, 12.5 s (`filterc query --count`).
+ * `record`): a JSON function over the whole record per comparison parsed the line each time
+ * (bench/RESULTS.md, "eval on every core, against DuckDB").
  */
 const duckdbKind = (ref: JsonRef) =>
   ref.kind === "field"

@@ -39,8 +39,7 @@ const isWord = (text: string) => /^[A-Za-z_][A-Za-z_0-9]*$/.test(text);
 
 /**
  * Entries by the length of their text, then by its first char code, so a word is compared only
- * with the words it could be (measured: the scan of the large bench filter 1.14x faster than
- * with the words of one length in one list).
+ * with the words it could be.
  */
 function byLengthThenFirst(entries: [string, TokenType][]): [string, TokenType][][][] {
   const table: [string, TokenType][][][] = [];

@@ -37,9 +37,8 @@ import {
  * generated sources). It declines the rarer well-formed shapes too: a word or `!word` as
  * operator, a `not` before a word, nesting deeper than MAX_DEPTH.
  *
- * Why: chevrotain's rule calls, lookahead and recovery bookkeeping were about half of the parse; the
- * large bench filter's parse is 1.7-1.9x faster this way, its compile 1.4-1.6x (bench/RESULTS.md,
- * "Compile with a direct parse of well-formed filters").
+ * Why: chevrotain's rule calls, lookahead and recovery bookkeeping were about half of the parse
+ * (bench/RESULTS.md, "Compile with a direct parse of well-formed filters").
  */
 export function parseWellFormed(tokens: readonly IToken[]): Expr | null | undefined {
   if (tokens.length === 0) return null;

@@ -18,9 +18,8 @@ interface NumberDomain {
 export const intDomain: NumberDomain = {
   min: -(2n ** 63n),
   max: 2n ** 64n - 1n,
-  // Through a double when the text has at most 15 digits, which a double holds exactly
-  // (measured: twice as fast as parsing the text, and the whole-filter search of the large bench
-  // filter 1.1x faster).
+  // Through a double when the text has at most 15 digits, which a double holds exactly: faster
+  // than parsing the text.
   value: (text) => (text.length <= 15 ? BigInt(Number(text)) : BigInt(text)),
 };
 
@@ -96,8 +95,7 @@ const numberText = (value: ScalarValue) => (value.kind === "number" ? value.text
  * a missing field alone), or undefined when there is none; the most readable one: 0, else the
  * least positive value, else the greatest negative one. Exact: the comparisons bound the values
  * from below and above, the `eq`/`in` ones leave a set of points, the `!eq`/`!in` ones take points
- * out. (Bounds and point sets rather than lists of intervals: measured, the whole-filter search of
- * the large bench filter 1.42x faster, its ten comparisons of one field solved in half the time.)
+ * out. (Bounds and point sets rather than lists of intervals: faster, bench/RESULTS.md.)
  */
 export function solveNumber(
   domain: NumberDomain,
