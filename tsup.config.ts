@@ -1,7 +1,9 @@
-import { readdirSync } from "node:fs";
-import { basename } from "node:path";
+import { copyFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, join } from "node:path";
 import type { Plugin } from "esbuild";
 import { defineConfig } from "tsup";
+import { PARSER_FILE_NAMES, PARSER_PACKAGE_FILES } from "./src/terraform/parser-files.js";
 
 const commandNames = readdirSync("src/cli/commands").map((file) => basename(file, ".ts"));
 
@@ -24,6 +26,18 @@ const duckdbExternal: Plugin = {
   name: "duckdb-external",
   setup(build) {
     build.onResolve({ filter: /^@duckdb\// }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/**
+ * The HCL parser's runtime in its CommonJS form: the ES module form declares a `require` of its
+ * own, which in a CommonJS bundle hides the one it calls first.
+ */
+const treeSitterAsCommonJs: Plugin = {
+  name: "tree-sitter-as-commonjs",
+  setup(build) {
+    const require = createRequire(import.meta.url);
+    build.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: require.resolve("web-tree-sitter") }));
   },
 };
 
@@ -67,7 +81,13 @@ export default defineConfig([
     // `import.meta.url` in CommonJS, for the playground page's folder (dist/playground).
     shims: true,
     banner: { js: "#!/usr/bin/env node" },
-    esbuildPlugins: [commandsAsSiblings, duckdbExternal],
+    esbuildPlugins: [commandsAsSiblings, duckdbExternal, treeSitterAsCommonJs],
+    // The HCL parser's WebAssembly (runtime and grammar) goes beside the bundles that read it.
+    onSuccess: async () => {
+      const require = createRequire(import.meta.url);
+      for (const key of ["runtime", "grammar"] as const)
+        copyFileSync(require.resolve(PARSER_PACKAGE_FILES[key]), join("dist", PARSER_FILE_NAMES[key]));
+    },
     esbuildOptions(options) {
       // Dynamic imports become requires: the commands stay separate files, loaded synchronously.
       options.supported = { ...options.supported, "dynamic-import": false };

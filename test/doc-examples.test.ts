@@ -397,7 +397,7 @@ describe("every code example of the documentation does what it shows", () => {
  * filter source (checked by `filterc check`, against the dataset named in parentheses after it, if
  * any), `JSON` then Logpush JSON (read by `filterc decompile`), or a command line starting with
  * `filterc` or `node`, or holding `| filterc` (run by bash, where `require("filterc")` is this
- * package). Each must report that code: `error[CODE]`, `warning[CODE]`, or `'CODE'` as Node prints
+ * package). Each must report that code: `error[CODE]`, `warning[CODE]`, `note[CODE]`, or `'CODE'` as Node prints
  * it in a list.
  */
 describe("grammar/REFERENCE.md: each diagnostic's example reports it", () => {
@@ -437,7 +437,7 @@ describe("grammar/REFERENCE.md: each diagnostic's example reports it", () => {
             : `printf '%s' "$0" | filterc check${span![2] ? ` --dataset ${span![2]}` : ""}`;
         const result = await run("bash", ["-c", command, text], temp, env);
         expect(result.stdout + result.stderr, `${row.code}: ${command} (with ${text})`).toMatch(
-          new RegExp(`(error|warning)\\[${row.code}\\]|'${row.code}'`),
+          new RegExp(`(error|warning|note)\\[${row.code}\\]|'${row.code}'`),
         );
       } finally {
         await rm(temp, { recursive: true, force: true });

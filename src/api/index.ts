@@ -22,7 +22,12 @@ export {
   customFieldsRule,
   MAX_CUSTOM_FIELDS,
 } from "./custom-fields.js";
-export { checkDestination, maskDestination, needsOwnershipChallenge } from "./destination.js";
+export {
+  checkDestination,
+  destinationSecrets,
+  maskDestination,
+  needsOwnershipChallenge,
+} from "./destination.js";
 export {
   ApiError,
   type ApiFailure,

@@ -12,13 +12,21 @@ export function reportDiagnostics(
 ): void {
   if (diagnostics.length === 0) return;
   io.stderr(renderDiagnostics(diagnostics, source, { fileName, color: useColor(io) }));
-  const errors = diagnostics.filter((d) => d.severity === "error").length;
-  const warnings = diagnostics.length - errors;
-  const parts = [
-    errors && `${errors} error${errors === 1 ? "" : "s"}`,
-    warnings && `${warnings} warning${warnings === 1 ? "" : "s"}`,
-  ].filter(Boolean);
-  io.stderr(`${parts.join(", ")}\n`);
+  io.stderr(`${countsLine(diagnostics)}\n`);
+}
+
+/** How many errors, warnings and notes: "2 errors, 1 note". */
+export function countsLine(diagnostics: readonly Diagnostic[]): string {
+  const count = (severity: Diagnostic["severity"]) =>
+    diagnostics.filter((d) => d.severity === severity).length;
+  return [
+    [count("error"), "error"],
+    [count("warning"), "warning"],
+    [count("note"), "note"],
+  ]
+    .filter(([n]) => n !== 0)
+    .map(([n, noun]) => `${n} ${noun}${n === 1 ? "" : "s"}`)
+    .join(", ");
 }
 
 export function statsLine(stats: FilterStats): string {

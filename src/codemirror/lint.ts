@@ -26,7 +26,8 @@ export function toEditorDiagnostic(diagnostic: Diagnostic, fixes: readonly CodeA
   return {
     from: diagnostic.range.start.offset,
     to: diagnostic.range.end.offset,
-    severity: diagnostic.severity,
+    // CodeMirror calls a note "info".
+    severity: diagnostic.severity === "note" ? "info" : diagnostic.severity,
     source: diagnostic.code,
     message: diagnostic.message,
     actions: fixes.filter((fix) => fix.diagnostic === diagnostic).map(fixAction),

@@ -2,10 +2,11 @@
  * Every diagnostic filterc reports, with its stable code and its message beside it.
  * Codes never change meaning: E00xx input limits and options, E01xx syntax, E02xx names,
  * E03xx types and values, E04xx emitted-filter limits, E05xx decompiler input,
- * E06xx custom-field and job settings (API module), E07xx comparing filters, E08xx SQL; W01xx
- * warnings.
+ * E06xx custom-field and job settings (API module), E07xx comparing filters, E08xx SQL, E09xx
+ * Terraform files; W01xx warnings; W09xx notes on Terraform files.
  */
-export type Severity = "error" | "warning";
+/** A note says what was not checked, and why: it is neither a mistake nor a risk. */
+export type Severity = "error" | "warning" | "note";
 
 interface Kind<Args> {
   code: string;
@@ -507,6 +508,42 @@ export const DiagnosticKind = {
     (a) =>
       `this comparison of ${quote(a.field)} cannot be written exactly in ${a.dialect === "duckdb" ? "DuckDB" : "ClickHouse"} SQL: ${a.problem}`,
   ),
+
+  // Terraform files (`filterc check` on .tf): problems where the configuration writes them.
+  HclSyntax: kind<{ problem: string }>("E0900", "error", (a) => `invalid HCL: ${a.problem}`),
+  TerraformFileNotRead: kind<{ reason: string }>(
+    "E0901",
+    "error",
+    (a) => `the file is not checked: ${a.reason}`,
+  ),
+  HclTooDeep: kind<{ limit: number }>(
+    "E0902",
+    "error",
+    (a) => `the file nests values deeper than ${a.limit} levels; it is not checked`,
+  ),
+  FilterNotString: kind<{ found: string }>(
+    "E0903",
+    "error",
+    (a) =>
+      `a job's filter is a string holding the filter JSON, not ${a.found}; write jsonencode({ where = … }) or a JSON string`,
+  ),
+  JobScope: kind<{ problem: string }>(
+    "E0904",
+    "error",
+    (a) => `a job belongs to a zone or to an account: ${a.problem}`,
+  ),
+  DuplicateCustomFieldsRuleset: kind<{ first: string }>(
+    "E0905",
+    "error",
+    (a) =>
+      `the zone already has an http_log_custom_fields ruleset (${a.first}); a zone has one ruleset of a phase: keep its rules in one`,
+  ),
+  NotReadStatically: kind<{ what: string; reason: string }>(
+    "W0900",
+    "note",
+    (a) => `${a.what} is not checked: ${a.reason}`,
+  ),
+  JobNotice: kind<{ notice: string }>("W0901", "note", (a) => a.notice),
 
   // Warnings.
   DeprecatedField: kind<{ field: string }>("W0101", "warning", (a) => `${quote(a.field)} is deprecated`),

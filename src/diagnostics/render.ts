@@ -10,7 +10,16 @@ export interface RenderOptions {
   color?: boolean;
 }
 
-const ansi = { red: "\x1b[31m", yellow: "\x1b[33m", blue: "\x1b[34m", bold: "\x1b[1m", reset: "\x1b[0m" };
+const ansi = {
+  red: "\x1b[31m",
+  yellow: "\x1b[33m",
+  blue: "\x1b[34m",
+  cyan: "\x1b[36m",
+  bold: "\x1b[1m",
+  reset: "\x1b[0m",
+};
+
+const severityColors = { error: ansi.red, warning: ansi.yellow, note: ansi.cyan } as const;
 
 /** The widest excerpt of a source line, in terminal columns; longer lines show a window around the range. */
 const EXCERPT_WIDTH = 100;
@@ -31,7 +40,7 @@ export function renderDiagnostic(
   lines = new LineIndex(source),
 ): string {
   const paint = (code: string, text: string) => (options.color ? `${code}${text}${ansi.reset}` : text);
-  const severityColor = diagnostic.severity === "error" ? ansi.red : ansi.yellow;
+  const severityColor = severityColors[diagnostic.severity];
   const related = diagnostic.related ?? [];
   const lineOf = (range: Range) => lines.positionAt(clampOffset(range.start.offset, source)).line;
   const gutter = String(Math.max(lineOf(diagnostic.range), ...related.map((r) => lineOf(r.range)))).length;

@@ -1,3 +1,4 @@
+export { type AtomicFile, createAtomicFile, syncFolder, writeFileAtomically } from "./atomic-file.js";
 export { fileChunks, regularFileChunks } from "./chunks.js";
 export {
   CONFIG_FILE_NAME,

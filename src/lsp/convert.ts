@@ -37,11 +37,17 @@ export function toOffsets(document: TextDocument, range: Range): OffsetRange {
   return { start: document.offsetAt(range.start), end: document.offsetAt(range.end) };
 }
 
+const lspSeverities = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  note: DiagnosticSeverity.Information,
+} as const;
+
 export function toLspDiagnostic(document: TextDocument, diagnostic: Diagnostic): LspDiagnostic {
   const offsets = (range: SourceRange) => ({ start: range.start.offset, end: range.end.offset });
   const converted: LspDiagnostic = {
     range: toRange(document, offsets(diagnostic.range)),
-    severity: diagnostic.severity === "error" ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
+    severity: lspSeverities[diagnostic.severity],
     code: diagnostic.code,
     source: "filterc",
     message: diagnostic.message,

@@ -32,6 +32,7 @@ import { DocumentSettings } from "./document-settings.js";
 import { DEFAULT_FRAME_LIMITS, StrictFrameReader } from "./frames.js";
 import { COMPILE_REQUEST, type CompileAnswer, type CompileParams } from "./protocol.js";
 import { applySettings, SETTINGS_SECTION } from "./settings.js";
+import { isTerraformDocument, terraformDiagnostics } from "./terraform-diagnostics.js";
 import { testLenses } from "./test-lens.js";
 
 /** Language ids editors give filter documents; any document whose URI ends in `.lpf` counts too. */
@@ -77,6 +78,7 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
   };
 
   const publish = async (document: TextDocument) => {
+    if (isTerraformDocument(document)) return publishTerraform(document);
     if (!isFilterDocument(document)) return;
     const { service, problems } = await settings.serviceFor(document.uri);
     // A newer version (or the close) came while the settings were read: it publishes its own.
@@ -85,6 +87,18 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
       ...problems.map((problem) => configProblem(problem)),
       ...service.diagnostics(document.getText()).map((d) => toLspDiagnostic(document, d)),
     ];
+    void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+  };
+
+  const publishTerraform = async (document: TextDocument) => {
+    let diagnostics: LspDiagnostic[];
+    try {
+      diagnostics = await terraformDiagnostics(document);
+    } catch (error) {
+      connection.console.error(`filterc: cannot check ${document.uri}: ${(error as Error).message}`);
+      return;
+    }
+    if (documents.get(document.uri)?.version !== document.version) return;
     void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
   };
 
@@ -178,7 +192,7 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
     void configured.then(() => publish(change.document));
   });
   documents.onDidClose((event) => {
-    if (isFilterDocument(event.document))
+    if (isFilterDocument(event.document) || isTerraformDocument(event.document))
       void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
 

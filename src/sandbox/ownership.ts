@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join, relative } from "node:path";
-import { makeFolders } from "../files/index.js";
-import { writeFileAtomically } from "./atomic-file.js";
+import { makeFolders, writeFileAtomically } from "../files/index.js";
 import type { Reply, RequestContext } from "./context.js";
 import { destinationFolder, parseDestination } from "./destination.js";
 import { ApiError, invalidJob } from "./errors.js";

@@ -1,7 +1,6 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { makeFolders } from "../files/index.js";
-import { syncFolder, writeFileAtomically } from "./atomic-file.js";
+import { makeFolders, syncFolder, writeFileAtomically } from "../files/index.js";
 import { lockDataDirectory } from "./data-dir-lock.js";
 import { ApiError, ErrorCode } from "./errors.js";
 import { emptyZone, type ZoneState } from "./model.js";

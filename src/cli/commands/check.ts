@@ -1,21 +1,44 @@
 import { compile } from "../../compile.js";
-import { parseCommandArgs, singleInput } from "../args.js";
+import { parseCommandArgs, parseCount, singleInput } from "../args.js";
+import { checkTerraformPaths, namesTerraform } from "../check-terraform.js";
 import { compilerFlags, compilerOptionsFrom, withFolderDefaults } from "../compiler-options.js";
 import { diagnosticsJson, reportDiagnostics, statsLine } from "../diagnostics-output.js";
-import { type CliIO, readSource } from "../io.js";
+import { type CliIO, readSource, UsageError } from "../io.js";
 
 export const usage = `filterc check [FILE|-] [options]
+       filterc check PATH.tf|FOLDER... [--fix] [--json]
 
 Checks filter source against the dataset and the Logpush limits without printing the JSON.
 On success prints what the filter uses against the limits.
+Given .tf/.tfvars files or folders (walked like terraform fmt -recursive, .terraform/ skipped),
+checks the filters and settings of cloudflare_logpush_job resources and the custom-field rules
+of cloudflare_ruleset resources, each problem at its place in the .tf file.
 
 Options:
   --dataset NAME, --catalog FILE, --no-optimize, --max-operators N, --max-bytes N  as for compile
-  --json                print {ok, stats, diagnostics} as JSON on stdout
-Exit status: 0 valid (warnings allowed), 1 errors, 2 usage.`;
+  --json                print {ok, stats, diagnostics} as JSON on stdout ({ok, files} for Terraform)
+  --fix                 Terraform: rewrite in place what has a safe fix, and print each fix
+Exit status: 0 valid (warnings and notes allowed), 1 errors, 2 usage.`;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { ...compilerFlags, json: { type: "boolean" } });
+  const { values, positionals } = parseCommandArgs(argv, {
+    ...compilerFlags,
+    json: { type: "boolean" },
+    fix: { type: "boolean" },
+  });
+  if (await namesTerraform(positionals, io.cwd)) {
+    if (values.dataset !== undefined || values.catalog !== undefined || values["no-optimize"])
+      throw new UsageError(
+        "--dataset, --catalog and --no-optimize apply to filter files; a job names its own dataset",
+      );
+    return checkTerraformPaths(io, positionals, {
+      fix: values.fix === true,
+      json: values.json === true,
+      maxOperators: parseCount(values["max-operators"], "--max-operators", 1),
+      maxBytes: parseCount(values["max-bytes"], "--max-bytes", 1),
+    });
+  }
+  if (values.fix) throw new UsageError("--fix applies to Terraform files (.tf) and folders");
   const options = await compilerOptionsFrom(values);
   const file = singleInput(positionals, "check");
   const input = await readSource(io, file);

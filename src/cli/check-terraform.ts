@@ -1,0 +1,85 @@
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { Diagnostic } from "../diagnostics/index.js";
+import { renderDiagnostics, terminalText } from "../diagnostics/index.js";
+import {
+  type CheckedFile,
+  checkTerraform,
+  isTerraformFile,
+  TooManyTerraformFiles,
+  writeFixes,
+} from "../terraform/index.js";
+import { countsLine, diagnosticsJson } from "./diagnostics-output.js";
+import { type CliIO, UserError, useColor } from "./io.js";
+
+/** Whether `check` reads these paths as Terraform: each a `.tf`/`.tfvars` file or a folder. */
+export async function namesTerraform(paths: readonly string[], cwd: string): Promise<boolean> {
+  if (paths.length === 0) return false;
+  for (const path of paths) {
+    if (isTerraformFile(path)) continue;
+    if (path === "-") return false;
+    const info = await stat(resolve(cwd, path)).catch(() => undefined);
+    if (!info?.isDirectory()) return false;
+  }
+  return true;
+}
+
+/** Rounds of `--fix`: each applies the fixes that do not overlap, and the file is checked again. */
+const MAX_FIX_ROUNDS = 10;
+
+export interface TerraformRunOptions {
+  fix: boolean;
+  json: boolean;
+  maxOperators: number | undefined;
+  maxBytes: number | undefined;
+}
+
+/**
+ * `filterc check` on Terraform files and folders: every finding at its place, then a count. With
+ * `--fix`, the safe fixes are written first (each printed), and what remains is reported.
+ */
+export async function checkTerraformPaths(
+  io: CliIO,
+  paths: readonly string[],
+  options: TerraformRunOptions,
+): Promise<number> {
+  const limits = { maxOperators: options.maxOperators, maxBytes: options.maxBytes };
+  let files: CheckedFile[];
+  try {
+    files = await checkTerraform(paths, io.cwd, limits);
+    // A fix inside another (an operator in a filter wrapped in {"where": …}) waits for the next round.
+    for (let round = 0; options.fix && round < MAX_FIX_ROUNDS; round++) {
+      const written = await writeFixes(files);
+      for (const { file, applied } of written)
+        for (const fix of applied) {
+          const { line, column } = fix.range.start;
+          const where = `${terminalText(file.file.name)}:${line}:${column}`;
+          io.stdout(`fixed ${where}: ${terminalText(fix.suggestion!.message)} (${fix.code})\n`);
+        }
+      if (written.length === 0) break;
+      files = await checkTerraform(paths, io.cwd, limits);
+    }
+  } catch (error) {
+    if (error instanceof TooManyTerraformFiles) throw new UserError(error.message);
+    throw error;
+  }
+  const all: Diagnostic[] = files.flatMap((file) => file.diagnostics);
+  const ok = !all.some((d) => d.severity === "error");
+  if (options.json) {
+    const listed = files
+      .filter((file) => file.diagnostics.length > 0)
+      .map((file) => ({ file: file.file.name, diagnostics: diagnosticsJson(file.diagnostics) }));
+    io.stdout(`${JSON.stringify({ ok, files: listed })}\n`);
+    return ok ? 0 : 1;
+  }
+  const rendered = files
+    .filter((file) => file.diagnostics.length > 0)
+    .map((file) =>
+      renderDiagnostics(file.diagnostics, file.shown, { fileName: file.file.name, color: useColor(io) }),
+    );
+  if (rendered.length > 0) io.stderr(rendered.join("\n"));
+  if (all.length > 0) io.stderr(`${countsLine(all)}\n`);
+  if (!ok) return 1;
+  io.stdout(`ok: ${files.length} Terraform file${files.length === 1 ? "" : "s"} checked\n`);
+  return 0;
+}

@@ -1,0 +1,26 @@
+import { fileURLToPath } from "node:url";
+import type { Diagnostic as LspDiagnostic } from "vscode-languageserver/node";
+import type { TextDocument } from "vscode-languageserver-textdocument";
+import { checkTerraform } from "../terraform/index.js";
+import { toLspDiagnostic } from "./convert.js";
+
+/** Language ids editors give Terraform documents; a URI ending in `.tf` or `.tfvars` counts too. */
+export const TERRAFORM_LANGUAGE_IDS: readonly string[] = ["terraform", "terraform-vars"];
+
+export function isTerraformDocument(document: TextDocument): boolean {
+  return TERRAFORM_LANGUAGE_IDS.includes(document.languageId) || /\.tf(vars)?$/i.test(document.uri);
+}
+
+/**
+ * The diagnostics `filterc check` reports in a Terraform document, read as the editor holds it
+ * (the rest of its module from disk). A document that is not a file on disk has none: its module
+ * is unknown.
+ */
+export async function terraformDiagnostics(document: TextDocument): Promise<LspDiagnostic[]> {
+  if (!document.uri.startsWith("file:")) return [];
+  const path = fileURLToPath(document.uri);
+  const files = await checkTerraform([path], "/", { texts: new Map([[path, document.getText()]]) });
+  return files
+    .filter((file) => file.file.path === path)
+    .flatMap((file) => file.diagnostics.map((diagnostic) => toLspDiagnostic(document, diagnostic)));
+}

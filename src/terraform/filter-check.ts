@@ -1,0 +1,133 @@
+import { decompile } from "../decompile/index.js";
+import type { Diagnostic, Range, Suggestion } from "../diagnostics/index.js";
+import { emit } from "../emit/index.js";
+import { CANONICAL_OPERATORS, OPERATOR_SPELLINGS, OPERATORS } from "../syntax/index.js";
+import { heredocHcl, quotedHcl } from "./hcl-strings.js";
+import { hclOfJson } from "./hcl-text.js";
+import { type Site, type SourceFile, siteRange } from "./source-file.js";
+import type { StaticValue } from "./values.js";
+
+/** A diagnostic in a file of the configuration (a `.tf` file, or a JSON file `file()` reads). */
+export interface FileDiagnostic {
+  file: SourceFile;
+  diagnostic: Diagnostic;
+  /** Its suggestion is a safe fix, which `--fix` applies: it keeps the meaning the user wrote. */
+  safeFix?: true;
+}
+
+export interface FilterCheckOptions {
+  dataset: string;
+  maxOperators?: number | undefined;
+  maxBytes?: number | undefined;
+}
+
+/**
+ * Checks a job's filter, read as the string the provider sends, with the decompiler's checks and
+ * the limits. Each problem is moved from the JSON text to where its characters are written
+ * (through escapes, heredoc indentation and the HCL object `jsonencode` encodes), and so is each
+ * suggested fix, rewritten in the syntax of its place.
+ */
+export function checkFilter(
+  filter: Extract<StaticValue, { kind: "string" }>,
+  options: FilterCheckOptions,
+): FileDiagnostic[] {
+  const mapped = filter.value;
+  const result = decompile(mapped.text, { dataset: options.dataset });
+  const found = [...result.diagnostics];
+  if (result.ok && result.condition) {
+    const emitted = emit(result.condition, {
+      optimize: false,
+      ...(options.maxOperators !== undefined && { maxOperators: options.maxOperators }),
+      ...(options.maxBytes !== undefined && { maxBytes: options.maxBytes }),
+    });
+    found.push(...emitted.diagnostics);
+  }
+  return found.map((diagnostic) => placed(diagnostic, filter));
+}
+
+function placed(diagnostic: Diagnostic, filter: Extract<StaticValue, { kind: "string" }>): FileDiagnostic {
+  const mapped = filter.value;
+  const site = mapped.siteOf(diagnostic.range.start.offset, diagnostic.range.end.offset);
+  const moved: Diagnostic = { ...diagnostic, range: siteRange(site) };
+  delete moved.suggestion;
+  if (diagnostic.related) {
+    moved.related = diagnostic.related.flatMap((related) => {
+      const at = mapped.siteOf(related.range.start.offset, related.range.end.offset);
+      return at.file === site.file ? [{ ...related, range: siteRange(at) }] : [];
+    });
+    if (moved.related.length === 0) delete moved.related;
+  }
+  const suggestion = diagnostic.suggestion && placedSuggestion(diagnostic.suggestion, filter);
+  if (!suggestion || suggestion.file !== site.file) return { file: site.file, diagnostic: moved };
+  moved.suggestion = { message: diagnostic.suggestion!.message, ...suggestion.edit };
+  const replaced = mapped.text.slice(diagnostic.range.start.offset, diagnostic.range.end.offset);
+  return isSafe(diagnostic.code, replaced)
+    ? { file: site.file, diagnostic: moved, safeFix: true }
+    : { file: site.file, diagnostic: moved };
+}
+
+/**
+ * The fixes that keep what the user meant: `{"where": …}` around a comparison, a comma-joined
+ * list as an array, and an operator written in another spelling of it or in a known near miss
+ * (`neq` for `!eq`), not one guessed by edit distance.
+ */
+function isSafe(code: string, replaced: string): boolean {
+  if (code === "E0504" || code === "E0512") return true;
+  if (code !== "E0511") return false;
+  try {
+    const written = String(JSON.parse(replaced)).trim();
+    return (
+      OPERATOR_SPELLINGS.has(written) ||
+      CANONICAL_OPERATORS.some((operator) => OPERATORS[operator].nearMisses.includes(written))
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** A suggested replacement in the JSON text, as an edit of the file where that text is written. */
+function placedSuggestion(
+  suggestion: Suggestion,
+  filter: Extract<StaticValue, { kind: "string" }>,
+): { file: SourceFile; edit: { range: Range; replacement: string } } | undefined {
+  const start = suggestion.range.start.offset;
+  const end = suggestion.range.end.offset;
+  const mapped = filter.value;
+  if (filter.encoded) {
+    // jsonencode: only a whole encoded value is replaced, by the HCL that encodes the replacement.
+    const piece = filter.encoded.find((candidate) => candidate.start === start && candidate.end === end);
+    if (!piece) return undefined;
+    const replacement = hclReplacement(
+      suggestion.replacement,
+      mapped.text.slice(start, end),
+      piece.value.site,
+    );
+    return replacement === undefined ? undefined : edit(piece.value.site, replacement);
+  }
+  const written = mapped.editableAs(start, end);
+  if (written === undefined) return undefined;
+  const site = mapped.siteOf(start, end);
+  const isHcl = /\.tf(vars)?$/.test(site.file.name);
+  const replacement =
+    written === "quoted"
+      ? quotedHcl(suggestion.replacement)
+      : isHcl
+        ? heredocHcl(suggestion.replacement)
+        : suggestion.replacement;
+  return edit(site, replacement);
+}
+
+const edit = (site: Site, replacement: string) => ({
+  file: site.file,
+  edit: { range: siteRange(site), replacement },
+});
+
+/**
+ * The HCL for a replacement JSON value: the value written as HCL, except that wrapping the
+ * value in `{"where": …}` keeps it as written and wraps it in `{ where = … }`.
+ */
+function hclReplacement(replacement: string, replaced: string, site: Site): string | undefined {
+  if (replacement === `{"where":${replaced}}`)
+    return `{ where = ${site.file.text.slice(site.start, site.end)} }`;
+  return hclOfJson(replacement);
+}

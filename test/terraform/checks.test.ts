@@ -1,0 +1,93 @@
+import { readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkTerraform, writeFixes } from "../../src/terraform/index.js";
+import { temporaryFolder } from "../helpers/folders.js";
+
+const folder = temporaryFolder("filterc-terraform-checks-");
+let count = 0;
+
+/** Writes the files in a fresh folder and checks it; the findings as `FILE CODE L:C`. */
+async function check(files: Record<string, string>, options = {}) {
+  const dir = join(folder(), `case-${count++}`);
+  await import("node:fs/promises").then((fs) => fs.mkdir(dir));
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  const checked = await checkTerraform(["."], dir, options);
+  const found = checked.flatMap(({ file, diagnostics }) =>
+    diagnostics.map((d) => `${file.name} ${d.code} ${d.range.start.line}:${d.range.start.column}`),
+  );
+  return { dir, checked, found };
+}
+
+const ruleset = (name: string, count: number) => `resource "cloudflare_ruleset" "${name}" {
+  zone_id = "z"
+  phase   = "http_log_custom_fields"
+  rules = [{
+    action     = "log_custom_field"
+    expression = "true"
+    action_parameters = {
+      request_fields = [${Array.from({ length: count }, (_, i) => `{ name = "h${name}${i}" }`).join(", ")}]
+    }
+  }]
+}
+`;
+
+describe("the Terraform checks", () => {
+  it("counts at most 40 custom fields across a zone's rulesets", async () => {
+    expect((await check({ "a.tf": ruleset("a", 40) })).found).toEqual([]);
+    expect((await check({ "a.tf": ruleset("a", 41) })).found).toEqual(["a.tf E0607 7:25"]);
+    // Two rulesets of one zone: one too many, and their fields counted together.
+    expect((await check({ "a.tf": ruleset("a", 30), "b.tf": ruleset("b", 11) })).found).toEqual([
+      "b.tf E0905 1:31",
+      "b.tf E0607 7:25",
+    ]);
+  });
+
+  it("bounds the size of a file: a larger one is one error, and the others are checked", async () => {
+    const { found } = await check(
+      { "big.tf": `# ${"x".repeat(2000)}\n`, "small.tf": 'resource "cloudflare_logpush_job" "a" {\n}\n' },
+      { maxFileBytes: 1000 },
+    );
+    expect(found).toEqual(["big.tf E0901 1:1", "small.tf E0904 1:35"]);
+  });
+
+  it("reads only regular .tf and .tfvars files, and skips .terraform/", async () => {
+    const { dir } = await check({});
+    await import("node:fs/promises").then(async (fs) => {
+      await fs.mkdir(join(dir, ".terraform"));
+      await fs.mkdir(join(dir, "sub"));
+    });
+    await writeFile(join(dir, ".terraform", "bad.tf"), "a = \n");
+    await writeFile(join(dir, "sub", "bad.tf"), "a = \n");
+    await writeFile(join(dir, "notes.txt"), "a = \n");
+    const checked = await checkTerraform(["."], dir);
+    expect(checked.map(({ file, diagnostics }) => `${file.name} ${diagnostics.map((d) => d.code)}`)).toEqual([
+      "sub/bad.tf E0900",
+    ]);
+  });
+
+  it("writes fixes through a renamed temporary file, leaving none behind", async () => {
+    const { dir, checked } = await check({
+      "a.tf":
+        'resource "cloudflare_logpush_job" "a" {\n  zone_id = "z"\n  filter  = "{\\"key\\":\\"ClientIP\\",\\"operator\\":\\"neq\\",\\"value\\":\\"1.1.1.1\\"}"\n}\n',
+    });
+    // The wrap holds the operator: a fix inside another waits for the next round.
+    const first = await writeFixes(checked);
+    expect(first.flatMap(({ applied }) => applied.map((d) => d.code))).toEqual(["E0504"]);
+    const second = await writeFixes(await checkTerraform(["."], dir));
+    expect(second.flatMap(({ applied }) => applied.map((d) => d.code))).toEqual(["E0511"]);
+    expect(await readdir(dir)).toEqual(["a.tf"]);
+    expect((await checkTerraform(["."], dir)).flatMap(({ diagnostics }) => diagnostics)).toEqual([]);
+  });
+
+  it("masks the credentials of a destination in the text excerpts show", async () => {
+    const text =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: an HCL interpolation, not a JavaScript one
+      'resource "cloudflare_logpush_job" "a" {\n  zone_id          = "z"\n  destination_conf = "r2://${var.b}/l?account-id=abc&access-key-id=AKIDSECRET1&secret-access-key=SECRETKEY12345"\n}\n';
+    const { checked } = await check({ "a.tf": text });
+    expect(checked[0]!.diagnostics.map((d) => d.code)).toEqual(["W0900"]);
+    expect(checked[0]!.shown).toBe(
+      text.replace("AKIDSECRET1", "*".repeat(11)).replace("SECRETKEY12345", "*".repeat(14)),
+    );
+  });
+});
