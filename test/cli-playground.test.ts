@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StaticServer, serveStatic } from "../src/cli/static-server.js";
+import { type StaticServer, serveStatic } from "../src/console/static-server.js";
 import { ensurePlayground } from "./helpers/bundles.js";
 import { runCli, spawnCli } from "./helpers/cli.js";
 import { startPlayground } from "./helpers/playground.js";

@@ -21,6 +21,7 @@ const stages = [
   "files",
   "terraform",
   "sandbox",
+  "console",
   "lsp",
   "codemirror",
   "cli",
@@ -28,7 +29,7 @@ const stages = [
 ];
 
 /** These run on Node only; every other stage runs in browsers too: no node:* modules, no Node globals. */
-const nodeOnly = ["files", "terraform", "sandbox", "lsp", "cli"];
+const nodeOnly = ["files", "terraform", "sandbox", "console", "lsp", "cli"];
 const core = stages.filter((stage) => !nodeOnly.includes(stage));
 
 const src = fileURLToPath(new URL("../src/", import.meta.url));

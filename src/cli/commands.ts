@@ -66,4 +66,8 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "serve the playground page on 127.0.0.1",
     load: () => import("./commands/playground.js"),
   },
+  console: {
+    summary: "serve the dashboard's custom fields and jobs flows on 127.0.0.1",
+    load: () => import("./commands/console.js"),
+  },
 };

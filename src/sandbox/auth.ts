@@ -22,7 +22,7 @@ export function resolveCredentials(given: Credentials): {
 }
 
 /** Compares in constant time (through digests, so lengths leak nothing either). */
-function same(given: string, expected: string): boolean {
+export function same(given: string, expected: string): boolean {
   const digest = (text: string) => createHash("sha256").update(text).digest();
   return timingSafeEqual(digest(given), digest(expected));
 }

@@ -31,6 +31,8 @@ interface OperatorDeclaration {
   reads: { one: string; array?: string };
   /** What it does, for hover and completion. */
   meaning: string;
+  /** The seed's name for it (its operator table, the dashboard's Operator list), in small letters. */
+  label: string;
 }
 
 const scalarTypes = ["string", "int", "float", "bool"] as const;
@@ -49,6 +51,7 @@ const declarations = {
     onArray: "contains",
     reads: { one: "is" },
     meaning: "equals the value",
+    label: "equal",
   },
   "!eq": {
     aliases: ["!=", "ne"],
@@ -61,6 +64,7 @@ const declarations = {
     onArray: "!contains",
     reads: { one: "is not" },
     meaning: "does not equal the value",
+    label: "not equal",
   },
   lt: {
     aliases: ["<"],
@@ -71,6 +75,7 @@ const declarations = {
     accepts: numberTypes,
     reads: { one: "is less than" },
     meaning: "is less than the value",
+    label: "less than",
   },
   leq: {
     aliases: ["<=", "le"],
@@ -81,6 +86,7 @@ const declarations = {
     accepts: numberTypes,
     reads: { one: "is at most" },
     meaning: "is less than or equal to the value",
+    label: "less than or equal",
   },
   gt: {
     aliases: [">"],
@@ -91,6 +97,7 @@ const declarations = {
     accepts: numberTypes,
     reads: { one: "is greater than" },
     meaning: "is greater than the value",
+    label: "greater than",
   },
   geq: {
     aliases: [">=", "ge"],
@@ -101,6 +108,7 @@ const declarations = {
     accepts: numberTypes,
     reads: { one: "is at least" },
     meaning: "is greater than or equal to the value",
+    label: "greater than or equal",
   },
   startsWith: {
     aliases: [],
@@ -111,6 +119,7 @@ const declarations = {
     accepts: ["string"],
     reads: { one: "starts with" },
     meaning: "starts with the text",
+    label: "starts with",
   },
   endsWith: {
     aliases: [],
@@ -121,6 +130,7 @@ const declarations = {
     accepts: ["string"],
     reads: { one: "ends with" },
     meaning: "ends with the text",
+    label: "ends with",
   },
   "!startsWith": {
     aliases: [],
@@ -131,6 +141,7 @@ const declarations = {
     accepts: ["string"],
     reads: { one: "does not start with" },
     meaning: "does not start with the text",
+    label: "does not start with",
   },
   "!endsWith": {
     aliases: [],
@@ -141,6 +152,7 @@ const declarations = {
     accepts: ["string"],
     reads: { one: "does not end with" },
     meaning: "does not end with the text",
+    label: "does not end with",
   },
   contains: {
     aliases: [],
@@ -151,6 +163,7 @@ const declarations = {
     accepts: ["string", "array"],
     reads: { one: "contains the text", array: "has an element" },
     meaning: "contains the text; on an array field, has the element",
+    label: "contains",
   },
   "!contains": {
     aliases: [],
@@ -161,6 +174,7 @@ const declarations = {
     accepts: ["string", "array"],
     reads: { one: "does not contain the text", array: "has no element" },
     meaning: "does not contain the text; on an array field, lacks the element",
+    label: "does not contain",
   },
   in: {
     aliases: [],
@@ -171,6 +185,7 @@ const declarations = {
     accepts: ["string", "int", "float", "array"],
     reads: { one: "is one of", array: "has an element that is one of" },
     meaning: "is one of the listed values; on an array field, has one of them",
+    label: "value is in a set of values",
   },
   "!in": {
     aliases: [],
@@ -181,6 +196,7 @@ const declarations = {
     accepts: ["string", "int", "float", "array"],
     reads: { one: "is none of", array: "has no element that is one of" },
     meaning: "is none of the listed values; on an array field, has none of them",
+    label: "value is not in a set of values",
   },
 } as const satisfies Record<string, OperatorDeclaration>;
 
@@ -207,6 +223,7 @@ export interface OperatorFacts {
   onArray?: CanonicalOperator;
   reads: { one: string; array?: string };
   meaning: string;
+  label: string;
 }
 
 /** The 14 operators of the Logpush filter JSON. */

@@ -61,3 +61,11 @@ export function ensurePlayground(): void {
     node(["node_modules/vite/bin/vite.js", "build", "--config", "playground/vite.config.ts"]),
   );
 }
+
+/** Builds the console's page (dist/console) that `filterc console` serves, after the bundles. */
+export function ensureConsole(): void {
+  ensureBundles();
+  once("console", () =>
+    node(["node_modules/vite/bin/vite.js", "build", "--config", "console/vite.config.ts"]),
+  );
+}

@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { serveStatic } from "../../console/static-server.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
-import { serveStatic } from "../static-server.js";
+import { untilStopped } from "../signals.js";
 
 export const usage = `filterc playground [--port P]
 
@@ -15,18 +16,6 @@ Exit status: 0 stopped, 1 cannot serve (port in use, page not built), 2 usage.`;
 
 /** The built page ships beside the CLI bundle, in dist/playground. */
 const pageFolder = fileURLToPath(new URL("./playground/", import.meta.url));
-
-function untilStopped(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve(signal);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
-}
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values } = parseCommandArgs(argv, { port: { type: "string" } }, false);

@@ -1,0 +1,118 @@
+import { closeBrackets } from "@codemirror/autocomplete";
+import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
+import { lintGutter } from "@codemirror/lint";
+import { Annotation, Compartment, EditorState } from "@codemirror/state";
+import { drawSelection, EditorView, keymap, lineNumbers } from "@codemirror/view";
+import { element } from "../playground/dom.js";
+import { renderResult } from "../playground/output.js";
+import { getCatalog } from "../src/catalog/index.js";
+import { filterResult, logpushFilter } from "../src/codemirror/index.js";
+import type { CompileResult } from "../src/compile.js";
+import { conditionToExpr, print } from "../src/print/index.js";
+import { createBuilder } from "./builder.js";
+import { builderText, comparisonsOf, readBuilder } from "./builder-model.js";
+
+/** Marks the text changes the builder made, which the builder must not read back. */
+const fromBuilder = Annotation.define<true>();
+
+/** The Filter section: the builder and the text side by side, and what the filter compiles to. */
+interface FilterEditor {
+  readonly view: EditorView;
+  setDataset(dataset: string): void;
+  /** Replaces the text (a job's filter to edit); the builder follows. */
+  setText(text: string): void;
+  text(): string;
+  result(): CompileResult;
+}
+
+/**
+ * Each side follows the other: a change of the text is read into the builder (or the builder says
+ * why it cannot show it), a change in the builder is printed into the text. The compiled JSON, the
+ * gauges, the diagnostics and each row's problems follow the text's one compile.
+ */
+export function createFilterEditor(initialDataset: string): FilterEditor {
+  let dataset = initialDataset;
+  const settings = new Compartment();
+  const options = () => logpushFilter({ dataset });
+
+  const builder = createBuilder(element("builder"), (group) => {
+    const text = builderText(group, getCatalog(dataset)!);
+    if (text === view.state.doc.toString()) {
+      markRows(filterResult(view.state));
+      return;
+    }
+    view.dispatch({
+      changes: { from: 0, to: view.state.doc.length, insert: text },
+      annotations: fromBuilder.of(true),
+    });
+  });
+
+  function readIntoBuilder(result: CompileResult): void {
+    const catalog = result.catalog ?? getCatalog(dataset)!;
+    const reading = readBuilder(result.ast, result.diagnostics, catalog);
+    if (reading.ok) {
+      builder.show(reading.group, catalog, dataset);
+      return;
+    }
+    const normal = result.normal;
+    const pushDown =
+      reading.pushDown && normal ? () => editor.setText(print(conditionToExpr(normal))) : undefined;
+    builder.showUnshowable(reading.reason, pushDown);
+  }
+
+  /** Each row's problems: the diagnostics inside its comparison, the rows and comparisons in the same order. */
+  function markRows(result: CompileResult): void {
+    builder.markRows(
+      comparisonsOf(result.ast.expr).map(({ range }) =>
+        result.diagnostics
+          .filter(
+            (d) => d.range.start.offset >= range.start.offset && d.range.start.offset < range.end.offset,
+          )
+          .map((d) => d.message),
+      ),
+    );
+  }
+
+  const view = new EditorView({
+    parent: element("editor"),
+    state: EditorState.create({
+      doc: "",
+      extensions: [
+        lineNumbers(),
+        history(),
+        drawSelection(),
+        closeBrackets(),
+        lintGutter(),
+        EditorView.lineWrapping,
+        EditorView.contentAttributes.of({ "aria-label": "Filter text" }),
+        keymap.of([...defaultKeymap, ...historyKeymap]),
+        settings.of(options()),
+        EditorView.updateListener.of((update) => {
+          const result = filterResult(update.state);
+          if (result === filterResult(update.startState)) return;
+          renderResult(update.view, result);
+          if (!update.transactions.some((transaction) => transaction.annotation(fromBuilder)))
+            readIntoBuilder(result);
+          markRows(result);
+        }),
+      ],
+    }),
+  });
+
+  const editor: FilterEditor = {
+    view,
+    setDataset(name) {
+      dataset = name;
+      view.dispatch({ effects: settings.reconfigure(options()) });
+    },
+    setText(text) {
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+    },
+    text: () => view.state.doc.toString(),
+    result: () => filterResult(view.state),
+  };
+  const first = filterResult(view.state);
+  renderResult(view, first);
+  readIntoBuilder(first);
+  return editor;
+}

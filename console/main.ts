@@ -1,0 +1,57 @@
+import { element } from "../playground/dom.js";
+import type { ApiDescription } from "../src/console/calls.js";
+import { call } from "./api.js";
+import { type ConnectView, setUpConnect } from "./connect.js";
+import { setUpCustomFields } from "./custom-fields.js";
+import { setUpJobs } from "./jobs.js";
+import { failureText, say } from "./messages.js";
+
+const zoneInput = element<HTMLInputElement>("zone-id");
+const accountInput = element<HTMLInputElement>("account-id");
+const ids = () => ({ zoneId: zoneInput.value.trim(), accountId: accountInput.value.trim() });
+
+const customFields = setUpCustomFields(() => ids().zoneId);
+let connect: ConnectView;
+const jobs = setUpJobs(() => connect);
+connect = setUpConnect(ids, () => jobs.load());
+
+const views = { "custom-fields": "custom-fields-view", connect: "connect-view" } as const;
+type View = keyof typeof views;
+
+/** Shows the view the address names (`#custom-fields`, `#connect`) and loads what it lists. */
+async function route(): Promise<void> {
+  const name: View = location.hash === "#connect" ? "connect" : "custom-fields";
+  for (const [view, id] of Object.entries(views)) {
+    element(id).hidden = view !== name;
+    const link = element(`nav-${view}`);
+    if (view === name) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  if (name === "connect") await Promise.all([connect.load(), jobs.load()]);
+  else await customFields.load();
+}
+
+async function start(): Promise<void> {
+  const session = await call<{ api: ApiDescription; zoneId: string | null; accountId: string | null }>(
+    "GET",
+    "/api/session",
+  );
+  if (!session.ok) {
+    say("session-problem", failureText(session.error));
+    return;
+  }
+  zoneInput.value = session.zoneId ?? "";
+  accountInput.value = session.accountId ?? "";
+  say(
+    "api-note",
+    session.api.kind === "embedded sandbox"
+      ? `API: the embedded sandbox (${session.api.dataDir})`
+      : `API: ${session.api.url}`,
+  );
+  for (const input of [zoneInput, accountInput]) input.addEventListener("change", route);
+  window.addEventListener("hashchange", route);
+  await route();
+}
+
+say("session-problem", "");
+void start();

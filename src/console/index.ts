@@ -1,0 +1,3 @@
+export type { ApiDescription } from "./calls.js";
+export { TOKEN_HEADER } from "./guard.js";
+export { type ConsoleServer, startConsole } from "./server.js";
