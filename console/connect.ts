@@ -1,6 +1,16 @@
 import { element } from "../playground/dom.js";
 import { CUSTOM_FIELD_COLUMNS, type CustomFieldsConfig, namesByColumn } from "../src/api/custom-fields.js";
 import type { JobScope } from "../src/api/index.js";
+import {
+  checkDestination,
+  DEFAULT_TIMESTAMPS,
+  type JobResult,
+  type LogpushJob,
+  needsOwnershipChallenge,
+  type Problem,
+  TIMESTAMP_FORMATS,
+  ValidationError,
+} from "../src/api/index.js";
 import { buildCreateBody, type JobSettings } from "../src/api/jobs.js";
 import { problem } from "../src/api/problems.js";
 import {
@@ -11,16 +21,6 @@ import {
   type Scope,
 } from "../src/catalog/index.js";
 import { decompile } from "../src/decompile/index.js";
-import {
-  checkDestination,
-  DEFAULT_TIMESTAMPS,
-  type JobResult,
-  type LogpushJob,
-  needsOwnershipChallenge,
-  type Problem,
-  TIMESTAMP_FORMATS,
-  ValidationError,
-} from "../src/index.js";
 import { call, type Failure, scopeQuery } from "./api.js";
 import { createFilterEditor } from "./filter-editor.js";
 import { failureText, say, sayProblems } from "./messages.js";

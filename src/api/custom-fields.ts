@@ -17,7 +17,7 @@ export interface CustomFieldsConfig {
   cookies?: string[];
 }
 
-type CustomFieldList = keyof CustomFieldsConfig;
+export type CustomFieldList = keyof CustomFieldsConfig;
 
 /** The http_requests fields a job selects to get the custom fields' values. */
 export const CUSTOM_FIELD_COLUMNS = ["RequestHeaders", "ResponseHeaders", "Cookies"] as const;
@@ -68,7 +68,7 @@ export const CUSTOM_FIELD_LISTS: ReadonlyArray<{
 ];
 
 /** Custom fields a zone may log, across all lists. */
-const MAX_CUSTOM_FIELDS = 40;
+export const MAX_CUSTOM_FIELDS = 40;
 export const CUSTOM_FIELDS_PHASE = "http_log_custom_fields";
 const CUSTOM_FIELD_ACTION = "log_custom_field";
 /** Request headers the service refuses to log. */

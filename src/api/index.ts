@@ -46,6 +46,7 @@ export {
   OUTPUT_OPTION_DEFAULTS,
   type OutputOptions,
   type OutputType,
+  TIMESTAMP_FORMATS,
   type TimestampFormat,
 } from "./job-options.js";
 export {

@@ -13,7 +13,7 @@ import { checkRecordTemplate } from "./record-template.js";
  */
 
 const OUTPUT_TYPES = ["ndjson", "csv"] as const;
-const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
+export const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
 /** The formats a `logpull_options` string's `timestamps=` takes (the older form has no ms/ns variants). */
 const LOGPULL_TIMESTAMP_FORMATS = ["rfc3339", "unix", "unixnano"] as const;
 /**
