@@ -68,6 +68,11 @@ export const DiagnosticKind = {
     "error",
     (a) => `too many problems; only the first ${a.limit} are reported${setBy(a.option)}`,
   ),
+  UnknownDataset: kind<{ dataset: string; known: string }>(
+    "E0004",
+    "error",
+    (a) => `unknown dataset ${quote(brief(a.dataset))}; known datasets: ${a.known}`,
+  ),
   NestingExhaustsStack: kind<{ limit: number; option: string | undefined }>(
     "E0005",
     "error",
@@ -75,11 +80,6 @@ export const DiagnosticKind = {
       `the filter nests too deeply for the parser before reaching the ${a.limit} levels${setBy(a.option)}; flatten the parentheses or \`not\`s${a.option === undefined ? "" : `, or lower ${a.option}`}`,
   ),
   InvalidOption: kind<{ problem: string }>("E0006", "error", (a) => a.problem),
-  UnknownDataset: kind<{ dataset: string; known: string }>(
-    "E0004",
-    "error",
-    (a) => `unknown dataset ${quote(brief(a.dataset))}; known datasets: ${a.known}`,
-  ),
   DirectiveAfterFilter: kind(
     "E0007",
     "error",
@@ -131,6 +131,11 @@ export const DiagnosticKind = {
     "error",
     (a) => `unexpected ${a.found} after the end of the filter; join comparisons with \`and\` or \`or\``,
   ),
+  LeadingZero: kind<{ text: string; fixed: string }>(
+    "E0106",
+    "error",
+    (a) => `number ${quote(a.text)} has a leading zero; write ${quote(a.fixed)}`,
+  ),
   BangBeforeOperator: kind<{ operator: string; replacement: string; banged: string }>(
     "E0107",
     "error",
@@ -168,11 +173,6 @@ export const DiagnosticKind = {
     "error",
     (a) => `the source must be a string (the filter's text), not ${a.found}`,
   ),
-  LeadingZero: kind<{ text: string; fixed: string }>(
-    "E0106",
-    "error",
-    (a) => `number ${quote(a.text)} has a leading zero; write ${quote(a.fixed)}`,
-  ),
 
   // Names: fields and operators.
   UnknownField: kind<{ field: string; dataset: string; meant?: string }>(
@@ -190,12 +190,6 @@ export const DiagnosticKind = {
     "E0203",
     "error",
     (a) => `${quote(a.field)} is an ${a.docType} field, and Logpush cannot filter on objects`,
-  ),
-  ObjectMember: kind<{ name: string; object: string }>(
-    "E0208",
-    "error",
-    (a) =>
-      `${quote(a.name)} is a member of the object field ${quote(a.object)}, and Logpush cannot filter on what objects hold, custom fields' values included: a job can only deliver them`,
   ),
   NotFilterable: kind<{ field: string; dataset: string }>(
     "E0204",
@@ -219,6 +213,12 @@ export const DiagnosticKind = {
     "E0207",
     "error",
     (a) => `${quote(a.word)} is a field; filters compare a field with a constant, not with another field`,
+  ),
+  ObjectMember: kind<{ name: string; object: string }>(
+    "E0208",
+    "error",
+    (a) =>
+      `${quote(a.name)} is a member of the object field ${quote(a.object)}, and Logpush cannot filter on what objects hold, custom fields' values included: a job can only deliver them`,
   ),
 
   // Types and values.
@@ -283,6 +283,83 @@ export const DiagnosticKind = {
     "error",
     (a) =>
       `the filter JSON is ${a.bytes} bytes; Logpush accepts at most ${a.limit}${setBy(a.option)}; this comparison crosses the limit${a.help === undefined ? "" : `; ${a.help}`}`,
+  ),
+
+  // Decompiler input: Logpush JSON read back. `at` is the JSON pointer with ": " after it, or "" at the top.
+  InputTooLong: kind<{ length: number; limit: number; option: string | undefined }>(
+    "E0501",
+    "error",
+    (a) => `the input is ${a.length} characters long; the limit is ${a.limit}${setBy(a.option)}`,
+  ),
+  InvalidJson: kind<{ problem: string }>("E0502", "error", (a) => `invalid JSON: ${a.problem}`),
+  NotAFilter: kind<{ at: string; found: string }>(
+    "E0503",
+    "error",
+    (a) =>
+      `${a.at}expected a filter {"where": …}, a job record with "filter", or the string a job stores; found ${a.found}`,
+  ),
+  MissingWhere: kind<{ at: string }>(
+    "E0504",
+    "error",
+    (a) => `${a.at}the filter has no "where"; a filter is {"where": <comparison or group>}`,
+  ),
+  UnknownKey: kind<{ at: string; key: string; meant?: string; note?: string }>(
+    "E0505",
+    "error",
+    (a) =>
+      `${a.at}unknown key ${jsonQuote(a.key)}${a.note === undefined ? didYouMean(a.meant, jsonQuote) : `; ${a.note}`}`,
+  ),
+  NotNode: kind<{ at: string; key: string }>(
+    "E0506",
+    "error",
+    (a) =>
+      `${a.at}Logpush JSON has no ${JSON.stringify(a.key)}; negate the operators instead (eq → !eq, in → !in, lt → geq, …) and swap "and" with "or"`,
+  ),
+  MixedNode: kind<{ at: string; keys: string }>(
+    "E0507",
+    "error",
+    (a) =>
+      `${a.at}a node is either a comparison {"key", "operator", "value"} or one group {"and": […]} or {"or": […]}; this one has ${a.keys}`,
+  ),
+  MissingMember: kind<{ at: string; member: string }>(
+    "E0508",
+    "error",
+    (a) =>
+      `${a.at}the comparison has no ${JSON.stringify(a.member)}; a comparison is {"key", "operator", "value"}`,
+  ),
+  EmptyGroup: kind<{ at: string; group: string }>(
+    "E0509",
+    "error",
+    (a) => `${a.at}${JSON.stringify(a.group)} needs at least one condition`,
+  ),
+  WrongJsonType: kind<{ at: string; what: string; expected: string; found: string }>(
+    "E0510",
+    "error",
+    (a) => `${a.at}${a.what} must be ${a.expected}, found ${a.found}`,
+  ),
+  UnknownJsonOperator: kind<{ at: string; operator: string; meant?: string; known: string }>(
+    "E0511",
+    "error",
+    (a) =>
+      `${a.at}unknown operator ${jsonQuote(a.operator)}${
+        a.meant === undefined ? `; Logpush operators are ${a.known}` : didYouMean(a.meant, jsonQuote)
+      }`,
+  ),
+  CommaJoinedList: kind<{ at: string; operator: string; replacement: string }>(
+    "E0512",
+    "error",
+    (a) =>
+      `${a.at}${JSON.stringify(a.operator)} takes a JSON array, not a comma-joined string (Logpush rejects it); write ${a.replacement}`,
+  ),
+  NumberNotPlain: kind<{ at: string; text: string }>(
+    "E0513",
+    "error",
+    (a) => `${a.at}the number ${a.text} has an exponent; write it with plain digits`,
+  ),
+  DuplicateKey: kind<{ at: string; key: string }>(
+    "E0514",
+    "error",
+    (a) => `${a.at}${JSON.stringify(a.key)} appears more than once in this object`,
   ),
 
   // Custom log fields and job settings, checked before an API call (no source range: `path` names the setting).
@@ -448,83 +525,6 @@ export const DiagnosticKind = {
     (a) => `${a.reason}${customFieldRule(1)}`,
   ),
 
-  // Decompiler input: Logpush JSON read back. `at` is the JSON pointer with ": " after it, or "" at the top.
-  InputTooLong: kind<{ length: number; limit: number; option: string | undefined }>(
-    "E0501",
-    "error",
-    (a) => `the input is ${a.length} characters long; the limit is ${a.limit}${setBy(a.option)}`,
-  ),
-  InvalidJson: kind<{ problem: string }>("E0502", "error", (a) => `invalid JSON: ${a.problem}`),
-  NotAFilter: kind<{ at: string; found: string }>(
-    "E0503",
-    "error",
-    (a) =>
-      `${a.at}expected a filter {"where": …}, a job record with "filter", or the string a job stores; found ${a.found}`,
-  ),
-  MissingWhere: kind<{ at: string }>(
-    "E0504",
-    "error",
-    (a) => `${a.at}the filter has no "where"; a filter is {"where": <comparison or group>}`,
-  ),
-  UnknownKey: kind<{ at: string; key: string; meant?: string; note?: string }>(
-    "E0505",
-    "error",
-    (a) =>
-      `${a.at}unknown key ${jsonQuote(a.key)}${a.note === undefined ? didYouMean(a.meant, jsonQuote) : `; ${a.note}`}`,
-  ),
-  NotNode: kind<{ at: string; key: string }>(
-    "E0506",
-    "error",
-    (a) =>
-      `${a.at}Logpush JSON has no ${JSON.stringify(a.key)}; negate the operators instead (eq → !eq, in → !in, lt → geq, …) and swap "and" with "or"`,
-  ),
-  MixedNode: kind<{ at: string; keys: string }>(
-    "E0507",
-    "error",
-    (a) =>
-      `${a.at}a node is either a comparison {"key", "operator", "value"} or one group {"and": […]} or {"or": […]}; this one has ${a.keys}`,
-  ),
-  MissingMember: kind<{ at: string; member: string }>(
-    "E0508",
-    "error",
-    (a) =>
-      `${a.at}the comparison has no ${JSON.stringify(a.member)}; a comparison is {"key", "operator", "value"}`,
-  ),
-  EmptyGroup: kind<{ at: string; group: string }>(
-    "E0509",
-    "error",
-    (a) => `${a.at}${JSON.stringify(a.group)} needs at least one condition`,
-  ),
-  WrongJsonType: kind<{ at: string; what: string; expected: string; found: string }>(
-    "E0510",
-    "error",
-    (a) => `${a.at}${a.what} must be ${a.expected}, found ${a.found}`,
-  ),
-  UnknownJsonOperator: kind<{ at: string; operator: string; meant?: string; known: string }>(
-    "E0511",
-    "error",
-    (a) =>
-      `${a.at}unknown operator ${jsonQuote(a.operator)}${
-        a.meant === undefined ? `; Logpush operators are ${a.known}` : didYouMean(a.meant, jsonQuote)
-      }`,
-  ),
-  CommaJoinedList: kind<{ at: string; operator: string; replacement: string }>(
-    "E0512",
-    "error",
-    (a) =>
-      `${a.at}${JSON.stringify(a.operator)} takes a JSON array, not a comma-joined string (Logpush rejects it); write ${a.replacement}`,
-  ),
-  NumberNotPlain: kind<{ at: string; text: string }>(
-    "E0513",
-    "error",
-    (a) => `${a.at}the number ${a.text} has an exponent; write it with plain digits`,
-  ),
-  DuplicateKey: kind<{ at: string; key: string }>(
-    "E0514",
-    "error",
-    (a) => `${a.at}${JSON.stringify(a.key)} appears more than once in this object`,
-  ),
-
   // Comparing filters (diff, test).
   DatasetsDiffer: kind<{ dataset: string; other: string; otherName: string }>(
     "E0700",
@@ -570,12 +570,6 @@ export const DiagnosticKind = {
     (a) =>
       `the zone already has an http_log_custom_fields ruleset (${a.first}); a zone has one ruleset of a phase: keep its rules in one`,
   ),
-  NotReadStatically: kind<{ what: string; reason: string }>(
-    "W0900",
-    "note",
-    (a) => `${a.what} is not checked: ${a.reason}`,
-  ),
-  JobNotice: kind<{ notice: string }>("W0901", "note", (a) => a.notice),
 
   // Warnings.
   DeprecatedField: kind<{ field: string }>("W0101", "warning", (a) => `${quote(a.field)} is deprecated`),
@@ -598,18 +592,6 @@ export const DiagnosticKind = {
       `one of these comparisons of ${quote(a.field)} always holds when the field is present, so this part is always true`,
     (a) => `another comparison of ${quote(a.field)} that together with it always holds`,
   ),
-  UnseenCharacterInString: kind<{ name: string }>(
-    "W0107",
-    "warning",
-    (a) =>
-      `the string holds ${a.name}, a character that cannot be seen (a control, bidi or zero-width character); if it is meant, write it as an escape`,
-  ),
-  TimestampInOtherUnit: kind<{ value: string; field: string; instant: string; unit: string; asUnit: string }>(
-    "W0120",
-    "warning",
-    (a) =>
-      `${a.value} compared with ${quote(a.field)} is ${a.instant} in unix nanoseconds, the unit Logpush compares timestamps in; read as ${a.unit} it would be ${a.asUnit}`,
-  ),
   ComparisonNeverTrue: kind<{ field: string }>(
     "W0105",
     "warning",
@@ -622,6 +604,12 @@ export const DiagnosticKind = {
     (a) =>
       `this comparison of ${quote(a.field)} holds for every value when the field is present, so this part is always true`,
   ),
+  UnseenCharacterInString: kind<{ name: string }>(
+    "W0107",
+    "warning",
+    (a) =>
+      `the string holds ${a.name}, a character that cannot be seen (a control, bidi or zero-width character); if it is meant, write it as an escape`,
+  ),
   FilterNeverMatches: kind(
     "W0115",
     "warning",
@@ -632,12 +620,26 @@ export const DiagnosticKind = {
     "warning",
     () => "every record passes this filter, with its fields missing or holding any value: it filters nothing",
   ),
+  TimestampInOtherUnit: kind<{ value: string; field: string; instant: string; unit: string; asUnit: string }>(
+    "W0120",
+    "warning",
+    (a) =>
+      `${a.value} compared with ${quote(a.field)} is ${a.instant} in unix nanoseconds, the unit Logpush compares timestamps in; read as ${a.unit} it would be ${a.asUnit}`,
+  ),
   NearMissDirective: kind<{ dataset: string }>(
     "W0122",
     "warning",
     (a) =>
       `this comment is not read as a dataset directive, so the file is not checked against ${a.dataset}; write \`# dataset: ${a.dataset}\``,
   ),
+
+  // Terraform files: notes (severity note), what could not be checked without running Terraform.
+  NotReadStatically: kind<{ what: string; reason: string }>(
+    "W0900",
+    "note",
+    (a) => `${a.what} is not checked: ${a.reason}`,
+  ),
+  JobNotice: kind<{ notice: string }>("W0901", "note", (a) => a.notice),
 } as const;
 
 export type DiagnosticKindName = keyof typeof DiagnosticKind;
