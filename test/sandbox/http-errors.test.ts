@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, failure, type Running, runSandbox, TOKEN, ZONE } from "./helpers.js";
 
@@ -128,6 +129,23 @@ describe("requests the sandbox refuses, in Cloudflare's envelope", () => {
       headers === undefined ? { authorization: `Bearer ${TOKEN}` } : headers,
     );
     expect(response).toEqual({ status, json: expected });
+  });
+
+  it("refuses a path that is no URL path with a 400, not a 500 (regression)", async () => {
+    const url = new URL(running.api);
+    const answer = await new Promise<{ status: number; json: unknown }>((resolve, reject) => {
+      const sent = request(
+        { host: url.hostname, port: url.port, path: "//[", headers: { authorization: `Bearer ${TOKEN}` } },
+        (response) => {
+          let text = "";
+          response.on("data", (chunk) => (text += chunk));
+          response.on("end", () => resolve({ status: response.statusCode!, json: JSON.parse(text) }));
+        },
+      );
+      sent.on("error", reject);
+      sent.end();
+    });
+    expect(answer).toEqual({ status: 400, json: failure(6012, "the request's path is not a URL path") });
   });
 
   it("refuses a body larger than the limit that declares no length", async () => {

@@ -1,4 +1,5 @@
 import { writeFile } from "node:fs/promises";
+import { terminalText } from "../../diagnostics/index.js";
 import { format } from "../../print/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
@@ -42,7 +43,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     if (values.check) {
       if (result.text !== input.text) {
-        io.stdout(`${input.name}\n`);
+        io.stdout(`${terminalText(input.name)}\n`);
         status = 1;
       }
     } else if (values.write) {

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { MAX_TIMEOUT_MS } from "../../api/index.js";
+import { terminalText } from "../../diagnostics/index.js";
 import {
   API_PREFIX,
   DEFAULT_BODY_TIMEOUT_MS,
@@ -102,7 +103,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     );
   }
   io.stdout(`filterc sandbox listening on ${sandbox.url}${API_PREFIX}\n`);
-  io.stdout(`data directory: ${dataDir}\n`);
+  io.stdout(`data directory: ${terminalText(dataDir)}\n`);
   if (sandbox.token !== undefined) io.stdout(`API token (generated): ${sandbox.token}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
