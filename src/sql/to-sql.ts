@@ -36,6 +36,26 @@ export type SqlResult =
 export const DEFAULT_COLUMN = "json";
 
 /** What `toSql` takes as options: a dialect it knows, a column name, and locations of NDJSON. */
+/** A location as `parseLocation` or a caller that expanded a glob writes one. */
+const isLocation = (value: unknown): value is Location => {
+  if (!isObject(value)) return false;
+  switch (value["kind"]) {
+    case "file":
+      return isString(value["path"]);
+    case "local":
+      return (
+        Array.isArray(value["paths"]) && value["paths"].every(isString) && typeof value["gzip"] === "boolean"
+      );
+    case "s3":
+    case "r2":
+      return isString(value["bucket"]) && isString(value["key"]);
+    case "https":
+      return isString(value["url"]);
+    default:
+      return false;
+  }
+};
+
 const isSqlOptions = (value: unknown): value is SqlOptions =>
   isObject(value) &&
   Object.hasOwn(dialects, value["dialect"] as string) &&
@@ -43,7 +63,7 @@ const isSqlOptions = (value: unknown): value is SqlOptions =>
   (value["timestamps"] === undefined || TIMESTAMP_READINGS.includes(value["timestamps"] as never)) &&
   (value["from"] === undefined ||
     isString(value["from"]) ||
-    (Array.isArray(value["from"]) && value["from"].every(isString)));
+    (Array.isArray(value["from"]) && value["from"].every((one) => isString(one) || isLocation(one))));
 
 /**
  * A checked filter as SQL with eval's semantics, `not` meaning its push-down as in the JSON a job

@@ -10,12 +10,16 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the CLI in-process against the source tree, with the given standard input (and, to test terminal output, a TTY stderr). */
+/**
+ * Runs the CLI in-process against the source tree, with the given standard input (and, to test
+ * terminal output, a TTY stderr), from `cwd` (where relative paths and filterc.json are looked up).
+ */
 export async function runCli(
   args: string[],
   stdin = "",
   env: Record<string, string | undefined> = {},
   stderrIsTTY = false,
+  cwd = process.cwd(),
 ): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
@@ -29,7 +33,7 @@ export async function runCli(
     readStdin: async () => stdin,
     env,
     stderrIsTTY,
-    cwd: process.cwd(),
+    cwd,
   };
   const code = await main(args, io);
   return { code, stdout, stderr };

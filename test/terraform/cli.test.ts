@@ -2,10 +2,8 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import type { CliIO } from "../../src/cli/io.js";
-import { main } from "../../src/cli/main.js";
 import { ensureBundles } from "../helpers/bundles.js";
-import { spawnCli } from "../helpers/cli.js";
+import { runCli, spawnCli } from "../helpers/cli.js";
 import { temporaryFolder } from "../helpers/folders.js";
 
 ensureBundles();
@@ -18,24 +16,7 @@ let copies = 0;
 async function corpusCopy() {
   const dir = join(folder(), `copy-${copies++}`);
   await cp(corpus, dir, { recursive: true });
-  const run = async (...args: string[]) => {
-    let stdout = "";
-    let stderr = "";
-    const io: CliIO = {
-      stdout: (text) => {
-        stdout += text;
-      },
-      stderr: (text) => {
-        stderr += text;
-      },
-      readStdin: async () => "",
-      env: {},
-      stderrIsTTY: false,
-      cwd: dir,
-    };
-    const code = await main(args, io);
-    return { code, stdout, stderr };
-  };
+  const run = (...args: string[]) => runCli(args, "", {}, false, dir);
   const read = (path: string) => readFile(join(dir, path), "utf8");
   return { dir, run, read };
 }
