@@ -33,7 +33,8 @@ export const lexicon = {
   /** `&&`, `||`, `!`. */
   logicSymbols: longestFirst(Object.values(LOGIC).map((logic) => logic.symbol)),
   booleans: [...BOOLEAN_WORDS],
-  punctuation: [...PUNCTUATION],
+  /** Braces are tokens only right after an operator (a list in the wrong brackets, E0111): a grammar colours them as the unexpected characters they are elsewhere. */
+  punctuation: PUNCTUATION.filter((mark) => mark !== "{" && mark !== "}"),
   /** What follows `\` in a string: JSON's escapes and `\'`; `u` takes four hex digits. */
   escapes: Object.keys(stringEscapes),
 };
@@ -53,7 +54,7 @@ const STARTERS = [
     ...BLANKS,
     ...CURLY_QUOTES,
     ...[...lexicon.symbolOperators, ...lexicon.logicSymbols].map((symbol) => symbol[0]!),
-    ...lexicon.punctuation,
+    ...PUNCTUATION,
     ...['"', "'", "#", "-"],
   ]),
 ];
@@ -113,8 +114,23 @@ const onigClass = (chars: string[], negated = false, ranges = "") =>
   `[${negated ? "^" : ""}${ranges}${chars.map(onigChar).join("")}]`;
 /** A word ends where no word character follows: `eqx` is a field, not `eq` then `x`. */
 const ONIG_WORD_END = "(?![A-Za-z0-9_])";
-const ONIG_FIELD = "[A-Za-z_][A-Za-z0-9_]*";
-const ONIG_NUMBER = "-?[0-9]+(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?";
+/*
+ * An unquoted run (src/syntax/lexer.ts): word characters, the ASCII joiners and visible characters
+ * beyond ASCII but curly quotes, so that `a.com`, `/api/v1`, `1.2.3.4` and `été` are one field.
+ */
+const ONIG_JOINER = "[\\-./:;@$%*+?\\\\^~]";
+const ONIG_WIDE_RUN =
+  "(?:\\x{200d}|(?![\\x{2018}\\x{2019}\\x{201a}\\x{201c}\\x{201d}\\x{201e}])[^\\x{0}-\\x{9f}\\p{Z}\\p{Cf}\\p{Cs}])";
+const ONIG_RUN = `(?:[A-Za-z0-9_]|${ONIG_JOINER}|${ONIG_WIDE_RUN})`;
+/** What joins a number into a run: a joiner, or a visible character beyond ASCII that is no letter or digit. */
+const ONIG_NUMBER_JOIN = `(?:${ONIG_JOINER}|(?![\\p{L}\\p{M}\\p{N}])${ONIG_WIDE_RUN})`;
+const ONIG_NUMBER_TEXT = "(?>-?[0-9]+(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)";
+const ONIG_FIELD = [
+  `[A-Za-z_][A-Za-z0-9_]*${ONIG_RUN}*`,
+  `${ONIG_NUMBER_TEXT}(?=${ONIG_NUMBER_JOIN})${ONIG_RUN}*`,
+  `(?=${ONIG_RUN}*?[\\p{L}\\p{N}_])(?:${ONIG_JOINER}|${ONIG_WIDE_RUN})${ONIG_RUN}*`,
+].join("|");
+const ONIG_NUMBER = `${ONIG_NUMBER_TEXT}(?!${ONIG_NUMBER_JOIN})`;
 
 /** The TextMate grammar, `source.lpf`. Patterns tried at one place in order: operators before `!` and words before fields. */
 export function textMateGrammar(): object {
@@ -255,6 +271,15 @@ const vimAny = (texts: string[]) => `\\%(${texts.map(vimText).join("\\|")}\\)`;
 const vimClass = (chars: string[], negated = false, ranges = "") =>
   `[${negated ? "^" : ""}${ranges}${chars.map(vimClassChar).join("")}]`;
 const VIM_WORD_END = "[A-Za-z0-9_]\\@!";
+/*
+ * The unquoted run of the TextMate grammar, as far as Vim's patterns go: a character beyond ASCII
+ * joins unless it is a curly quote, a space or an invisible one, and counts as a letter.
+ */
+const VIM_JOINER = "[-.\\/:;@$%*+?\\\\^~]";
+const VIM_WIDE_RUN =
+  "\\%([\\u2018\\u2019\\u201a\\u201c\\u201d\\u201e\\u00a0\\u2000-\\u200c\\u200e\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u3000\\ufeff\\u0080-\\u009f]\\)\\@![^\\x00-\\x7f]";
+const VIM_RUN = `\\%([A-Za-z0-9_]\\|${VIM_JOINER}\\|${VIM_WIDE_RUN}\\)`;
+const VIM_NUMBER_TEXT = "\\%(-\\=[0-9]\\+\\%(\\.[0-9]\\+\\)\\=\\%([eE][+-]\\=[0-9]\\+\\)\\=\\)\\@>";
 
 /** The Vim syntax file (`syntax/lpf.vim`). */
 export function vimSyntax(): string {
@@ -281,14 +306,16 @@ syntax sync minlines=1
 
 " Where two items start at one place, the one defined later wins: the least specific come first.
 syntax match ${g.invalid} /${vimClass(BLANKS, true)}${vimClass(STARTERS, true, WORD_CHARACTERS)}*/
-syntax match ${g.field} /[A-Za-z_][A-Za-z0-9_]*/
+syntax match ${g.field} /[A-Za-z_][A-Za-z0-9_]*${VIM_RUN}*/
+syntax match ${g.field} /\\%(${VIM_RUN}\\{-}\\%([A-Za-z0-9_]\\|${VIM_WIDE_RUN}\\)\\)\\@=\\%(${VIM_JOINER}\\|${VIM_WIDE_RUN}\\)${VIM_RUN}*/
 syntax match ${g.bool} /${vimAny(lexicon.booleans)}${VIM_WORD_END}/
 syntax match ${g.logic} /\\c${vimAny(lexicon.logicWords)}${VIM_WORD_END}/
 syntax match ${g.logic} /${vimAny(lexicon.logicSymbols)}/
 syntax match ${g.operator} /${vimAny(lexicon.operatorWords)}${VIM_WORD_END}/
 syntax match ${g.operator} /${vimAny(lexicon.bangOperators)}${VIM_WORD_END}/
 syntax match ${g.operator} /${vimAny(lexicon.symbolOperators)}/
-syntax match ${g.number} /-\\=[0-9]\\+\\%(\\.[0-9]\\+\\)\\=\\%([eE][+-]\\=[0-9]\\+\\)\\=/
+syntax match ${g.number} /${VIM_NUMBER_TEXT}\\%(${VIM_JOINER}\\)\\@!/
+syntax match ${g.field} /${VIM_NUMBER_TEXT}\\%(${VIM_JOINER}\\)\\@=${VIM_RUN}*/
 syntax match ${g.punctuation} /${vimClass(lexicon.punctuation)}/
 syntax match lpfInvalidEscape /\\\\./ contained
 syntax match lpfEscape /${escapes}/ contained

@@ -100,7 +100,7 @@ describe("the language server follows its client's settings from the start", () 
     expect(await firstDiagnostics(current, gatewayText)).toEqual([
       [
         "E0401",
-        "the filter has 2 comparisons; Logpush accepts at most 1 (option maxOperators); this comparison crosses the limit",
+        "the filter has 2 comparisons; Logpush accepts at most 1 (setting filterc.maxOperators); this comparison crosses the limit",
       ],
     ]);
     expect(logged).toEqual([]);
@@ -132,7 +132,7 @@ describe("the language server follows its client's settings from the start", () 
     expect(await firstDiagnostics(current, 'ClientRequestHost eq "example.com"')).toEqual([
       [
         "E0402",
-        "the filter JSON is 75 bytes; Logpush accepts at most 60 (option maxBytes); this comparison crosses the limit",
+        "the filter JSON is 75 bytes; Logpush accepts at most 60 (setting filterc.maxBytes); this comparison crosses the limit",
       ],
     ]);
     expect(logged).toEqual([

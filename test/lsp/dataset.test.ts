@@ -90,7 +90,7 @@ describe("the language server and the dataset of each document", () => {
     expect(
       await change(current, join(dir, "gateway", "gw.lpf"), 2, 'Action eq "a" and HTTPHost eq "b"'),
     ).toEqual([
-      "0:18 E0401 the filter has 2 comparisons; Logpush accepts at most 1 (option maxOperators); this comparison crosses the limit",
+      "0:18 E0401 the filter has 2 comparisons; Logpush accepts at most 1 (setting filterc.maxOperators); this comparison crosses the limit",
     ]);
     // The document's own directive over both.
     expect(

@@ -194,7 +194,7 @@ describe("jobs and the dataset a filter file names", () => {
     args.push("--ownership-challenge-file", await challengeFile());
     const over = await jobs(...args, "--filter", join(dir, "gw.lpf"), "--dry-run");
     expect(over.code).toBe(1);
-    expect(over.stderr).toContain("Logpush accepts at most 1 (option maxOperators)");
+    expect(over.stderr).toContain("Logpush accepts at most 1 (--max-operators)");
     const plan = await jobs(...args, "--filter", join(dir, "gw.lpf"), "--dry-run", "--max-operators", "2");
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('"dataset":"gateway_http"');
