@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { ApiError, ClientConfigError, maskSecrets, ValidationError } from "../api/index.js";
 import { ApiError as SandboxError } from "../sandbox/errors.js";
-import { type BodyPace, readBody } from "../sandbox/http.js";
+import { type BodyPace, readBody, requestUrl } from "../sandbox/http.js";
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MIN_BODY_BYTES_PER_SECOND } from "../sandbox/index.js";
 import { BadCall, type Call, type ConsoleContext, calls } from "./calls.js";
 import { apiRefusal, newSessionToken, pageRefusal } from "./guard.js";
@@ -108,15 +108,6 @@ async function readJson(request: IncomingMessage, limit: number, pace: BodyPace)
     return JSON.parse(body.toString("utf8"));
   } catch {
     throw new BadCall("the body is not JSON");
-  }
-}
-
-/** The request's URL, or undefined when its path does not read as one (`//[`). */
-function requestUrl(request: IncomingMessage): URL | undefined {
-  try {
-    return new URL(request.url ?? "/", "http://127.0.0.1");
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,6 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, ErrorCode, type ErrorEntry } from "./errors.js";
 
+/** The request's URL, or undefined when its path does not read as one (`//[`): the client's mistake. */
+export function requestUrl(request: IncomingMessage): URL | undefined {
+  try {
+    return new URL(request.url ?? "/", "http://127.0.0.1");
+  } catch {
+    return undefined;
+  }
+}
+
 /** Writes Cloudflare's success envelope. */
 export function sendResult(
   response: ServerResponse,

@@ -6,7 +6,15 @@ import { MAX_TIMEOUT_MS } from "../api/index.js";
 import { authenticate, type Credentials, resolveCredentials } from "./auth.js";
 import { noUpload, type Reply, type RequestContext, type Scope, type Upload } from "./context.js";
 import { ApiError, ErrorCode } from "./errors.js";
-import { type BodyPace, limitedBody, parseJsonObject, readBody, sendErrors, sendResult } from "./http.js";
+import {
+  type BodyPace,
+  limitedBody,
+  parseJsonObject,
+  readBody,
+  requestUrl,
+  sendErrors,
+  sendResult,
+} from "./http.js";
 import { createJob, datasetFields, deleteJob, getJob, listDatasetJobs, listJobs, updateJob } from "./jobs.js";
 import { createChallenge, destinationExists, validateChallenge, validateDestination } from "./ownership.js";
 import { ingest } from "./push.js";
@@ -183,15 +191,6 @@ function match(segments: string[]): { route: Route; params: Record<string, strin
 
 const noRoute = () => new ApiError(404, ErrorCode.noRoute, "No route for that URI");
 
-/** The request's URL; a path that does not read as one (`//[`) is the client's mistake, a 400. */
-function requestUrl(request: IncomingMessage): URL {
-  try {
-    return new URL(request.url ?? "/", "http://127.0.0.1");
-  } catch {
-    throw new ApiError(400, ErrorCode.malformedRequest, "the request's path is not a URL path");
-  }
-}
-
 /** What Node answers by itself (a request it cannot parse, headers too slow), in Cloudflare's envelope. */
 function clientErrorAnswer(error: NodeJS.ErrnoException): {
   status: number;
@@ -330,6 +329,7 @@ async function serve(
         `${maxConnections} connections are open, the most the sandbox holds; retry later`,
       );
     const url = requestUrl(request);
+    if (!url) throw new ApiError(400, ErrorCode.malformedRequest, "the request's path is not a URL path");
     if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) throw noRoute();
     authenticate(request.headers, credentials);
     const segments = url.pathname.slice(API_PREFIX.length).split("/").filter(Boolean);
