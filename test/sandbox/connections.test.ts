@@ -1,12 +1,22 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFile, rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtCli, ensureBundles } from "../helpers/bundles.js";
+import { ensureBundles } from "../helpers/bundles.js";
 import { runCli } from "../helpers/cli.js";
-import { bombOf, call, failure, type Running, runSandbox, TOKEN, tempDir, ZONE } from "./helpers.js";
+import {
+  bombOf,
+  call,
+  failure,
+  type Running,
+  runSandbox,
+  spawnSandbox,
+  TOKEN,
+  tempDir,
+  ZONE,
+} from "./helpers.js";
 
 // Built while the file is collected, outside any test's time limit.
 ensureBundles();
@@ -133,29 +143,13 @@ describe("filterc sandbox credentials and stopping", () => {
     const dataDir = await tempDir();
     let child: ChildProcess | undefined;
     try {
-      child = spawn(process.execPath, [
-        builtCli(),
-        "sandbox",
-        "--port",
-        "0",
-        "--data-dir",
-        dataDir,
-        "--api-token",
-        TOKEN,
+      let api: string;
+      ({ child, api } = await spawnSandbox(dataDir, [
         "--shutdown-grace",
         "1",
         "--max-ingest-lines",
         "5000000",
-      ]);
-      const api = await new Promise<string>((resolve, reject) => {
-        let output = "";
-        child!.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-          output += chunk;
-          const match = /listening on (\S+)/.exec(output);
-          if (match) resolve(match[1]!);
-        });
-        child!.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
-      });
+      ]));
       // 4 million lines in about 100 KB: many seconds of work once sent.
       const bomb = httpRequest(`${api}/zones/${ZONE}/sandbox/ingest`, {
         method: "POST",
@@ -181,27 +175,8 @@ describe("filterc sandbox credentials and stopping", () => {
     const dataDir = await tempDir();
     let child: ChildProcess | undefined;
     try {
-      child = spawn(process.execPath, [
-        builtCli(),
-        "sandbox",
-        "--port",
-        "0",
-        "--data-dir",
-        dataDir,
-        "--api-token",
-        TOKEN,
-        "--shutdown-grace",
-        "1",
-      ]);
-      const api = await new Promise<string>((resolve, reject) => {
-        let output = "";
-        child!.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-          output += chunk;
-          const match = /listening on (\S+)/.exec(output);
-          if (match) resolve(match[1]!);
-        });
-        child!.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
-      });
+      let api: string;
+      ({ child, api } = await spawnSandbox(dataDir, ["--shutdown-grace", "1"]));
       const { port } = new URL(api);
       const stalled = connect(Number(port), "127.0.0.1");
       stalled.on("error", () => undefined);

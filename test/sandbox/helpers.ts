@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -5,6 +6,7 @@ import { gzipSync } from "node:zlib";
 import Cloudflare from "cloudflare";
 import { afterEach, beforeEach, expect } from "vitest";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
+import { builtCli } from "../helpers/bundles.js";
 
 export const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
 export const OTHER_ZONE = "9a7806061c88ada191ed06f989cc3dac";
@@ -113,4 +115,35 @@ export async function ownershipToken(
 /** A gzip body of `count` short NDJSON lines: tens of kilobytes sent, seconds of work. */
 export function bombOf(count: number): Buffer {
   return gzipSync(Buffer.from(`{"RayID":"a"}\n`.repeat(count)), { level: 9 });
+}
+
+/**
+ * Starts the built `filterc sandbox` on a free port with `dataDir` and the test token, more `args`
+ * after them, and waits for the API address it prints.
+ */
+export async function spawnSandbox(
+  dataDir: string,
+  args: string[] = [],
+): Promise<{ child: ChildProcess; api: string }> {
+  const child = spawn(process.execPath, [
+    builtCli(),
+    "sandbox",
+    "--port",
+    "0",
+    "--data-dir",
+    dataDir,
+    "--api-token",
+    TOKEN,
+    ...args,
+  ]);
+  const api = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      output += chunk;
+      const match = /listening on (\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
+  });
+  return { child, api };
 }

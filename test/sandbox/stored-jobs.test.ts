@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../src/sandbox/model.js";
-import { builtCli, ensureBundles } from "../helpers/bundles.js";
-import { call, runSandbox, TOKEN, tempDir, ZONE } from "./helpers.js";
+import { ensureBundles } from "../helpers/bundles.js";
+import { call, runSandbox, spawnSandbox, TOKEN, tempDir, ZONE } from "./helpers.js";
 
 // Built while the file is collected, outside any test's time limit.
 ensureBundles();
@@ -234,28 +234,11 @@ describe("a saved job the push cannot apply", () => {
   it("never ends the filterc sandbox process (its push once threw, and the error path with it, at every ingest)", async () => {
     let child: ChildProcess | undefined;
     try {
-      child = spawn(process.execPath, [
-        builtCli(),
-        "sandbox",
-        "--port",
-        "0",
-        "--data-dir",
-        dataDir,
-        "--api-token",
-        TOKEN,
-      ]);
+      let api: string;
+      ({ child, api } = await spawnSandbox(dataDir));
       let stderr = "";
       child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
         stderr += chunk;
-      });
-      const api = await new Promise<string>((resolve, reject) => {
-        let output = "";
-        child!.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-          output += chunk;
-          const match = /listening on (\S+)/.exec(output);
-          if (match) resolve(match[1]!);
-        });
-        child!.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
       });
       for (let round = 0; round < 3; round++) {
         const response = await fetch(`${api}/zones/${ZONE}/sandbox/ingest`, {
