@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { dialects } from "../../src/sql/index.js";
 
@@ -16,8 +17,8 @@ type Connection = Awaited<ReturnType<DuckDBInstance["connect"]>>;
 export interface TypedTable {
   /** Replaces the table's rows with `lines` (NDJSON records); for each WHERE, the `id` column of the rows it keeps, sorted. */
   keeps(wheres: readonly string[], lines: readonly string[], id: string): Promise<string[][]>;
-  /** The rows of the table as JSON objects, after loading `lines`, with integers as their digits. */
-  rows(lines: readonly string[]): Promise<string[]>;
+  /** The rows of the table as JSON objects, after loading `lines` (from a gzip file: DuckDB), with integers as their digits. */
+  rows(lines: readonly string[], gzip?: boolean): Promise<string[]>;
   close(): void;
 }
 
@@ -32,10 +33,11 @@ export async function duckdbTable(create: string, table: string): Promise<TypedT
   const connection: Connection = await (await DuckDBInstance.create(":memory:")).connect();
   await connection.run(create);
   const folder = mkdtempSync(join(tmpdir(), "filterc-typed-"));
-  const file = join(folder, "lines.ndjson");
   const name = dialects.duckdb.identifier(table);
-  const load = async (lines: readonly string[]) => {
-    writeFileSync(file, `${lines.join("\n")}\n`);
+  const load = async (lines: readonly string[], gzip = false) => {
+    const text = `${lines.join("\n")}\n`;
+    const file = join(folder, gzip ? "lines.ndjson.gz" : "lines.ndjson");
+    writeFileSync(file, gzip ? gzipSync(text) : text);
     await connection.run(`DELETE FROM ${name}`);
     await connection.run(`COPY ${name} FROM ${dialects.duckdb.string(file)}`);
   };
@@ -48,8 +50,8 @@ export async function duckdbTable(create: string, table: string): Promise<TypedT
       );
       return verdicts(reader.getRowsJS(), wheres.length);
     },
-    async rows(lines) {
-      await load(lines);
+    async rows(lines, gzip) {
+      await load(lines, gzip);
       const reader = await connection.runAndReadAll(`SELECT to_json(t)::VARCHAR FROM ${name} AS t`);
       return reader.getRowsJS().map((row) => String(row[0]));
     },
