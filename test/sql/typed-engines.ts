@@ -36,10 +36,10 @@ export async function duckdbTable(create: string, table: string): Promise<TypedT
   const name = dialects.duckdb.identifier(table);
   const load = async (lines: readonly string[], gzip = false) => {
     const text = `${lines.join("\n")}\n`;
-    const file = join(folder, gzip ? "lines.ndjson.gz" : "lines.ndjson");
+    const file = join(folder, gzip ? "lines.log.gz" : "lines.log");
     writeFileSync(file, gzip ? gzipSync(text) : text);
     await connection.run(`DELETE FROM ${name}`);
-    await connection.run(`COPY ${name} FROM ${dialects.duckdb.string(file)}`);
+    await connection.run(`COPY ${name} FROM ${dialects.duckdb.string(file)} (FORMAT json)`);
   };
   return {
     async keeps(wheres, lines, id) {
