@@ -57,12 +57,12 @@ const KINDS_BY_TYPE: Record<string, ColumnKind> = {
   "array array[object]": "objects",
 };
 
-/** Characters no identifier can write visibly: DuckDB's quoted identifiers have no escapes. */
-const HIDDEN_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+/** Whether a name shows on a terminal as it is: DuckDB's quoted identifiers have no escapes for the others. */
+const showsAsIs = (name: string) => terminalText(name) === name;
 
 /** A field's column kind, or why it has none: a type with no exact column, or a name no identifier writes. */
 export function columnKind(field: FieldInfo): ColumnKind | { problem: string } {
-  if (HIDDEN_IN_NAME.test(field.name))
+  if (!showsAsIs(field.name))
     return { problem: "its name holds a character that would not show on a terminal" };
   if (isTimestampField(field)) return "timestamp";
   const type = `${field.type} ${field.docType}`;
@@ -122,7 +122,7 @@ export function createTable(
 ): { ok: true; sql: string } | { ok: false; problem: string } {
   const dialect = dialects[options.dialect];
   const table = options.table ?? catalog.dataset;
-  if (HIDDEN_IN_NAME.test(table))
+  if (!showsAsIs(table))
     return {
       ok: false,
       problem: `the table's name ${terminalJson(table)} holds a character that would not show on a terminal`,

@@ -307,7 +307,7 @@ describe("filterc sql --columns typed", () => {
     );
   });
 
-  it("refuses flags of the other form as usage errors", async () => {
+  it("refuses flags of the other form, and a column no terminal shows, as usage errors", async () => {
     const cases: [string[], string][] = [
       [["--columns", "typd"], '--columns takes json or typed, not "typd"'],
       [
@@ -323,6 +323,11 @@ describe("filterc sql --columns typed", () => {
         ["--columns", "typed", "--fields", "RayId"],
         '--fields: http_requests has no field "RayId"; did you mean "RayID"?',
       ],
+      [
+        ["--column", "a\u001b[2Jb"],
+        '--column "a\\u001b[2Jb" holds a character that would not show on a terminal',
+      ],
+      [["--column", "a\u202eb"], '--column "a\\u202eb" holds a character that would not show on a terminal'],
     ];
     for (const [args, message] of cases) {
       const run = await runCli(["sql", "--dialect", "duckdb", ...args], 'RayID eq "a"');

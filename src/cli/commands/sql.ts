@@ -1,3 +1,4 @@
+import { terminalJson, terminalText } from "../../diagnostics/index.js";
 import {
   COLUMNS_FORMS,
   type ColumnsForm,
@@ -60,6 +61,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values.from !== undefined && values.column !== undefined)
     throw new UsageError("--column names your table's column; with --from the SELECT reads the lines itself");
   if (values.column === "") throw new UsageError("--column needs a name");
+  // An identifier has no escapes in DuckDB: the SQL would carry the character raw to the terminal.
+  if (values.column !== undefined && terminalText(values.column) !== values.column)
+    throw new UsageError(
+      `--column ${terminalJson(values.column)} holds a character that would not show on a terminal`,
+    );
   const columns = values.columns ?? "json";
   if (!COLUMNS_FORMS.includes(columns as ColumnsForm))
     throw new UsageError(`--columns takes ${COLUMNS_FORMS.join(" or ")}, not ${JSON.stringify(columns)}`);
