@@ -10,7 +10,7 @@ import { type DialectName, dialects } from "./dialect.js";
  */
 
 /** How a field is stored: what typed SQL compares. */
-export type ColumnKind =
+type ColumnKind =
   | "string"
   | "int"
   | "timestamp"
@@ -104,7 +104,7 @@ export function tableFields(
 }
 
 /** Options of `createTable`. */
-export interface TableOptions {
+interface TableOptions {
   dialect: DialectName;
   /** The table's name (default: the dataset's). */
   table?: string;

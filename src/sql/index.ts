@@ -1,4 +1,4 @@
-export { type ColumnKind, columnKind, createTable, type TableOptions, tableFields } from "./columns.js";
+export { createTable, tableFields } from "./columns.js";
 export { type DialectName, dialects, jsonPointer, type Location } from "./dialect.js";
 export {
   COLUMNS_FORMS,
