@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -92,6 +92,28 @@ SETTINGS allow_nullable_key = 1;
       getCatalog("dns_logs")!.fields.size,
     );
     expect(dns.stdout).toMatch(/^CREATE TABLE `dns_logs` \(\n[\s\S]*\nORDER BY `Timestamp`\n/);
+  });
+
+  it("takes the dataset of the folder's filterc.json, which --dataset overrides", async () => {
+    const folder = join(dir, "folder");
+    mkdirSync(folder);
+    writeFileSync(join(folder, "filterc.json"), '{"dataset": "gateway_dns"}');
+    const table = await runCli(
+      ["schema", "--dialect", "duckdb", "--fields", "Datetime"],
+      "",
+      {},
+      false,
+      folder,
+    );
+    expect(table.stdout).toBe('CREATE TABLE "gateway_dns" (\n  "Datetime" BIGINT\n);\n');
+    const flagged = await runCli(
+      ["schema", "--dialect", "duckdb", "--dataset", "dns_logs", "--fields", "Timestamp"],
+      "",
+      {},
+      false,
+      folder,
+    );
+    expect(flagged.stdout).toBe('CREATE TABLE "dns_logs" (\n  "Timestamp" BIGINT\n);\n');
   });
 
   it("refuses what no table can be made of, naming it", async () => {
