@@ -8,7 +8,7 @@ import { translateTyped } from "./typed.js";
 /** Options of `toSql`: the dialect, and the column or table the records are in. */
 export interface SqlOptions {
   dialect: DialectName;
-  /** The column that holds each record's JSON text (default `json`); not used with `from`. */
+  /** The column that holds each record's JSON text (default `json`); not used with `from` or typed columns. */
   column?: string;
   /**
    * NDJSON to read (paths or globs, `s3://bucket/key`, `r2://bucket/key` or https URLs, or locations
