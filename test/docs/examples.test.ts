@@ -39,6 +39,7 @@ import { type Browser, chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { blockRecipe, RECIPES } from "../editors/recipes.js";
 import { ensureBundles } from "../helpers/bundles.js";
+import { type CliRun, outputOf } from "../helpers/cli.js";
 import {
   blockFile,
   consoleCommands,
@@ -70,30 +71,10 @@ const pages = [
     .map((name) => `grammar/${name}`),
 ];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), COMMAND_TIMEOUT_MS);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function run(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<CliRun> {
+  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const timer = setTimeout(() => child.kill("SIGKILL"), COMMAND_TIMEOUT_MS);
+  return outputOf(child).finally(() => clearTimeout(timer));
 }
 
 /** What a page's blocks share: the directory, the environment, and the sandbox once one is asked for. */
