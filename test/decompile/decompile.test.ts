@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createCatalog, type FieldSpec } from "../../src/catalog/index.js";
+import { createCatalog } from "../../src/catalog/index.js";
 import { compile } from "../../src/compile.js";
 import { decompile } from "../../src/decompile/index.js";
+import { loadCatalogFixture } from "../helpers/conformance.js";
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../fixtures/${name}`, import.meta.url), "utf8"));
@@ -19,10 +20,7 @@ const expected: {
   source: string | null;
   diagnostics: unknown[];
 }[] = fixture("decompile/reference-vectors.expected.json");
-const networkAnalytics = createCatalog(
-  "network_analytics_logs",
-  fixture("decompile/network_analytics_logs.json") as FieldSpec[],
-);
+const networkAnalytics = loadCatalogFixture("network_analytics_logs");
 
 function summary(input: string, options = {}) {
   const result = decompile(input, options);
