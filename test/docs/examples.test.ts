@@ -35,10 +35,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, transform } from "esbuild";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { blockRecipe, RECIPES } from "../editors/recipes.js";
 import { ensureBundles } from "../helpers/bundles.js";
+import { launchChromium } from "../helpers/chromium.js";
 import { type CliRun, outputOf } from "../helpers/cli.js";
 import {
   blockFile,
@@ -54,7 +55,6 @@ import {
 ensureBundles();
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const CHROMIUM = "/usr/bin/chromium";
 const SANDBOX_TOKEN = "docs-token";
 const DOCUMENTED_SANDBOX = "http://127.0.0.1:8787";
 const COMMAND_TIMEOUT_MS = 120_000;
@@ -166,15 +166,7 @@ class PageRun {
 
   async chromium(): Promise<Browser> {
     if (this.browser) return this.browser;
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `no Chromium at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium)`,
-      );
-    this.browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-    });
+    this.browser = await launchChromium();
     return this.browser;
   }
 
