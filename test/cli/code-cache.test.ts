@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Script } from "node:vm";
 import { afterAll, describe, expect, it } from "vitest";
-import { CACHE_ID_LENGTH, CACHE_ID_MARK, codeCacheFile, wrapBundle } from "../src/cli/command-bundles.js";
-import { builtCli } from "./helpers/bundles.js";
+import { CACHE_ID_LENGTH, CACHE_ID_MARK, codeCacheFile, wrapBundle } from "../../src/cli/command-bundles.js";
+import { builtCli } from "../helpers/bundles.js";
 
 // Built while the file is collected, outside any test's time limit.
 const cli = builtCli();

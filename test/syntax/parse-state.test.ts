@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type ParseResult, parse, scan } from "../src/syntax/index.js";
-import { expectationOf } from "../src/syntax/messages.js";
-import { filterParser } from "../src/syntax/parser.js";
+import { type ParseResult, parse, scan } from "../../src/syntax/index.js";
+import { expectationOf } from "../../src/syntax/messages.js";
+import { filterParser } from "../../src/syntax/parser.js";
 
 // Broken sources of every kind the recovering parser reports: a rejected character, a missing
 // value, values in the wrong brackets, an unquoted run, leftover input, a missing `)`.
