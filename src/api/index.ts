@@ -36,10 +36,16 @@ export {
 } from "./errors.js";
 export { isJobId, type JobScope, type ZoneScope } from "./ids.js";
 export {
+  JOB_BODY_FIELDS,
+  JOB_OPTIONS,
+  type JobOption,
+  type JobOptionFlag,
+  type StoredJobField,
+} from "./job-option-table.js";
+export {
   checkJobBody,
   DEFAULT_TIMESTAMPS,
   datasetScopeProblem,
-  JOB_BODY_FIELDS,
   type JobBodyCheck,
   type JobBodyContext,
   logpullAsOutputOptions,

@@ -6,6 +6,7 @@ import { emit } from "../emit/index.js";
 import { A_PLACE, isJob, isJobSettings, isPlace, JOB_SETTINGS } from "./argument-shapes.js";
 import { checkDestination, maskDestination, needsOwnershipChallenge } from "./destination.js";
 import { type Problem, ValidationError } from "./errors.js";
+import { JOB_OPTIONS } from "./job-option-table.js";
 import {
   checkJobBody,
   DEFAULT_TIMESTAMPS,
@@ -112,19 +113,17 @@ function namesOutput(settings: JobSettings): boolean {
   );
 }
 
-/** The top-level fields that map one to one from settings. */
-function topLevel(settings: JobSettings): Record<string, unknown> {
+/** The table's fields that map one to one from a setting: those any write sets, or the create-only ones. */
+function mapped(settings: JobSettings, createOnly: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  if (settings.name !== undefined) body["name"] = settings.name;
-  if (settings.destination !== undefined) body["destination_conf"] = settings.destination;
-  if (settings.enabled !== undefined) body["enabled"] = settings.enabled;
-  if (settings.frequency !== undefined) body["frequency"] = settings.frequency;
-  if (settings.maxUploadBytes !== undefined) body["max_upload_bytes"] = settings.maxUploadBytes;
-  if (settings.maxUploadRecords !== undefined) body["max_upload_records"] = settings.maxUploadRecords;
-  if (settings.maxUploadIntervalSeconds !== undefined)
-    body["max_upload_interval_seconds"] = settings.maxUploadIntervalSeconds;
-  if (settings.filterAttackTraffic !== undefined)
-    body["filter_attack_traffic"] = settings.filterAttackTraffic;
+  const given = settings as Readonly<Record<string, unknown>>;
+  for (const option of JOB_OPTIONS)
+    if (
+      option.setting !== undefined &&
+      given[option.setting] !== undefined &&
+      !option.createOnly === !createOnly
+    )
+      body[option.key] = given[option.setting];
   return body;
 }
 
@@ -155,10 +154,9 @@ export function buildCreateBody(settings: JobSettings, operation: string, where?
   expectArgument(operation, isString, "buildCreateBody", "operation", "what is being done (a string)");
   expectArgument(where, isPlace, "buildCreateBody", "where", A_PLACE);
   const dataset = settings.dataset ?? DEFAULT_DATASET;
-  const { name, ...rest } = topLevel(settings);
+  const { name, ...rest } = mapped(settings, false);
   const body: Record<string, unknown> = name === undefined ? {} : { name };
-  Object.assign(body, { dataset, destination_conf: "", enabled: true }, rest);
-  if (settings.kind !== undefined) body["kind"] = settings.kind;
+  Object.assign(body, { dataset, destination_conf: "", enabled: true }, rest, mapped(settings, true));
   const problems: Problem[] = [];
   if (settings.logpullOptions !== undefined) {
     body["logpull_options"] = settings.logpullOptions;
@@ -201,7 +199,7 @@ export function buildUpdate(
     problems.push(problem("JobOptionCreateOnly", "kind", { option: "kind" }));
   if (problems.length > 0) throw new ValidationError(operation, problems);
 
-  const body = topLevel(settings);
+  const body = mapped(settings, false);
   const notices: string[] = [];
   problems.push(...updatedForm(job, settings, body, notices));
   if (settings.destination !== undefined && settings.destination !== job.destination_conf)
