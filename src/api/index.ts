@@ -34,7 +34,7 @@ export {
   type Problem,
   ValidationError,
 } from "./errors.js";
-export { isJobId, type JobScope, type ZoneScope } from "./ids.js";
+export { isJobId, type JobScope, type ResolvedScope, type ZoneScope } from "./ids.js";
 export {
   JOB_BODY_FIELDS,
   JOB_OPTIONS,

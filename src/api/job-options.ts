@@ -1,6 +1,6 @@
-import { type Catalog, datasetScopes, knownDatasets, type Scope } from "../catalog/index.js";
+import { type Catalog, datasetScopes, knownDatasets, type ScopeKind } from "../catalog/index.js";
 import { closestMatch, expectArgument, isCatalog, isObject, isString } from "../diagnostics/index.js";
-import { isScope } from "./argument-shapes.js";
+import { isScopeKind } from "./argument-shapes.js";
 import { checkDestination } from "./destination.js";
 import type { Problem } from "./errors.js";
 import { JOB_BODY_FIELDS, JOB_OPTIONS, type JobOption, type JobOptionValue } from "./job-option-table.js";
@@ -117,7 +117,7 @@ export interface JobBodyContext {
   /** The catalog field names are checked against; none skips those checks. */
   catalog: Catalog | undefined;
   /** Where the job lives, to refuse a dataset of another scope; none skips the check. */
-  scope?: Scope;
+  scope?: ScopeKind;
 }
 
 /** What `checkJobBody` finds: every problem of a job body at once. */
@@ -132,7 +132,7 @@ const isBodyContext = (value: unknown): value is JobBodyContext =>
   (value["mode"] === "create" || value["mode"] === "update") &&
   isString(value["dataset"]) &&
   (value["catalog"] === undefined || isCatalog(value["catalog"])) &&
-  isScope(value["scope"]);
+  isScopeKind(value["scope"]);
 
 /**
  * Checks a job body, field by field, with the service's rules: types, enumerations, ranges, the
@@ -292,11 +292,11 @@ function checkDataset(value: unknown, context: JobBodyContext, problems: Problem
 }
 
 /** The problem of a dataset used in a scope it does not exist in; undefined when it does (or is unknown). */
-export function datasetScopeProblem(dataset: string, scope: Scope): Problem | undefined {
+export function datasetScopeProblem(dataset: string, scope: ScopeKind): Problem | undefined {
   expectArgument(dataset, isString, "datasetScopeProblem", "dataset", "a dataset name (a string)");
   expectArgument(
     scope,
-    (value): value is Scope => value !== undefined && isScope(value),
+    (value): value is ScopeKind => value !== undefined && isScopeKind(value),
     "datasetScopeProblem",
     "scope",
     '"zone" or "account"',
@@ -305,7 +305,7 @@ export function datasetScopeProblem(dataset: string, scope: Scope): Problem | un
   return scopes && !scopes.includes(scope) ? wrongScope(dataset, scope) : undefined;
 }
 
-function wrongScope(dataset: string, scope: Scope): Problem {
+function wrongScope(dataset: string, scope: ScopeKind): Problem {
   const scopes = datasetScopes(dataset) ?? [];
   const other = scopes[0] === "zone" ? "--zone ID" : "--account ID";
   return problem("DatasetNotInScope", "dataset", {

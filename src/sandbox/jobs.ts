@@ -1,6 +1,6 @@
-import { checkJobBody, JOB_OPTIONS, needsOwnershipChallenge } from "../api/index.js";
+import { checkJobBody, JOB_OPTIONS, needsOwnershipChallenge, type ResolvedScope } from "../api/index.js";
 import { DEFAULT_DATASET } from "../catalog/index.js";
-import type { Reply, RequestContext, Scope } from "./context.js";
+import type { Reply, RequestContext } from "./context.js";
 import { datasetCatalog } from "./datasets.js";
 import { parseDestination } from "./destination.js";
 import { ApiError, ErrorCode, invalidJob } from "./errors.js";
@@ -23,7 +23,12 @@ function expect(ok: boolean, message: string): void {
  * enumerations, the datasets an option applies to, the scope a dataset lives in, field names
  * against the catalog): the first problem is the answer, with the member it is about.
  */
-function checkBody(body: Record<string, unknown>, dataset: string, scope: Scope, creating: boolean): void {
+function checkBody(
+  body: Record<string, unknown>,
+  dataset: string,
+  scope: ResolvedScope,
+  creating: boolean,
+): void {
   const { problems } = checkJobBody(body, {
     mode: creating ? "create" : "update",
     dataset,

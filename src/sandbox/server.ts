@@ -2,9 +2,9 @@ import { randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
-import { MAX_TIMEOUT_MS } from "../api/index.js";
+import { MAX_TIMEOUT_MS, type ResolvedScope } from "../api/index.js";
 import { authenticate, type Credentials, resolveCredentials } from "./auth.js";
-import { noUpload, type Reply, type RequestContext, type Scope, type Upload } from "./context.js";
+import { noUpload, type Reply, type RequestContext, type Upload } from "./context.js";
 import { ApiError, ErrorCode } from "./errors.js";
 import {
   type BodyPace,
@@ -166,7 +166,7 @@ const routes: Route[] = [
 ];
 
 /** The scope a route's parameters name, and the key of its state in the store. */
-function scopeOf(params: Record<string, string>): { scope: Scope; stateKey: string } {
+function scopeOf(params: Record<string, string>): { scope: ResolvedScope; stateKey: string } {
   const account = params["account"];
   if (account !== undefined)
     return { scope: { kind: "account", id: account }, stateKey: `account-${account}` };
