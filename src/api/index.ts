@@ -19,6 +19,7 @@ export {
   checkCustomFields,
   configFromRules,
   customFieldsRule,
+  MAX_CUSTOM_FIELDS,
 } from "./custom-fields.js";
 export {
   checkDestination,
@@ -48,8 +49,10 @@ export {
   datasetScopeProblem,
   type JobBodyCheck,
   type JobBodyContext,
+  LOGPULL_TIMESTAMP_FORMATS,
   logpullAsOutputOptions,
   OUTPUT_OPTION_DEFAULTS,
+  OUTPUT_TYPES,
   type OutputOptions,
   type OutputType,
   TIMESTAMP_FORMATS,

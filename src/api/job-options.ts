@@ -13,10 +13,10 @@ import { checkRecordTemplate } from "./record-template.js";
  * Sources: the OpenAPI job schema, the SDK's `OutputOptions`, and the Logpush docs (2026).
  */
 
-const OUTPUT_TYPES = ["ndjson", "csv"] as const;
+export const OUTPUT_TYPES = ["ndjson", "csv"] as const;
 export const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
 /** The formats a `logpull_options` string's `timestamps=` takes (the older form has no ms/ns variants). */
-const LOGPULL_TIMESTAMP_FORMATS = ["rfc3339", "unix", "unixnano"] as const;
+export const LOGPULL_TIMESTAMP_FORMATS = ["rfc3339", "unix", "unixnano"] as const;
 /**
  * The keys of a `logpull_options` string (the query string of the Logpull API, which Logpush jobs
  * took before `output_options`), each with the output option it is. Logpush sets the Logpull

@@ -78,6 +78,9 @@ export interface Sandbox {
 }
 
 export const API_PREFIX = "/client/v4";
+/** Where the CLI keeps the sandbox's state (and the console its embedded one's) unless told. */
+export const DEFAULT_DATA_DIR = ".filterc-sandbox";
+
 export const DEFAULT_PORT = 8787;
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MAX_INGEST_BYTES = 64 * 1024 * 1024;

@@ -9,7 +9,13 @@ import type {
   LogpushClient,
   OutputOptions,
 } from "../../api/index.js";
-import { JOB_OPTIONS } from "../../api/index.js";
+import {
+  DEFAULT_TIMESTAMPS,
+  JOB_OPTIONS,
+  LOGPULL_TIMESTAMP_FORMATS,
+  OUTPUT_TYPES,
+  TIMESTAMP_FORMATS,
+} from "../../api/index.js";
 import { getCatalog, knownDatasets } from "../../catalog/index.js";
 import { DEFAULT_MAX_SEARCH_STEPS } from "../../check/index.js";
 import { excerpt } from "../../decompile/index.js";
@@ -50,6 +56,15 @@ function tableFlagRows(): [string, string][] {
   ]);
 }
 
+/** `a, b or c`. */
+const listed = (items: readonly string[]) => `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
+
+const timestampsHelp = listed(
+  TIMESTAMP_FORMATS.map((format) =>
+    format === DEFAULT_TIMESTAMPS ? `${format} (create's default)` : format,
+  ),
+);
+
 export const usage = `filterc jobs list [--zone ID | --account ID] [options]
 filterc jobs get|delete|enable|disable --id N [--zone ID | --account ID] [options]
 filterc jobs create --destination D --fields A,B,C|--logpull-options S [--zone ID | --account ID] [job options]
@@ -71,7 +86,7 @@ ResponseHeaders or Cookies while the zone logs no custom fields into it gets a n
 update reads the job, applies only the named changes and sends the complete output_options (the
 service's PUT replaces it whole, so anything left out would reset); it prints what changes, field by
 field, and sends nothing when nothing changes. An update keeps the job's form: a logpull_options job
-gets its string back with --fields, --timestamps (rfc3339, unix, unixnano) and --sample-rate
+gets its string back with --fields, --timestamps (${LOGPULL_TIMESTAMP_FORMATS.join(", ")}) and --sample-rate
 written at their keys, and an option only output_options has is refused until --to-output-options
 converts the job. enable and disable are updates of "enabled".
 
@@ -98,8 +113,8 @@ ${usageRows(tableFlagRows(), JOB_FLAG_COLUMN)}
   --dataset NAME               create only (see filterc datasets); default: the filter's
                                # dataset:, else the nearest filterc.json's, else http_requests
   --fields A,B,C               the fields each record carries (output_options.field_names)
-  --timestamps F               unixnano, unix, rfc3339 (create's default), rfc3339ms or rfc3339ns
-  --output-type T              ndjson or csv
+  --timestamps F               ${timestampsHelp}
+  --output-type T              ${listed(OUTPUT_TYPES)}
   --sample-rate R              the share of records pushed, in (0, 1]
   --record-template T          a Go template of each record: {{ .Field }} and {{ "text" }}
   --output-options FILE|JSON   the output_options object (update: merged over the job's own)
