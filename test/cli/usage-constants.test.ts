@@ -5,41 +5,41 @@ import { describe, expect, it, vi } from "vitest";
  * another value here, and the usage texts must quote that value.
  */
 
-vi.mock("../src/emit/emit.js", async (original) => ({
+vi.mock("../../src/emit/emit.js", async (original) => ({
   ...(await original<object>()),
   DEFAULT_MAX_OPERATORS: 31,
   DEFAULT_MAX_BYTES: 1001,
 }));
-vi.mock("../src/api/transport.js", async (original) => ({
+vi.mock("../../src/api/transport.js", async (original) => ({
   ...(await original<object>()),
   DEFAULT_TIMEOUT_MS: 30001,
   DEFAULT_MAX_RETRIES: 3,
   DEFAULT_MAX_PAGES: 101,
   DEFAULT_BASE_URL: "https://api.example.com/client/v4",
 }));
-vi.mock("../src/print/print.js", async (original) => ({
+vi.mock("../../src/print/print.js", async (original) => ({
   ...(await original<object>()),
   DEFAULT_LINE_WIDTH: 81,
 }));
-vi.mock("../src/cli/args.js", async (original) => ({ ...(await original<object>()), MAX_THREADS: 257 }));
-vi.mock("../src/sandbox/server.js", async (original) => ({
+vi.mock("../../src/cli/args.js", async (original) => ({ ...(await original<object>()), MAX_THREADS: 257 }));
+vi.mock("../../src/sandbox/server.js", async (original) => ({
   ...(await original<object>()),
   DEFAULT_DATA_DIR: ".other-sandbox",
 }));
-vi.mock("../src/api/custom-fields.js", async (original) => ({
+vi.mock("../../src/api/custom-fields.js", async (original) => ({
   ...(await original<object>()),
   MAX_CUSTOM_FIELDS: 41,
 }));
 
-const { apiFlagsUsage } = await import("../src/cli/api-common.js");
-const { usage: compileUsage } = await import("../src/cli/commands/compile.js");
-const { usage: consoleUsage } = await import("../src/cli/commands/console.js");
-const { usage: evalUsage } = await import("../src/cli/commands/eval.js");
-const { usage: fieldsUsage } = await import("../src/cli/commands/fields.js");
-const { usage: fmtUsage } = await import("../src/cli/commands/fmt.js");
-const { usage: jobsUsage } = await import("../src/cli/commands/jobs.js");
-const { usage: sandboxUsage } = await import("../src/cli/commands/sandbox.js");
-const { JOB_OPTIONS } = await import("../src/api/index.js");
+const { apiFlagsUsage } = await import("../../src/cli/api-common.js");
+const { usage: compileUsage } = await import("../../src/cli/commands/compile.js");
+const { usage: consoleUsage } = await import("../../src/cli/commands/console.js");
+const { usage: evalUsage } = await import("../../src/cli/commands/eval.js");
+const { usage: fieldsUsage } = await import("../../src/cli/commands/fields.js");
+const { usage: fmtUsage } = await import("../../src/cli/commands/fmt.js");
+const { usage: jobsUsage } = await import("../../src/cli/commands/jobs.js");
+const { usage: sandboxUsage } = await import("../../src/cli/commands/sandbox.js");
+const { JOB_OPTIONS } = await import("../../src/api/index.js");
 
 describe("usage texts", () => {
   it("quote the API client's defaults from its constants", () => {
