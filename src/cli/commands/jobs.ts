@@ -1,22 +1,20 @@
-import type {
-  DestinationAnswer,
-  JobFilter,
-  JobOption,
-  JobOptionFlag,
-  JobResult,
-  JobScope,
-  JobSettings,
-  LogpushClient,
-  OutputOptions,
-} from "../../api/index.js";
 import {
   DEFAULT_TIMESTAMPS,
+  type DestinationAnswer,
   JOB_OPTIONS,
+  type JobFilter,
+  type JobOption,
+  type JobOptionFlag,
+  type JobResult,
+  type JobScope,
+  type JobSettings,
   LOGPULL_TIMESTAMP_FORMATS,
+  type LogpushClient,
   OUTPUT_TYPES,
+  type OutputOptions,
   TIMESTAMP_FORMATS,
 } from "../../api/index.js";
-import { getCatalog, knownDatasets } from "../../catalog/index.js";
+import { DEFAULT_DATASET, getCatalog, knownDatasets } from "../../catalog/index.js";
 import { DEFAULT_MAX_SEARCH_STEPS } from "../../check/index.js";
 import { excerpt } from "../../decompile/index.js";
 import { terminalJson } from "../../diagnostics/index.js";
@@ -111,7 +109,7 @@ destination.
 Job options:
 ${usageRows(tableFlagRows(), JOB_FLAG_COLUMN)}
   --dataset NAME               create only (see filterc datasets); default: the filter's
-                               # dataset:, else the nearest filterc.json's, else http_requests
+                               # dataset:, else the nearest filterc.json's, else ${DEFAULT_DATASET}
   --fields A,B,C               the fields each record carries (output_options.field_names)
   --timestamps F               ${timestampsHelp}
   --output-type T              ${listed(OUTPUT_TYPES)}
