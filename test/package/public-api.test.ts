@@ -264,7 +264,7 @@ describe("options of the wrong type", () => {
     expect(() => filterc.compilePredicate(condition, wrong)).toThrow(filterc.InvalidArgumentError);
     expect(() => filterc.compileLineFilter(condition, wrong)).toThrow(filterc.InvalidArgumentError);
     expect(() => filterc.toSql(condition, { dialect: "duckdb", timestamps: "ms" } as never)).toThrow(
-      'toSql: options must be {dialect: "duckdb" | "clickhouse", column?, from?, timestamps?: "auto" | "unixnano" | "unix"}, not an object',
+      'toSql: options must be {dialect: "duckdb" | "clickhouse", column?, from?, timestamps?: "auto" | "unixnano" | "unix", columns?: "json" | "typed", fields?: string[]}, not an object',
     );
   });
 
