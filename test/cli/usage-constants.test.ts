@@ -38,6 +38,7 @@ const { usage: evalUsage } = await import("../../src/cli/commands/eval.js");
 const { usage: fieldsUsage } = await import("../../src/cli/commands/fields.js");
 const { usage: fmtUsage } = await import("../../src/cli/commands/fmt.js");
 const { usage: jobsUsage } = await import("../../src/cli/commands/jobs.js");
+const { usage: queryUsage } = await import("../../src/cli/commands/query.js");
 const { usage: sandboxUsage } = await import("../../src/cli/commands/sandbox.js");
 const { JOB_OPTIONS } = await import("../../src/api/index.js");
 
@@ -61,6 +62,7 @@ describe("usage texts", () => {
     expect(compileUsage).toContain("  --max-bytes N         byte limit of the JSON (default 1001)");
     expect(fmtUsage).toContain("  --line-width N        wrap lines at N columns (default 81)");
     expect(evalUsage).toContain("(default: the number of cores; at most 257)");
+    expect(queryUsage).toContain("(default: every core; at most 257)");
     expect(sandboxUsage).toContain("(default .other-sandbox)");
     expect(consoleUsage).toContain("(default .other-sandbox)");
     expect(fieldsUsage).toContain("at most 41 fields");
