@@ -89,7 +89,10 @@ describe("source layout", () => {
   });
 });
 
-/** Folders of test/ that are no stage: what crosses stages, and the data and helpers beside the tests. */
+/**
+ * Folders of test/ that are no stage: what crosses stages, the data and helpers beside the tests, and
+ * `out/`, where tests write (git ignores it).
+ */
 const crossCutting = [
   "properties",
   "docs",
@@ -99,6 +102,7 @@ const crossCutting = [
   "conformance",
   "fixtures",
   "helpers",
+  "out",
 ];
 
 describe("test layout", () => {
