@@ -1,7 +1,8 @@
 import { version } from "../../package.json";
 import { terminalText } from "../diagnostics/terminal-text.js";
+import { isLogReadError } from "../logs/index.js";
 import { commands } from "./commands.js";
-import { type CliIO, isUsageError, isUserError } from "./io.js";
+import { type CliIO, cannotReadText, isUsageError, isUserError } from "./io.js";
 
 function overview(): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));
@@ -65,6 +66,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     if (isUsageError(error))
       return fail("usage", `filterc ${name}`, error.message, shortUsage(name, command.usage));
     if (isUserError(error)) return fail("input", `filterc ${name}`, error.message, "");
+    if (isLogReadError(error))
+      return fail("input", `filterc ${name}`, cannotReadText(error.path, error.reason), "");
     throw error;
   }
 }

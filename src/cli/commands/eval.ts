@@ -1,23 +1,29 @@
 import { availableParallelism } from "node:os";
 import { compileBlockFilter, compileLineFilter } from "../../eval/index.js";
-import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
-import { loadEvalFilter } from "../eval-filter.js";
 import {
   DEFAULT_MAX_LINE_BYTES,
+  DEFAULT_RANGE_BYTES,
   type EvalCounts,
   type EvalWarning,
   emptyCounts,
   evalLines,
+  evalParallel,
+  fileInput,
+  type LogInput,
   MAX_LINE_BYTES,
+  MIN_RANGE_BYTES,
+  Progress,
+  planParts,
+  streamInput,
+  UnreadableTimes,
+  unreadableTimesReport,
   warningText,
-} from "../eval-lines.js";
-import { evalParallel, workerBundle } from "../eval-parallel.js";
-import { DEFAULT_RANGE_BYTES, MIN_RANGE_BYTES, planParts } from "../eval-parts.js";
+  workerBundle,
+} from "../../logs/index.js";
+import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
+import { loadEvalFilter } from "../eval-filter.js";
 import { type CliIO, UsageError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
-import { fileInput, type LogInput, streamInput } from "../log-input.js";
-import { Progress } from "../progress.js";
-import { UnreadableTimes, unreadableTimesReport } from "../timestamps.js";
 import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
 
 export const usage = `filterc eval (--filter FILE | --expr SOURCE) [LOG...|-] [options]

@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { type EvalCounts, type EvalWarning, MALFORMED_SHOWN } from "./eval-lines.js";
-import type { Part } from "./eval-parts.js";
-import type { FromWorker, ToWorker, WorkerSetup } from "./eval-protocol.js";
-import { addTally, type UnreadableTimeTally } from "./timestamps.js";
+import { type EvalCounts, type EvalWarning, MALFORMED_SHOWN } from "./lines.js";
+import type { Part } from "./parts.js";
+import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
+import { addTally, type UnreadableTimeTally } from "./unreadable-times.js";
 
 /** The worker's bundle, built beside the CLI's; absent when the CLI runs from source (tests), which then reads on one thread. */
 export function workerBundle(): string | undefined {

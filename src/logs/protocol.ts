@@ -1,8 +1,8 @@
 import type { Meaning } from "../check/index.js";
 import type { TimestampReading } from "../eval/index.js";
-import type { EvalCounts, EvalWarning } from "./eval-lines.js";
-import type { Part } from "./eval-parts.js";
-import type { UnreadableTimeTally } from "./timestamps.js";
+import type { EvalCounts, EvalWarning } from "./lines.js";
+import type { Part } from "./parts.js";
+import type { UnreadableTimeTally } from "./unreadable-times.js";
 
 /** What every worker is started with. */
 export interface WorkerSetup {
