@@ -16,7 +16,7 @@ export {
   MAX_LINE_BYTES,
   warningText,
 } from "./lines.js";
-export { evalParallel, workerBundle } from "./parallel.js";
+export { evalParallel, sizeThreadPool, workerBundle } from "./parallel.js";
 export { DEFAULT_RANGE_BYTES, MIN_RANGE_BYTES, planParts } from "./parts.js";
 export { Progress } from "./progress.js";
 export { isLogReadError } from "./read-error.js";

@@ -13,6 +13,25 @@ export function workerBundle(): string | undefined {
   return existsSync(file) ? file : undefined;
 }
 
+/** Libuv's own default size of its thread pool. */
+const DEFAULT_POOL_THREADS = 4;
+/** Pool work a reader has in flight at most: a read ahead and a piece being inflated (see fileChunks, gunzipMembers). */
+const POOL_THREADS_PER_READER = 2;
+/** Libuv's greatest pool. */
+const MAX_POOL_THREADS = 1024;
+
+/**
+ * Sizes libuv's thread pool for `jobs` readers, unless UV_THREADPOOL_SIZE is set already: every
+ * worker's file reads and inflating run there, shared with the main thread, and with its 4 threads
+ * by default workers past 2 waited for one (bench/RESULTS.md, "eval on more cores"). Libuv reads the
+ * setting when the pool first starts, so this is called before any file is opened.
+ */
+export function sizeThreadPool(jobs: number): void {
+  process.env["UV_THREADPOOL_SIZE"] ??= String(
+    Math.min(Math.max(DEFAULT_POOL_THREADS, jobs * POOL_THREADS_PER_READER), MAX_POOL_THREADS),
+  );
+}
+
 interface PartState {
   chunks: Uint8Array[];
   warnings: EvalWarning[];

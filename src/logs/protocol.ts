@@ -13,6 +13,8 @@ export interface WorkerSetup {
   invert: boolean;
   strict: boolean;
   maxLineBytes: number;
+  /** Whether the bytes read are sent back, as they are read (for the progress bar: a message a chunk). */
+  reportReads: boolean;
   /** Whether selected lines are sent back (false with --count). */
   write: boolean;
   /** Selected bytes a worker may have sent and not yet seen written before it waits. */

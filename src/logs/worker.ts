@@ -59,7 +59,7 @@ async function runPart(index: number, part: Part): Promise<void> {
           if (unwritten > setup.outputWindowBytes) await new Promise<void>((resolve) => (waiting = resolve));
         }
       : undefined,
-    onRead: (bytes) => send({ type: "read", bytes }),
+    onRead: setup.reportReads ? (bytes) => send({ type: "read", bytes }) : () => undefined,
     warn: (warning) => send({ type: "warn", index, warning }),
     times,
   });
