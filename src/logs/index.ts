@@ -6,7 +6,7 @@
  */
 export { gzipDamage } from "./damage.js";
 export { InputDamage } from "./gzip.js";
-export { fileInput, type LogInput, logContent, startsGzip, streamInput } from "./input.js";
+export { decompressed, fileInput, type LogInput, logContent, startsGzip, streamInput } from "./input.js";
 export {
   DEFAULT_MAX_LINE_BYTES,
   type EvalCounts,

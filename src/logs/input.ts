@@ -98,7 +98,12 @@ export function startsGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
-async function* decompressed(source: AsyncIterable<Buffer>, gzip: boolean): AsyncGenerator<Buffer> {
+/**
+ * Stored log bytes as content: gunzipped (every member) when they start with the gzip magic bytes,
+ * or when `gzip` says they are; damage thrown as InputDamage after the content before it. For
+ * readers that drop a byte order mark themselves (filter tests' logLines); others take logContent.
+ */
+export async function* decompressed(source: AsyncIterable<Buffer>, gzip = false): AsyncGenerator<Buffer> {
   const iterator = source[Symbol.asyncIterator]();
   // Iterated by hand, so closed by hand: a run that stops early (--strict, damage) would otherwise
   // leave the file open until it is collected, which Node does with a warning on stderr.
