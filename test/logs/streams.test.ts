@@ -25,7 +25,7 @@ describe("filterc eval on streams named as files", () => {
     expect(await runCli(["eval", ...expr, plain, gzip])).toEqual({
       code: 0,
       stdout: `${[...us, ...us].join("\n")}\n`,
-      stderr: `${jobsNote(3)}read 6000 lines, matched 2000, malformed 0\n`,
+      stderr: `read 6000 lines, matched 2000, malformed 0\n`,
     });
     await written;
   });
@@ -40,7 +40,7 @@ describe("filterc eval on streams named as files", () => {
     expect(run).toEqual({
       code: 0,
       stdout: `${[...us, ...us].join("\n")}\n`,
-      stderr: `read 6000 lines, matched 2000, malformed 0\n`,
+      stderr: `${jobsNote(3)}read 6000 lines, matched 2000, malformed 0\n`,
     });
   });
 
