@@ -1,6 +1,6 @@
 // Regenerates grammar/diagrams.html, the syntax diagrams of the filter grammar, from the parser
 // itself (chevrotain serializes its grammar). Run from the repository root: node grammar/generate.mjs
-// test/grammar-docs.test.ts fails when the committed file differs from what this writes.
+// test/docs/grammar-reference.test.ts fails when the committed file differs from what this writes.
 import { writeFileSync } from "node:fs";
 import { build } from "esbuild";
 

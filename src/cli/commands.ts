@@ -45,6 +45,10 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "write a filter as SQL for DuckDB or ClickHouse",
     load: () => import("./commands/sql.js"),
   },
+  schema: {
+    summary: "write a dataset's CREATE TABLE for DuckDB or ClickHouse",
+    load: () => import("./commands/schema.js"),
+  },
   fields: {
     summary: "get, set, add, remove or clear the zone's custom log fields",
     load: () => import("./commands/fields.js"),

@@ -6,10 +6,15 @@ import { startsGzip } from "../logs/index.js";
 import { type Location, parseLocation } from "../sql/index.js";
 import { UserError } from "./io.js";
 
-/** Most files a glob may match: the engines are handed each by name. */
-export const MAX_GLOB_FILES = 100_000;
-/** Most directory entries a glob's walk may look at (`/**` would walk the whole file system). */
-export const MAX_GLOB_VISITS = 100_000;
+/** How far a glob may reach. */
+export interface GlobLimits {
+  /** Most files a glob may match: the engines are handed each by name. */
+  maxFiles: number;
+  /** Most directory entries a glob's walk may look at (`/**` would walk the whole file system). */
+  maxVisits: number;
+}
+
+export const GLOB_LIMITS: GlobLimits = { maxFiles: 100_000, maxVisits: 100_000 };
 
 /** A local file a path or glob names, and whether its first bytes are gzip's (as eval tells). */
 export interface LocalFile {
@@ -49,7 +54,7 @@ export async function readLocations(paths: readonly string[], cwd: string): Prom
  * directories (not followed through symbolic links). Each file is opened for its first bytes:
  * gzip or not is told by them, whatever the name says.
  */
-export async function localFiles(path: string, cwd: string): Promise<LocalFile[]> {
+export async function localFiles(path: string, cwd: string, limits = GLOB_LIMITS): Promise<LocalFile[]> {
   const shown = terminalJson(path);
   const info = await stat(resolve(cwd, path)).catch((error: NodeJS.ErrnoException) => error);
   if (!(info instanceof Error) && info.isFile()) return [await sniffed(path, cwd)];
@@ -63,7 +68,7 @@ export async function localFiles(path: string, cwd: string): Promise<LocalFile[]
   const patterns = (absolute ? segments.slice(1) : segments).map((segment) =>
     segment === "**" || !GLOB.test(segment) ? segment : segmentPattern(segment, shown),
   );
-  const walk = { visits: 0, shown };
+  const walk = { visits: 0, shown, limits };
   let found: string[] = [absolute ? "/" : ""];
   for (const pattern of patterns) {
     const next: string[] = [];
@@ -73,7 +78,7 @@ export async function localFiles(path: string, cwd: string): Promise<LocalFile[]
       else
         for (const entry of await entries(cwd, base, walk))
           if (pattern.test(entry.name)) next.push(join(base, entry.name));
-      if (next.length > MAX_GLOB_FILES) throw tooMany(shown);
+      if (next.length > limits.maxFiles) throw tooMany(shown, limits);
     }
     found = next;
   }
@@ -85,31 +90,29 @@ export async function localFiles(path: string, cwd: string): Promise<LocalFile[]
   return files;
 }
 
-const tooMany = (shown: string) =>
-  new UserError(`${shown} matches more than ${MAX_GLOB_FILES} files; name fewer (a narrower glob)`);
+/** A glob's walk so far: the entries it has looked at, against its limits. */
+interface Walk {
+  visits: number;
+  shown: string;
+  limits: GlobLimits;
+}
 
-/** The entries of a directory, counted against MAX_GLOB_VISITS (an unreadable one has none). */
-async function entries(
-  cwd: string,
-  base: string,
-  walk: { visits: number; shown: string },
-): Promise<Dirent[]> {
+const tooMany = (shown: string, limits: GlobLimits) =>
+  new UserError(`${shown} matches more than ${limits.maxFiles} files; name fewer (a narrower glob)`);
+
+/** The entries of a directory, counted against the walk's `maxVisits` (an unreadable one has none). */
+async function entries(cwd: string, base: string, walk: Walk): Promise<Dirent[]> {
   const found = await readdir(resolve(cwd, base || "."), { withFileTypes: true }).catch(() => []);
   walk.visits += found.length + 1;
-  if (walk.visits > MAX_GLOB_VISITS)
+  if (walk.visits > walk.limits.maxVisits)
     throw new UserError(
-      `${walk.shown} reaches more than ${MAX_GLOB_VISITS} files and directories; start it in a narrower directory`,
+      `${walk.shown} reaches more than ${walk.limits.maxVisits} files and directories; start it in a narrower directory`,
     );
   return found;
 }
 
 /** The directory and every directory below it, for `**`; symbolic links are not followed. */
-async function directoriesBelow(
-  cwd: string,
-  base: string,
-  into: string[],
-  walk: { visits: number; shown: string },
-): Promise<void> {
+async function directoriesBelow(cwd: string, base: string, into: string[], walk: Walk): Promise<void> {
   into.push(base);
   for (const entry of await entries(cwd, base, walk))
     if (entry.isDirectory()) await directoriesBelow(cwd, join(base, entry.name), into, walk);

@@ -540,6 +540,11 @@ export const DiagnosticKind = {
     (a) =>
       `this comparison of ${quote(a.field)} cannot be written exactly in ${a.dialect === "duckdb" ? "DuckDB" : "ClickHouse"} SQL: ${a.problem}`,
   ),
+  NoSuchColumn: kind<{ field: string; columns: string }>(
+    "E0801",
+    "error",
+    (a) => `the table has no column ${quote(a.field)}; its columns are ${a.columns}`,
+  ),
 
   // Terraform files (`filterc check` on .tf): problems where the configuration writes them.
   HclSyntax: kind<{ problem: string }>("E0900", "error", (a) => `invalid HCL: ${a.problem}`),

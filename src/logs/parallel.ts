@@ -92,7 +92,7 @@ export async function evalParallel(parts: readonly Part[], run: ParallelRun): Pr
         const offset = part.whole ? 0 : (lineOffsets.get(part.input) ?? 0);
         // Until nothing is left: output and the part's end may arrive while a write is awaited, and
         // the part is over only when its end came with nothing after the last write (a chunk that
-        // came during the last write was once left unwritten; test/eval/chunks.test.ts).
+        // came during the last write was once left unwritten; test/logs/chunks.test.ts).
         while (state.warnings.length > 0 || state.chunks.length > 0) {
           for (const warning of state.warnings.splice(0)) run.warn(warning, offset);
           for (const chunk of state.chunks.splice(0)) {

@@ -1,2 +1,11 @@
+export { createTable, tableFields } from "./columns.js";
 export { type DialectName, dialects, jsonPointer, type Location } from "./dialect.js";
-export { DEFAULT_COLUMN, parseLocation, type SqlOptions, type SqlResult, toSql } from "./to-sql.js";
+export {
+  COLUMNS_FORMS,
+  type ColumnsForm,
+  DEFAULT_COLUMN,
+  parseLocation,
+  type SqlOptions,
+  type SqlResult,
+  toSql,
+} from "./to-sql.js";

@@ -3,11 +3,12 @@ import { type Diagnostic, expectArgument, isObject, isString } from "../diagnost
 import { DEFAULT_TIMESTAMP_READING, TIMESTAMP_READINGS, type TimestampReading } from "../eval/index.js";
 import { type DialectName, dialects, type Location } from "./dialect.js";
 import { translate } from "./translate.js";
+import { translateTyped } from "./typed.js";
 
 /** Options of `toSql`: the dialect, and the column or table the records are in. */
 export interface SqlOptions {
   dialect: DialectName;
-  /** The column that holds each record's JSON text (default `json`); not used with `from`. */
+  /** The column that holds each record's JSON text (default `json`); not used with `from` or typed columns. */
   column?: string;
   /**
    * NDJSON to read (paths or globs, `s3://bucket/key`, `r2://bucket/key` or https URLs, or locations
@@ -16,7 +17,21 @@ export interface SqlOptions {
   from?: string | readonly (string | Location)[];
   /** How a number in a timestamp field is read, as eval reads it (default auto). */
   timestamps?: TimestampReading;
+  /**
+   * How the records are held: `json` (the default), each record's JSON text in `column`; `typed`,
+   * a table with a column per field, named as the field and typed as `filterc schema` writes it
+   * (NULL: the field is missing). Typed SQL has no `from`.
+   */
+  columns?: "json" | "typed";
+  /** With typed columns: the table's columns, when it has not every field of the dataset. */
+  fields?: readonly string[];
 }
+
+/** How `toSql` finds a record's fields: in its JSON text, or in typed columns. */
+export type ColumnsForm = "json" | "typed";
+
+/** The forms `toSql` writes SQL over. */
+export const COLUMNS_FORMS: readonly ColumnsForm[] = ["json", "typed"];
 
 /** What `toSql` returns: the SQL, or the reason the filter has no SQL. */
 export type SqlResult =
@@ -61,6 +76,8 @@ const isSqlOptions = (value: unknown): value is SqlOptions =>
   Object.hasOwn(dialects, value["dialect"] as string) &&
   (value["column"] === undefined || isString(value["column"])) &&
   (value["timestamps"] === undefined || TIMESTAMP_READINGS.includes(value["timestamps"] as never)) &&
+  (value["columns"] === undefined || COLUMNS_FORMS.includes(value["columns"] as never)) &&
+  (value["fields"] === undefined || (Array.isArray(value["fields"]) && value["fields"].every(isString))) &&
   (value["from"] === undefined ||
     isString(value["from"]) ||
     (Array.isArray(value["from"]) && value["from"].every((one) => isString(one) || isLocation(one))));
@@ -79,9 +96,24 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
     isSqlOptions,
     "toSql",
     "options",
-    `{dialect: "duckdb" | "clickhouse", column?, from?, timestamps?: ${TIMESTAMP_READINGS.map((r) => `"${r}"`).join(" | ")}}`,
+    `{dialect: "duckdb" | "clickhouse", column?, from?, timestamps?: ${TIMESTAMP_READINGS.map((r) => `"${r}"`).join(" | ")}, columns?: "json" | "typed", fields?: string[]}`,
   );
   const dialect = dialects[options.dialect];
+  const timestamps = options.timestamps ?? DEFAULT_TIMESTAMP_READING;
+  if (options.columns === "typed") {
+    if (options.from !== undefined)
+      return {
+        ok: false,
+        sql: null,
+        diagnostics: [],
+        problem: "typed SQL is over a table you load; from reads JSON text",
+      };
+    if (condition === null) return { ok: true, sql: "true", diagnostics: [] };
+    const typed = translateTyped(toNegationNormalForm(condition), dialect, timestamps, options.fields);
+    return typed.expression === null
+      ? { ok: false, sql: null, diagnostics: typed.diagnostics }
+      : { ok: true, sql: typed.expression, diagnostics: [] };
+  }
   let column = options.column ?? DEFAULT_COLUMN;
   let table: string | undefined;
   if (options.from !== undefined) {
@@ -90,7 +122,6 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
     if ("problem" in source) return { ok: false, sql: null, diagnostics: [], problem: source.problem };
     ({ table, column } = source);
   }
-  const timestamps = options.timestamps ?? DEFAULT_TIMESTAMP_READING;
   const translated = condition && translate(toNegationNormalForm(condition), dialect, timestamps);
   if (translated && translated.expression === null)
     return { ok: false, sql: null, diagnostics: translated.diagnostics };

@@ -33,7 +33,7 @@ import {
  * reads. That parser is the grammar of record: it recovers from errors, names what was expected,
  * and its serialized grammar drives completion. This one
  * takes only the derivations that parser makes without an error, and builds their nodes with the
- * same functions (nodes.ts), so the trees are the same (test/well-formed.test.ts holds them to it on
+ * same functions (nodes.ts), so the trees are the same (test/syntax/well-formed.test.ts holds them to it on
  * generated sources). It declines the rarer well-formed shapes too: a word or `!word` as
  * operator, a `not` before a word, nesting deeper than MAX_DEPTH.
  *

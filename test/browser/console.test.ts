@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createClient } from "../../src/api/index.js";
 import { datasetNames, datasetScopes } from "../../src/catalog/index.js";
@@ -10,14 +10,13 @@ import { print } from "../../src/print/index.js";
 import { startSandbox } from "../../src/sandbox/index.js";
 import { builderFilters } from "../helpers/builder-filters.js";
 import { ensureConsole } from "../helpers/bundles.js";
+import { launchChromium } from "../helpers/chromium.js";
 import { type RunningConsole, startConsoleCli } from "../helpers/console.js";
 import { call, OTHER_ZONE, type Running, runSandbox, TOKEN, ZONE } from "../sandbox/helpers.js";
 
 // Built while the file is collected, outside any test's time limit.
 ensureConsole();
 
-/** Debian's Chromium; `.ci/run` installs it. Without it these tests fail: they never skip. */
-const CHROMIUM = "/usr/bin/chromium";
 const ACCOUNT = "9a7806061c88ada191ed06f989cc3dac";
 /** The screenshots docs/console.md shows; FILTERC_REWRITE_SCREENSHOTS=1 writes them anew. */
 const images = fileURLToPath(new URL("../../docs/images/", import.meta.url));
@@ -35,10 +34,6 @@ const calls: { method: string; url: string; token: boolean }[] = [];
 const sandboxClient = () => createClient({ baseUrl: sandbox.api, apiToken: TOKEN, env: {} });
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `no Chromium at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium)`,
-    );
   sandbox = await runSandbox();
   running = await startConsoleCli(
     [
@@ -55,19 +50,7 @@ beforeAll(async () => {
     ],
     { CLOUDFLARE_API_TOKEN: TOKEN },
   );
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -1,16 +1,15 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { datasetNames } from "../../src/catalog/index.js";
 import { ensurePlayground } from "../helpers/bundles.js";
+import { launchChromium } from "../helpers/chromium.js";
 import { type RunningPlayground, startPlayground } from "../helpers/playground.js";
 
 // Built while the file is collected, outside any test's time limit.
 ensurePlayground();
 
-/** Debian's Chromium; `.ci/run` installs it. Without it these tests fail: they never skip. */
-const CHROMIUM = "/usr/bin/chromium";
 const screenshotPath = fileURLToPath(new URL("../out/playground.png", import.meta.url));
 
 let playground: RunningPlayground;
@@ -18,24 +17,8 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `no Chromium at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium)`,
-    );
   playground = await startPlayground();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { builtCli, ensureBundles } from "../helpers/bundles.js";
-import { runCli } from "../helpers/cli.js";
+import { outputOf, runCli } from "../helpers/cli.js";
 import { makeFifo } from "../helpers/fifo.js";
 
 // Built while the file is collected, outside any test's time limit.
@@ -28,15 +28,7 @@ describe("filterc test on large and hostile test files", () => {
       log: { file: "many.ndjson", matches },
     });
     const child = spawn(process.execPath, ["--max-old-space-size=40", builtCli(), "test", test]);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const code = await new Promise((resolve) => child.on("close", resolve));
+    const { code, stdout, stderr } = await outputOf(child);
     // Lines 1, 3, … 99,999 are listed; the 950,000 matching lines after them are not.
     expect({ code, stderr }).toEqual({ code: 1, stderr: "" });
     expect(stdout.split("\n").slice(-4)).toEqual([

@@ -1,27 +1,17 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { chromium } from "playwright-core";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { launchChromium } from "../helpers/chromium.js";
 import { pageHash, screenshotPage, stampOf, stampPng } from "./screenshot.js";
 import { loadGrammar } from "./textmate.js";
 
-/** Debian's Chromium; `.ci/run` installs it. Without it this test fails: it never skips. */
-const CHROMIUM = "/usr/bin/chromium";
 const COMMITTED = new URL("../../editors/vscode/images/screenshot.png", import.meta.url);
 const MADE = new URL("../out/vscode-screenshot.png", import.meta.url);
 const REWRITE = "FILTERC_REWRITE_SCREENSHOT";
 
 describe("the extension README's screenshot", () => {
   it("is drawn from the grammar, the diagnostics and the status bar as they are now", async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `no Chromium at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium)`,
-      );
     const page = screenshotPage(await loadGrammar());
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-    });
+    const browser = await launchChromium();
     let png: Buffer;
     try {
       const tab = await browser.newPage({ viewport: { width: 960, height: 160 }, deviceScaleFactor: 1 });

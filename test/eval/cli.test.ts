@@ -1,41 +1,16 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { builtCli, ensureBundles } from "../helpers/bundles.js";
-import { runCli } from "../helpers/cli.js";
+import { ensureBundles } from "../helpers/bundles.js";
+import { runCli, spawnBytes } from "../helpers/cli.js";
 
 // Built while the file is collected, outside any test's time limit.
 ensureBundles();
 
 const out = fileURLToPath(new URL("../out/eval-cli/", import.meta.url));
-
-interface ByteRun {
-  code: number;
-  stdout: Buffer;
-  stderr: string;
-}
-
-/** Runs the built CLI with binary standard input; stdout is kept as bytes. */
-function spawnBytes(args: string[], stdin: Buffer | string = "", nodeArgs: string[] = []): Promise<ByteRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, builtCli(), "eval", ...args], {
-      env: { ...process.env, NO_COLOR: "1" },
-    });
-    const chunks: Buffer[] = [];
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(chunks), stderr }));
-    child.stdin.end(stdin);
-  });
-}
 
 const lines = [
   '{"ClientCountry":"us","EdgeResponseStatus":500,"ClientRequestPath":"/caf\u00e9"}',
@@ -114,7 +89,7 @@ describe("filterc eval", () => {
         '{"ClientCountry":"ca","EdgeResponseStatus":500}\n' +
         '{ "ClientCountry" : "us" , "EdgeResponseStatus" : 599 }',
     );
-    const run = await spawnBytes([...expr], gzipSync(raw));
+    const run = await spawnBytes(["eval", ...expr], gzipSync(raw));
     expect(run.stdout.toString("hex")).toBe(
       Buffer.from(
         '{"ClientCountry":"us","EdgeResponseStatus":500,"ClientRequestPath":"/\\u00e9t\u00e9"}\r\n' +
@@ -131,7 +106,7 @@ describe("filterc eval", () => {
       Buffer.from([0xff, 0xfe]),
       Buffer.from('"}\n'),
     ]);
-    const run = await spawnBytes([...expr], raw);
+    const run = await spawnBytes(["eval", ...expr], raw);
     expect(run.stdout.equals(raw)).toBe(true);
   });
 
@@ -268,9 +243,9 @@ describe("filterc eval", () => {
     const filter = ["--expr", 'ClientCountry eq "us" or ClientRequestPath contains "\u00e9/"'];
     const matches = (record: { ClientCountry?: string; ClientRequestPath?: string }) =>
       record.ClientCountry === "us" || record.ClientRequestPath?.includes("\u00e9/") === true;
-    const run = await spawnBytes([...filter, file]);
+    const run = await spawnBytes(["eval", ...filter, file]);
     expect(run.stdout.equals(selected(matches))).toBe(true);
-    const inverted = await spawnBytes([...filter, "--invert", file]);
+    const inverted = await spawnBytes(["eval", ...filter, "--invert", file]);
     expect(inverted.stdout.equals(selected((record) => !matches(record)))).toBe(true);
     expect(run.stderr).toMatch(/^read \d+ lines, matched \d+, malformed \d+ \(first at lines 3, 214, /);
   }, 60_000);
@@ -296,6 +271,7 @@ describe("filterc eval and a UTF-8 byte order mark", () => {
     writeFileSync(join(out, "bom.ndjson"), `${bom}${second}\n`);
     writeFileSync(join(out, "bom.gz"), gzipSync(`${bom}${first}\n`));
     const run = await spawnBytes([
+      "eval",
       "--expr",
       "EdgeResponseStatus eq 500",
       "--strict",
@@ -315,9 +291,12 @@ describe("filterc eval and a UTF-8 byte order mark", () => {
       stdout: "1\n",
       stderr: "read 2 lines, matched 1, malformed 1 (first at line 2)\n",
     });
-    const short = await spawnBytes(["--expr", "not BotScore eq 1"], Buffer.from([0xef, 0xbb]));
+    const short = await spawnBytes(["eval", "--expr", "not BotScore eq 1"], Buffer.from([0xef, 0xbb]));
     expect(short.stderr).toBe("read 1 line, matched 0, malformed 1 (first at line 1)\n");
-    const bomOnly = await spawnBytes(["--expr", "not BotScore eq 1"], Buffer.from([0xef, 0xbb, 0xbf, 0x0a]));
+    const bomOnly = await spawnBytes(
+      ["eval", "--expr", "not BotScore eq 1"],
+      Buffer.from([0xef, 0xbb, 0xbf, 0x0a]),
+    );
     expect(bomOnly.stderr).toBe("read 0 lines, matched 0, malformed 0\n");
   });
 });

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { CliIO } from "../../src/cli/io.js";
@@ -50,25 +50,56 @@ export function spawnCli(
   env: Record<string, string> = {},
   cwd?: string,
 ): Promise<CliRun> {
+  const fd = typeof stdin === "string" ? "pipe" : openSync(stdin.file, "r");
+  const child = spawn(process.execPath, [builtCli(), ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    stdio: [fd, "pipe", "pipe"],
+  });
+  if (typeof fd === "number") closeSync(fd); // the child has its own
+  if (typeof stdin === "string") child.stdin!.end(stdin);
+  return outputOf(child);
+}
+
+export interface ByteRun {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+/**
+ * Runs the built `filterc` with binary standard input, after `nodeArgs` for Node itself; stdout is
+ * kept as bytes.
+ */
+export function spawnBytes(
+  args: string[],
+  stdin: Buffer | string = "",
+  nodeArgs: string[] = [],
+): Promise<ByteRun> {
+  const child = spawn(process.execPath, [...nodeArgs, builtCli(), ...args], {
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  child.stdin.end(stdin);
+  return outputOf(child, "bytes");
+}
+
+/** What a child process wrote, once it has closed: its exit code, stdout (as text or bytes) and stderr. */
+export function outputOf(child: ChildProcess): Promise<CliRun>;
+export function outputOf(child: ChildProcess, stdout: "bytes"): Promise<ByteRun>;
+export function outputOf(child: ChildProcess, stdout: "text" | "bytes" = "text"): Promise<CliRun | ByteRun> {
   return new Promise((resolve, reject) => {
-    const fd = typeof stdin === "string" ? "pipe" : openSync(stdin.file, "r");
-    const child = spawn(process.execPath, [builtCli(), ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: "1", ...env },
-      stdio: [fd, "pipe", "pipe"],
-    });
-    if (typeof fd === "number") closeSync(fd); // the child has its own
-    let stdout = "";
+    const chunks: Buffer[] = [];
     let stderr = "";
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
+    child.stdout!.on("data", (chunk: Buffer) => chunks.push(chunk));
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    if (typeof stdin === "string") child.stdin!.end(stdin);
+    child.on("close", (code) => {
+      const bytes = Buffer.concat(chunks);
+      const run = { code: code ?? -1, stderr };
+      resolve(stdout === "bytes" ? { ...run, stdout: bytes } : { ...run, stdout: bytes.toString("utf8") });
+    });
   });
 }
 

@@ -74,7 +74,7 @@ export function conformanceDiagnostic(
 
 /**
  * Writes the cases back as they are stored, one per line. `FILTERC_REWRITE_CONFORMANCE=1 npx vitest
- * run test/conformance.test.ts` uses it to record what the compiler says now, after a message or
+ * run test/compile/conformance.test.ts` uses it to record what the compiler says now, after a message or
  * range was changed on purpose: the change then shows in review as a diff of these files.
  */
 export function writeConformance(file: string, cases: ConformanceCase[]): void {

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { createGzip } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { builtCli, ensureBundles } from "../helpers/bundles.js";
+import { outputOf } from "../helpers/cli.js";
 
 // Built while the file is collected, outside any test's time limit.
 ensureBundles();
@@ -90,15 +91,8 @@ describe("filterc eval on a high-ratio gzip file", () => {
       "1",
       gz,
     ]);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    expect(await new Promise((resolve) => child.on("close", resolve))).toBe(0);
+    const { code, stdout, stderr } = await outputOf(child);
+    expect(code).toBe(0);
     expect({ stdout, stderr }).toEqual({
       stdout: '{"EdgeResponseStatus":503}\n',
       stderr: [

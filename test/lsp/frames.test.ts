@@ -3,27 +3,14 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { StrictFrameReader } from "../../src/lsp/frames.js";
 import { builtCli } from "../helpers/bundles.js";
+import { type CliRun, outputOf } from "../helpers/cli.js";
 
 /** Runs `filterc lsp --stdio` on raw bytes, then closes (or keeps open) its input; resolves with its exit and output. */
-function serve(
-  input: string,
-  close: boolean,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [builtCli(), "lsp", "--stdio"]);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.write(input);
-    if (close) child.stdin.end();
-  });
+function serve(input: string, close: boolean): Promise<CliRun> {
+  const child = spawn(process.execPath, [builtCli(), "lsp", "--stdio"]);
+  child.stdin.write(input);
+  if (close) child.stdin.end();
+  return outputOf(child);
 }
 
 const frame = (body: string) => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;

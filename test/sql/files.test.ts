@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_GLOB_VISITS } from "../../src/cli/local-files.js";
+import { GLOB_LIMITS, type GlobLimits, localFiles } from "../../src/cli/local-files.js";
 import { ensureBundles } from "../helpers/bundles.js";
 import { spawnCli } from "../helpers/cli.js";
 
@@ -103,23 +103,34 @@ describe("globs of query and sql --from", () => {
     }
   });
 
-  it("stops a walk that reaches too far, and follows no symbolic link", async () => {
+  it("follows no symbolic link in a walk", async () => {
     const deep = join(dir, "deep");
     await mkdir(join(deep, "a"), { recursive: true });
     await writeFile(join(deep, "a", "x.ndjson"), '{"EdgeResponseStatus":4}\n');
     await symlink(deep, join(deep, "a", "loop"));
     expect((await inDir(["query", "--expr", every, "deep/**/x*"])).stdout).toBe('{"EdgeResponseStatus":4}\n');
+  });
+
+  it("bounds a walk's entries and a glob's files by GLOB_LIMITS, 100,000 each", async () => {
+    expect(GLOB_LIMITS).toEqual({ maxFiles: 100_000, maxVisits: 100_000 });
     const wide = join(dir, "wide");
     await mkdir(wide);
-    // A directory of empty files, one more entry than the walk may look at.
-    for (let made = 0; made <= MAX_GLOB_VISITS; made += 1000)
-      await Promise.all(Array.from({ length: 1000 }, (_, k) => writeFile(join(wide, `${made + k}`), "")));
-    expect(await inDir(["query", "--expr", every, "wide/**/x*"])).toEqual({
-      code: 1,
-      stdout: "",
-      stderr: `filterc query: "wide/**/x*" reaches more than ${MAX_GLOB_VISITS} files and directories; start it in a narrower directory\n`,
-    });
-  }, 120_000);
+    // A directory of 101 empty files: one more entry than a walk of 100 may look at, one more
+    // file than a glob of 100 may match.
+    await Promise.all(Array.from({ length: 101 }, (_, k) => writeFile(join(wide, `x${k}`), "")));
+    const refusal = (path: string, limits: GlobLimits) =>
+      localFiles(path, dir, limits).then(
+        () => "no refusal",
+        (error: Error) => error.message,
+      );
+    expect(await refusal("wide/**/x*", { maxFiles: 1000, maxVisits: 100 })).toBe(
+      `"wide/**/x*" reaches more than 100 files and directories; start it in a narrower directory`,
+    );
+    expect(await refusal("wide/x*", { maxFiles: 100, maxVisits: 1000 })).toBe(
+      `"wide/x*" matches more than 100 files; name fewer (a narrower glob)`,
+    );
+    expect((await localFiles("wide/x*", dir, { maxFiles: 101, maxVisits: 1000 })).length).toBe(101);
+  });
 });
 
 describe("filterc query --group-by", () => {

@@ -1,0 +1,190 @@
+import type { Leaf, Meaning, ScalarValue } from "../check/index.js";
+import { scalarText } from "../check/index.js";
+import { type Diagnostic, diagnose } from "../diagnostics/index.js";
+import { AUTO_NANOSECONDS_FROM, AUTO_SECONDS_BELOW, type TimestampReading } from "../eval/index.js";
+import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
+import { columnKind } from "./columns.js";
+import type { Dialect, DialectName } from "./dialect.js";
+import { sqlComparator } from "./numbers.js";
+
+/**
+ * A filter's meaning over a typed table (columns.ts): direct comparisons of the columns, NULL read
+ * as a missing field. Each comparison is wrapped so that NULL is false, and the `!` operators are
+ * `NOT` of that, so a missing field fails every positive operator and passes every `!` one, as in
+ * eval; the meaning has no `not` of a group, so no NULL reaches an `AND`, `OR` or `NOT` above them.
+ */
+
+/** What differs between the engines over typed columns: arrays and 128-bit integers. */
+const TYPED: Record<
+  DialectName,
+  {
+    has(list: string, value: string): string;
+    hasAny(list: string, values: string[]): string;
+    /** An integer expression on 128 bits. */
+    wide(value: string): string;
+  }
+> = {
+  duckdb: {
+    has: (list, value) => `list_contains(${list}, ${value})`,
+    hasAny: (list, values) => `list_has_any(${list}, [${values.join(", ")}])`,
+    wide: (value) => `CAST(${value} AS HUGEINT)`,
+  },
+  clickhouse: {
+    has: (list, value) => `has(${list}, ${value})`,
+    hasAny: (list, values) => `hasAny(${list}, [${values.join(", ")}])`,
+    wide: (value) => `toInt128(${value})`,
+  },
+};
+
+/** Integers an engine reads as a literal of a type every 128-bit column compares with (ClickHouse finds no type for Int64 and UInt64 together). */
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A string holding half of a surrogate pair: no UTF-8 text, so no column can equal it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Decimals a double holds exactly enough to compare: at most 15 significant digits. */
+const DOUBLE_DIGITS = 15;
+
+/** How many of the table's columns a message about a missing one lists. */
+const COLUMNS_NAMED = 10;
+
+/**
+ * The typed condition, or the diagnostics of the comparisons it cannot write exactly (E0800) and
+ * of fields the table has no column for (E0801; `columns`: the table's, when it has not every field).
+ */
+export function translateTyped(
+  condition: Meaning,
+  dialect: Dialect,
+  timestamps: TimestampReading,
+  columns: readonly string[] | undefined,
+): { expression: string | null; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const cond = (node: Meaning, nested: boolean): string => {
+    if (node.kind === "leaf") return leafTest(node, dialect, timestamps, columns, diagnostics);
+    const joined = node.operands
+      .map((operand) => cond(operand, true))
+      .join(node.kind === "and" ? " AND " : " OR ");
+    return nested ? `(${joined})` : joined;
+  };
+  const expression = cond(condition, false);
+  return { expression: diagnostics.length > 0 ? null : expression, diagnostics };
+}
+
+function leafTest(
+  leaf: Leaf,
+  dialect: Dialect,
+  timestamps: TimestampReading,
+  columns: readonly string[] | undefined,
+  diagnostics: Diagnostic[],
+): string {
+  const name = leaf.field.name;
+  const values = Array.isArray(leaf.value) ? leaf.value : [leaf.value];
+  const notExpressible = (problem: string) =>
+    diagnostics.push(
+      diagnose("NotExpressibleInSql", leaf.range, { dialect: dialect.name, field: name, problem }),
+    );
+  if (columns !== undefined && !columns.includes(name)) {
+    const listed = columns.slice(0, COLUMNS_NAMED).join(", ");
+    const more = columns.length > COLUMNS_NAMED ? ` and ${columns.length - COLUMNS_NAMED} more` : "";
+    diagnostics.push(diagnose("NoSuchColumn", leaf.range, { field: name, columns: `${listed}${more}` }));
+    return "";
+  }
+  const kind = columnKind(leaf.field);
+  if (typeof kind !== "string") {
+    notExpressible(`the field has no typed column: ${kind.problem}`);
+    return "";
+  }
+  for (const value of values) {
+    const text = scalarText(value);
+    if (value.kind === "string" && LONE_SURROGATE.test(text))
+      notExpressible("the string holds half of a surrogate pair, which no UTF-8 text holds");
+    if (kind === "float" && significantDigits(text) > DOUBLE_DIGITS)
+      notExpressible(
+        `${text} has more than ${DOUBLE_DIGITS} significant digits, past what a column of doubles compares exactly`,
+      );
+  }
+  const { negative, positive } = OPERATORS[leaf.operator];
+  const column = dialect.identifier(name);
+  const texts = values.map(scalarText);
+  const typed = TYPED[dialect.name];
+  const integer = (text: string) =>
+    BigInt(text) >= INT64_MIN && BigInt(text) <= INT64_MAX ? text : typed.wide(dialect.string(text));
+  let test: string;
+  switch (kind) {
+    case "string":
+      test = stringTest(dialect, column, positive, values);
+      break;
+    case "int":
+      test = compare(column, positive, texts.map(integer));
+      break;
+    case "float":
+      test = compare(column, positive, texts);
+      break;
+    case "timestamp":
+      test = compare(instant(dialect, column, timestamps), positive, texts.map(integer));
+      break;
+    case "bool":
+      test = `${column} = ${texts[0]}`;
+      break;
+    case "strings":
+    case "ints": {
+      const literals = kind === "ints" ? texts.map(integer) : texts.map((text) => dialect.string(text));
+      test = literals.length === 1 ? typed.has(column, literals[0]!) : typed.hasAny(column, literals);
+      break;
+    }
+    default:
+      throw new Error(`the field ${name} (${kind}) cannot be compared`);
+  }
+  const known = dialect.orFalse(test);
+  return negative ? `NOT ${known}` : known;
+}
+
+function stringTest(
+  dialect: Dialect,
+  column: string,
+  operator: PositiveOperator,
+  values: ScalarValue[],
+): string {
+  const literals = values.map((value) => dialect.string(scalarText(value)));
+  switch (operator) {
+    case "startsWith":
+      return dialect.startsWith(column, literals[0]!);
+    case "endsWith":
+      return dialect.endsWith(column, literals[0]!);
+    case "contains":
+      return dialect.contains(column, literals[0]!);
+    default:
+      return compare(column, operator, literals);
+  }
+}
+
+/** `value` compared with literals by an equality, a list or an order comparison. */
+function compare(value: string, operator: PositiveOperator, literals: string[]): string {
+  if (operator === "eq" || operator === "in")
+    return literals.length === 1 ? `${value} = ${literals[0]}` : `${value} IN (${literals.join(", ")})`;
+  return `${value} ${sqlComparator(operator)} ${literals[0]}`;
+}
+
+/**
+ * A timestamp column's instant in nanoseconds, on 128 bits, as eval reads a number under the
+ * reading: `auto` takes unix seconds below 10^11 and nanoseconds from 10^17, and a number between
+ * is no time (NULL: it compares as a missing field).
+ */
+function instant(dialect: Dialect, column: string, reading: TimestampReading): string {
+  const wide = TYPED[dialect.name].wide(column);
+  const seconds = `${wide} * 1000000000`;
+  if (reading === "unixnano") return wide;
+  if (reading === "unix") return `(${seconds})`;
+  const magnitude = `abs(${wide})`;
+  return dialect.ifElse(
+    `${magnitude} < ${AUTO_SECONDS_BELOW}`,
+    seconds,
+    dialect.ifElse(`${magnitude} >= ${AUTO_NANOSECONDS_FROM}`, wide, "NULL"),
+  );
+}
+
+/** The significant digits of a decimal's text (`0.0012` has 2, `120.5` has 4, `1200` has 2). */
+function significantDigits(text: string): number {
+  return text.replace(/[-.]/g, "").replace(/^0+|0+$/g, "").length;
+}
