@@ -100,6 +100,8 @@ const crossCutting = [
   "conformance",
   "fixtures",
   "helpers",
+  // What tests write as they run (test/eval/cli.test.ts), ignored by git.
+  "out",
 ];
 
 describe("test layout", () => {
