@@ -1,6 +1,7 @@
 import { version } from "../../package.json";
 import { terminalText } from "../diagnostics/terminal-text.js";
-import { isLogReadError } from "../logs/index.js";
+// The module, not the stage's index: the entry loads as little as it can.
+import { isLogReadError } from "../logs/read-error.js";
 import { commands } from "./commands.js";
 import { type CliIO, cannotReadText, isUsageError, isUserError } from "./io.js";
 

@@ -19,6 +19,5 @@ export {
 export { evalParallel, sizeThreadPool, workerBundle } from "./parallel.js";
 export { DEFAULT_RANGE_BYTES, MIN_RANGE_BYTES, planParts } from "./parts.js";
 export { Progress } from "./progress.js";
-export { isLogReadError } from "./read-error.js";
 export { type TextLine, textLines } from "./text-lines.js";
 export { emptyTally, UnreadableTimes, unreadableTimesReport } from "./unreadable-times.js";
