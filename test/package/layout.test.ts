@@ -90,7 +90,10 @@ describe("source layout", () => {
   });
 });
 
-/** Folders of test/ that are no stage: what crosses stages, and the data and helpers beside the tests. */
+/**
+ * Folders of test/ that are no stage: what crosses stages, the data and helpers beside the tests, and
+ * `out/`, where tests write (git ignores it).
+ */
 const crossCutting = [
   "properties",
   "docs",
@@ -100,7 +103,6 @@ const crossCutting = [
   "conformance",
   "fixtures",
   "helpers",
-  // What tests write as they run (test/eval/cli.test.ts), ignored by git.
   "out",
 ];
 

@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { DEFAULT_DATASET } from "../../catalog/index.js";
 import { compileBlockFilter, compileLineFilter } from "../../eval/index.js";
 import {
   DEFAULT_MAX_LINE_BYTES,
@@ -26,6 +27,7 @@ import { loadEvalFilter } from "../eval-filter.js";
 import { type CliIO, UsageError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
 import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
+import { inMiB } from "../usage-rows.js";
 
 /**
  * The most workers --jobs gives by default: on 16 cores, 16 workers were slower than 8 on every input
@@ -43,21 +45,21 @@ A summary (lines read, matched, malformed, with the first malformed line numbers
 Options:
   --filter FILE         the filter: source, or Logpush filter JSON (or a job record holding it)
   --expr SOURCE         the filter source, inline
-  --dataset NAME        field catalog to check the filter against (default http_requests)
+  --dataset NAME        field catalog to check the filter against (default ${DEFAULT_DATASET})
   --catalog FILE        a JSON field catalog for a dataset filterc does not ship
   --count               print the number of selected lines instead of the lines
   --invert              select the lines that do not match (malformed lines never are)
   --strict              stop with status 1 at the first malformed line
   --max-line-bytes N    longer lines are not read: counted as malformed, with a message
-                        (default 67108864, 64 MiB)
+                        (default ${inMiB(DEFAULT_MAX_LINE_BYTES)})
   --stats               also tell the share of lines and of bytes the filter keeps
   --no-prefilter        no quick rejection on the raw text (the same output, more slowly)
   --jobs N              worker threads (default: the number of cores, at most ${DEFAULT_MAX_JOBS}; at
                         most ${MAX_THREADS}); files are read in parallel, and a plain file larger
                         than --range-bytes is cut into ranges of about that size at line ends;
                         the output is the same as with --jobs 1; more than the cores is noted
-  --range-bytes N       the size of the ranges a plain file is cut into (default 33554432, 32 MiB;
-                        at least 65536)
+  --range-bytes N       the size of the ranges a plain file is cut into (default ${inMiB(DEFAULT_RANGE_BYTES)};
+                        at least ${MIN_RANGE_BYTES})
 ${TIMESTAMPS_USAGE}
 Exit status: 0 ran (also when nothing matched), 1 errors in the filter, an unreadable or
 damaged input (what came before the damage is read) or a malformed line with --strict, 2 usage.`;
