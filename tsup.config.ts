@@ -105,8 +105,8 @@ export default defineConfig([
   {
     entry: {
       cli: "src/cli/bin.ts",
-      // eval's worker threads run this file (see src/cli/eval-parallel.ts).
-      "eval-worker": "src/cli/eval-worker.ts",
+      // eval's worker threads run this file (see src/logs/parallel.ts).
+      "eval-worker": "src/logs/worker.ts",
       ...Object.fromEntries(commandNames.map((name) => [`cli-${name}`, `src/cli/commands/${name}.ts`])),
     },
     format: ["cjs"],

@@ -19,6 +19,7 @@ const stages = [
   "service",
   "api",
   "files",
+  "logs",
   "terraform",
   "sandbox",
   "console",
@@ -29,7 +30,7 @@ const stages = [
 ];
 
 /** These run on Node only; every other stage runs in browsers too: no node:* modules, no Node globals. */
-const nodeOnly = ["files", "terraform", "sandbox", "console", "lsp", "cli"];
+const nodeOnly = ["files", "logs", "terraform", "sandbox", "console", "lsp", "cli"];
 const core = stages.filter((stage) => !nodeOnly.includes(stage));
 
 const src = fileURLToPath(new URL("../../src/", import.meta.url));

@@ -2,15 +2,14 @@ import { DEFAULT_DATASET } from "../../catalog/index.js";
 import type { Cond } from "../../check/index.js";
 import { terminalJson, terminalText } from "../../diagnostics/index.js";
 import { compileLineFilter, type TimestampReading } from "../../eval/index.js";
+import { emptyTally, gzipDamage, UnreadableTimes, unreadableTimesReport } from "../../logs/index.js";
 import { dialects, jsonPointer, type Location, toSql } from "../../sql/index.js";
 import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
 import { type DuckDBConnection, duckdbFailure, openDuckDB, remoteAccess } from "../duckdb.js";
 import { loadEvalFilter } from "../eval-filter.js";
-import { gzipDamage } from "../gzip-damage.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
 import { readLocations } from "../local-files.js";
-import { emptyTally, UnreadableTimes, unreadableTimesReport } from "../timestamps.js";
 import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
 
 /** The groups --group-by prints by default, and at most (each is a line held and printed). */

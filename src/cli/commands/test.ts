@@ -12,6 +12,7 @@ import {
   type SuiteFiles,
 } from "../../diff/index.js";
 import { type Accept, type ConfigLookup, readTextUpTo, regularFileChunks } from "../../files/index.js";
+import { decompressed } from "../../logs/index.js";
 import { parseCommandArgs } from "../args.js";
 import { compilerOptionsFrom, configLookup } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
@@ -162,7 +163,8 @@ async function runFile(
   // What a test file names is data, not a path the user typed: regular files only.
   const files: SuiteFiles = {
     read: (path) => readTextUpTo(resolve(dirname(full), path), MAX_TEST_FILE_BYTES, "regular"),
-    chunks: (path) => regularFileChunks(resolve(dirname(full), path)),
+    // A log as eval reads one: gzip (as Logpush delivers it) by its magic bytes.
+    chunks: (path) => decompressed(regularFileChunks(resolve(dirname(full), path))),
     name: (path) => join(dirname(file), path),
     // A filter file's own folder's filterc.json; the test file's for a filter written in it.
     defaults: async (path) =>
