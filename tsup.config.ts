@@ -1,22 +1,59 @@
-import { copyFileSync, readdirSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
+import { Script } from "node:vm";
 import type { Plugin } from "esbuild";
 import { defineConfig } from "tsup";
+import { CACHE_ID_LENGTH, CACHE_ID_MARK, codeCacheFile, wrapBundle } from "./src/cli/command-bundles.js";
 import { PARSER_FILE_NAMES, PARSER_PACKAGE_FILES } from "./src/terraform/parser-files.js";
 
 const commandNames = readdirSync("src/cli/commands").map((file) => basename(file, ".ts"));
 
-/** `import("./commands/compile.js")` in src/cli/commands.ts → the sibling bundle `./cli-compile.cjs`. */
+/**
+ * `import("./commands/compile.js")` in src/cli/commands.ts → the sibling bundle `./cli-compile.cjs`,
+ * loaded with its code cache where it has one (see src/cli/command-bundles.ts).
+ */
 const commandsAsSiblings: Plugin = {
   name: "commands-as-siblings",
   setup(build) {
     build.onResolve({ filter: /^\.\/commands\/[a-z-]+\.js$/ }, (args) => ({
-      path: `./cli-${basename(args.path, ".js")}.cjs`,
-      external: true,
+      path: `cli-${basename(args.path, ".js")}.cjs`,
+      namespace: "command-bundle",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "command-bundle" }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(resolve("src/cli/command-bundles.ts"))}).requireCommandBundle(${JSON.stringify(args.path)});`,
+      resolveDir: resolve("src/cli"),
+      loader: "js",
     }));
   },
 };
+
+/**
+ * The commands run once per filter, often many times in a script or a hook: their bundles get a
+ * code cache, so that V8 need not compile them at each start. The others run long (eval, lsp,
+ * sandbox) or seldom, and the caches, about the size of their bundles, would weigh on the install.
+ */
+const CODE_CACHED_COMMANDS = ["compile", "check", "fmt"];
+
+/**
+ * Stamps each bundle of CODE_CACHED_COMMANDS with an id of its content and writes its code cache,
+ * the id first (see src/cli/command-bundles.ts), from the bundle as it was just built.
+ */
+function writeCodeCaches(): void {
+  for (const command of CODE_CACHED_COMMANDS) {
+    const bundle = join("dist", `cli-${command}.cjs`);
+    const built = readFileSync(bundle, "utf8");
+    const id = createHash("sha256").update(built).digest("hex").slice(0, CACHE_ID_LENGTH);
+    const stamped = `${built}${CACHE_ID_MARK}${id}\n`;
+    writeFileSync(bundle, stamped);
+    const script = new Script(wrapBundle(stamped), { filename: resolve(bundle) });
+    writeFileSync(
+      codeCacheFile(bundle),
+      Buffer.concat([Buffer.from(id, "latin1"), script.createCachedData()]),
+    );
+  }
+}
 
 /**
  * Embedded DuckDB stays a package of its own, required when `filterc query` runs: it is an optional
@@ -68,8 +105,8 @@ export default defineConfig([
   {
     entry: {
       cli: "src/cli/bin.ts",
-      // eval's worker threads run this file (see src/cli/eval-parallel.ts).
-      "eval-worker": "src/cli/eval-worker.ts",
+      // eval's worker threads run this file (see src/logs/parallel.ts).
+      "eval-worker": "src/logs/worker.ts",
       ...Object.fromEntries(commandNames.map((name) => [`cli-${name}`, `src/cli/commands/${name}.ts`])),
     },
     format: ["cjs"],
@@ -82,11 +119,13 @@ export default defineConfig([
     shims: true,
     banner: { js: "#!/usr/bin/env node" },
     esbuildPlugins: [commandsAsSiblings, duckdbExternal, treeSitterAsCommonJs],
-    // The HCL parser's WebAssembly (runtime and grammar) goes beside the bundles that read it.
+    // The HCL parser's WebAssembly (runtime and grammar) goes beside the bundles that read it, and
+    // the short commands' code caches beside their bundles.
     onSuccess: async () => {
       const require = createRequire(import.meta.url);
       for (const key of ["runtime", "grammar"] as const)
         copyFileSync(require.resolve(PARSER_PACKAGE_FILES[key]), join("dist", PARSER_FILE_NAMES[key]));
+      writeCodeCaches();
     },
     esbuildOptions(options) {
       // Dynamic imports become requires: the commands stay separate files, loaded synchronously.

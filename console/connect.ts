@@ -18,7 +18,7 @@ import {
   datasetNames,
   datasetScopes,
   getCatalog,
-  type Scope,
+  type ScopeKind,
 } from "../src/catalog/index.js";
 import { decompile } from "../src/decompile/index.js";
 import { call, type Failure, scopeQuery } from "./api.js";
@@ -68,8 +68,8 @@ export function setUpConnect(ids: ScopeIds, jobsChanged: () => Promise<void>) {
   for (const format of TIMESTAMP_FORMATS) timestamps.add(new Option(format, format));
   timestamps.value = DEFAULT_TIMESTAMPS;
 
-  function scopeKind(): Scope {
-    return scopeSelect.value as Scope;
+  function scopeKind(): ScopeKind {
+    return scopeSelect.value as ScopeKind;
   }
 
   /** The scope the view works in, or undefined (said at Scope) while its ID is not typed. */
@@ -221,8 +221,8 @@ export function setUpConnect(ids: ScopeIds, jobsChanged: () => Promise<void>) {
     const settings = stepTwo();
     const place =
       "zoneId" in scope
-        ? { scope: "zone" as const, id: scope.zoneId }
-        : { scope: "account" as const, id: scope.accountId };
+        ? { kind: "zone" as const, id: scope.zoneId }
+        : { kind: "account" as const, id: scope.accountId };
     try {
       buildCreateBody(settings, "create job", place);
     } catch (error) {

@@ -59,7 +59,7 @@ export {
   type FieldSpec,
   type FieldType,
   getCatalog,
-  type Scope,
+  type ScopeKind,
 } from "./catalog/index.js";
 export {
   type CheckOptions,

@@ -9,15 +9,17 @@ import { isObject, isString } from "../diagnostics/index.js";
 const isOptional = (test: (value: unknown) => boolean) => (value: unknown) =>
   value === undefined || test(value);
 export const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every(isString);
-export const isScope = (value: unknown): value is "zone" | "account" | undefined =>
+export const isScopeKind = (value: unknown): value is "zone" | "account" | undefined =>
   value === undefined || value === "zone" || value === "account";
 
-/** Where a job lives (its scope and ID), or left out. */
-export const isPlace = (value: unknown): value is { scope: "zone" | "account"; id: string } | undefined =>
+/** Where a job lives (a ResolvedScope), or left out. */
+export const isResolvedScope = (
+  value: unknown,
+): value is { kind: "zone" | "account"; id: string } | undefined =>
   value === undefined ||
-  (isObject(value) && value["scope"] !== undefined && isScope(value["scope"]) && isString(value["id"]));
+  (isObject(value) && value["kind"] !== undefined && isScopeKind(value["kind"]) && isString(value["id"]));
 
-export const A_PLACE = 'where the job lives ({scope: "zone" | "account", id})';
+export const A_RESOLVED_SCOPE = 'where the job lives ({kind: "zone" | "account", id})';
 
 /** What each setting of JobSettings a type error would break must be; the rest `checkJobBody` checks itself. */
 const settingShapes: Record<string, (value: unknown) => boolean> = {

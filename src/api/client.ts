@@ -18,7 +18,7 @@ import {
 } from "./custom-fields.js";
 import { checkDestination } from "./destination.js";
 import { ApiError, ValidationError } from "./errors.js";
-import { type JobScope, jobId, type ResolvedScope, resolveScope, type ZoneScope } from "./ids.js";
+import { type JobScope, jobId, type ResolvedScope, resolveScope, scopePath, type ZoneScope } from "./ids.js";
 import { datasetScopeProblem } from "./job-options.js";
 import {
   buildCreateBody,
@@ -240,7 +240,7 @@ export class LogpushClient {
       const request: ApiRequest = {
         operation: "create custom fields ruleset",
         method: "POST",
-        path: `${scope.path}/rulesets`,
+        path: `${scopePath(scope)}/rulesets`,
         body: RULESET_FOR_CUSTOM_FIELDS,
         expects: "object",
       };
@@ -257,7 +257,7 @@ export class LogpushClient {
         operation,
         method: "PUT",
         // A dry run that would create the ruleset shows the id it does not know yet as {ruleset_id}.
-        path: `${scope.path}/rulesets/${created && this.runner.dryRun ? rulesetId : encodeURIComponent(rulesetId)}`,
+        path: `${scopePath(scope)}/rulesets/${created && this.runner.dryRun ? rulesetId : encodeURIComponent(rulesetId)}`,
         body: { rules: [rule] },
         expects: "object",
       },
@@ -295,7 +295,7 @@ export class LogpushClient {
       {
         operation,
         method: "PUT",
-        path: `${scope.path}/rulesets/${encodeURIComponent(ruleset.id)}`,
+        path: `${scopePath(scope)}/rulesets/${encodeURIComponent(ruleset.id)}`,
         body: { rules: [] },
         expects: "object",
       },
@@ -309,7 +309,7 @@ export class LogpushClient {
     const request: ApiRequest = {
       operation: "get ruleset",
       method: "GET",
-      path: `${scope.path}/rulesets/${encodeURIComponent(id)}`,
+      path: `${scopePath(scope)}/rulesets/${encodeURIComponent(id)}`,
       expects: "object",
     };
     return (await this.runner.read<Ruleset>(request)).result;
@@ -326,7 +326,7 @@ export class LogpushClient {
       const request: ApiRequest = {
         operation,
         method: "GET",
-        path: `${scope.path}/rulesets`,
+        path: `${scopePath(scope)}/rulesets`,
         expects: "array",
       };
       if (cursor !== undefined) request.query = { cursor };
@@ -374,7 +374,7 @@ export class LogpushClient {
     const request: ApiRequest = {
       operation: "list jobs",
       method: "GET",
-      path: `${scope.path}/logpush/jobs`,
+      path: `${scopePath(scope)}/logpush/jobs`,
       expects: "array",
     };
     const jobs = (await this.runner.read<unknown[]>(request)).result;
@@ -384,7 +384,7 @@ export class LogpushClient {
   async getJob(where: JobScope, id: number | string | bigint): Promise<LogpushJob> {
     const operation = "get job";
     const scope = resolveScope(where, operation);
-    const path = `${scope.path}/logpush/jobs/${jobId(id, operation)}`;
+    const path = `${scopePath(scope)}/logpush/jobs/${jobId(id, operation)}`;
     return (await this.runner.read<LogpushJob>({ operation, method: "GET", path, expects: "object" })).result;
   }
 
@@ -405,12 +405,12 @@ export class LogpushClient {
     const built = buildCreateBody(settings, operation, scope);
     const notices = [...built.notices];
     const dataset = settings.dataset ?? DEFAULT_DATASET;
-    if (options.checkCustomFields !== false && scope.scope === "zone")
+    if (options.checkCustomFields !== false && scope.kind === "zone")
       notices.push(...(await this.customFieldsNotices(scope, dataset, jobFields(built.body as LogpushJob))));
     const request: ApiRequest = {
       operation,
       method: "POST",
-      path: `${scope.path}/logpush/jobs`,
+      path: `${scopePath(scope)}/logpush/jobs`,
       body: built.body,
       expects: "object",
     };
@@ -434,12 +434,12 @@ export class LogpushClient {
   ): Promise<JobResult> {
     const operation = "update job";
     const scope = resolveScope(where, operation);
-    const path = `${scope.path}/logpush/jobs/${jobId(id, operation)}`;
+    const path = `${scopePath(scope)}/logpush/jobs/${jobId(id, operation)}`;
     const current = await this.getJob(where, id);
     const update = buildUpdate(current, settings, operation, scope);
     const notices = [...update.notices];
     const dataset = current.dataset ?? DEFAULT_DATASET;
-    const problem = datasetScopeProblem(dataset, scope.scope);
+    const problem = datasetScopeProblem(dataset, scope.kind);
     if (problem) throw new ValidationError(operation, [problem]);
     const result = {
       diagnostics: update.diagnostics,
@@ -473,7 +473,7 @@ export class LogpushClient {
     const request: ApiRequest = {
       operation,
       method: "DELETE",
-      path: `${scope.path}/logpush/jobs/${numericId}`,
+      path: `${scopePath(scope)}/logpush/jobs/${numericId}`,
       expects: "object or null",
     };
     const result = await this.runner.write<{ id?: number | string } | null>(request, () => ({
@@ -524,7 +524,7 @@ export class LogpushClient {
     const request: ApiRequest = {
       operation,
       method: "POST",
-      path: `${scope.path}/logpush/${route}`,
+      path: `${scopePath(scope)}/logpush/${route}`,
       body,
       expects: "object",
     };
@@ -540,7 +540,7 @@ export class LogpushClient {
     dataset: string,
     fields: readonly string[],
   ): Promise<string[]> {
-    if (scope.scope !== "zone" || dataset !== DEFAULT_DATASET) return [];
+    if (scope.kind !== "zone" || dataset !== DEFAULT_DATASET) return [];
     const selected = CUSTOM_FIELD_COLUMNS.filter((column) => fields.includes(column));
     if (!this.runner.canRead) return selected.length === 0 ? [customFieldsNotSelected(false)] : [];
     try {

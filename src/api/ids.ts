@@ -1,4 +1,4 @@
-import type { Scope } from "../catalog/index.js";
+import type { ScopeKind } from "../catalog/index.js";
 import { isObject } from "../diagnostics/index.js";
 import { ValidationError } from "./errors.js";
 import { problem } from "./problems.js";
@@ -11,13 +11,18 @@ export type ZoneScope = { zoneId: string };
 /** Zone and account IDs are 32 hex digits (not the zone's name, not an account email). */
 const CLOUDFLARE_ID = /^[0-9a-f]{32}$/i;
 
-/** A scope whose ID was checked: its kind and its path prefix. */
+/**
+ * Where a job lives once its ID was checked (by the client, or the sandbox's routes): the kind of
+ * scope and its ID. `JobScope` is the same place as a caller names it.
+ */
 export interface ResolvedScope {
-  scope: Scope;
+  kind: ScopeKind;
   id: string;
-  /** `/zones/{id}` or `/accounts/{id}`. */
-  path: string;
 }
+
+/** The path prefix of every request in a scope: `/zones/{id}` or `/accounts/{id}`. */
+export const scopePath = (scope: ResolvedScope): string =>
+  `/${scope.kind === "zone" ? "zones" : "accounts"}/${scope.id}`;
 
 /** Checks the scope's ID once, up front, and gives the path prefix every request of the call uses. */
 export function resolveScope(scope: JobScope, operation: string): ResolvedScope {
@@ -33,7 +38,7 @@ export function resolveScope(scope: JobScope, operation: string): ResolvedScope 
         expected: "exactly one of { zoneId } and { accountId }",
       }),
     ]);
-  const kind: Scope = zone ? "zone" : "account";
+  const kind: ScopeKind = zone ? "zone" : "account";
   const id = zone ? given.zoneId : given.accountId;
   if (typeof id !== "string" || !CLOUDFLARE_ID.test(id))
     throw new ValidationError(operation, [
@@ -46,7 +51,7 @@ export function resolveScope(scope: JobScope, operation: string): ResolvedScope 
             : "the account's ID (32 hex digits, in the dashboard's URL), not its name or email",
       }),
     ]);
-  return { scope: kind, id, path: `/${kind === "zone" ? "zones" : "accounts"}/${id}` };
+  return { kind, id };
 }
 
 /** A job ID as paths write it: a positive whole number of at most 20 digits, without leading zeros. */

@@ -19,6 +19,7 @@ export {
   checkCustomFields,
   configFromRules,
   customFieldsRule,
+  MAX_CUSTOM_FIELDS,
 } from "./custom-fields.js";
 export {
   checkDestination,
@@ -34,16 +35,24 @@ export {
   type Problem,
   ValidationError,
 } from "./errors.js";
-export { isJobId, type JobScope, type ZoneScope } from "./ids.js";
+export { isJobId, type JobScope, type ResolvedScope, type ZoneScope } from "./ids.js";
+export {
+  JOB_BODY_FIELDS,
+  JOB_OPTIONS,
+  type JobOption,
+  type JobOptionFlag,
+  type StoredJobField,
+} from "./job-option-table.js";
 export {
   checkJobBody,
   DEFAULT_TIMESTAMPS,
   datasetScopeProblem,
-  JOB_BODY_FIELDS,
   type JobBodyCheck,
   type JobBodyContext,
+  LOGPULL_TIMESTAMP_FORMATS,
   logpullAsOutputOptions,
   OUTPUT_OPTION_DEFAULTS,
+  OUTPUT_TYPES,
   type OutputOptions,
   type OutputType,
   TIMESTAMP_FORMATS,

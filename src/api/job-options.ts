@@ -1,8 +1,9 @@
-import { type Catalog, datasetScopes, knownDatasets, type Scope } from "../catalog/index.js";
+import { type Catalog, datasetScopes, knownDatasets, type ScopeKind } from "../catalog/index.js";
 import { closestMatch, expectArgument, isCatalog, isObject, isString } from "../diagnostics/index.js";
-import { isScope } from "./argument-shapes.js";
+import { isScopeKind } from "./argument-shapes.js";
 import { checkDestination } from "./destination.js";
 import type { Problem } from "./errors.js";
+import { JOB_BODY_FIELDS, JOB_OPTIONS, type JobOption, type JobOptionValue } from "./job-option-table.js";
 import { problem } from "./problems.js";
 import { checkRecordTemplate } from "./record-template.js";
 
@@ -12,10 +13,10 @@ import { checkRecordTemplate } from "./record-template.js";
  * Sources: the OpenAPI job schema, the SDK's `OutputOptions`, and the Logpush docs (2026).
  */
 
-const OUTPUT_TYPES = ["ndjson", "csv"] as const;
+export const OUTPUT_TYPES = ["ndjson", "csv"] as const;
 export const TIMESTAMP_FORMATS = ["unixnano", "unix", "rfc3339", "rfc3339ms", "rfc3339ns"] as const;
 /** The formats a `logpull_options` string's `timestamps=` takes (the older form has no ms/ns variants). */
-const LOGPULL_TIMESTAMP_FORMATS = ["rfc3339", "unix", "unixnano"] as const;
+export const LOGPULL_TIMESTAMP_FORMATS = ["rfc3339", "unix", "unixnano"] as const;
 /**
  * The keys of a `logpull_options` string (the query string of the Logpull API, which Logpush jobs
  * took before `output_options`), each with the output option it is. Logpush sets the Logpull
@@ -30,8 +31,6 @@ const LOGPULL_OPTION_KEYS = {
 type LogpullOptionKey = keyof typeof LOGPULL_OPTION_KEYS;
 /** The timestamp format filterc gives a new job when none is named. */
 export const DEFAULT_TIMESTAMPS = "rfc3339";
-const JOB_KINDS = ["", "edge"] as const;
-const FREQUENCIES = ["high", "low"] as const;
 export const MAX_DESTINATION_LENGTH = 4096;
 /** The OpenAPI schema's `maxLength` of `logpull_options`. */
 const MAX_LOGPULL_OPTIONS_LENGTH = 4096;
@@ -98,42 +97,8 @@ const OUTPUT_OPTION_NAMES: readonly (keyof OutputOptions)[] = [
   "merge_subrequests",
 ];
 
-/** An upload limit: 0 turns it off, otherwise the value lies in the range. */
-const UPLOAD_LIMITS = {
-  max_upload_bytes: { min: 5_000_000, max: 1_000_000_000, accepted: "0 or 5,000,000–1,000,000,000 (bytes)" },
-  max_upload_records: { min: 1_000, max: 1_000_000, accepted: "0 or 1,000–1,000,000 (records)" },
-  max_upload_interval_seconds: { min: 30, max: 300, accepted: "0 or 30–300 (seconds)" },
-} as const;
-
-type UploadLimit = keyof typeof UPLOAD_LIMITS;
-
-/** Options that exist for some datasets only. */
-const DATASETS_OF_OPTION = {
-  filter_attack_traffic: ["http_requests", "firewall_events", "network_analytics_logs"],
-  merge_subrequests: ["http_requests"],
-  kind: ["http_requests"],
-} as const;
-
-/** The writable fields of a job body (create; update takes the same without `dataset` and `kind`). */
-export const JOB_BODY_FIELDS = [
-  "name",
-  "dataset",
-  "destination_conf",
-  "enabled",
-  "filter",
-  "frequency",
-  "kind",
-  "logpull_options",
-  "output_options",
-  "max_upload_bytes",
-  "max_upload_records",
-  "max_upload_interval_seconds",
-  "filter_attack_traffic",
-  "ownership_challenge",
-] as const;
-
-/** Fields set when a job is created that no update may change. */
-const CREATE_ONLY = new Set(["dataset", "kind"]);
+/** The datasets whose jobs may merge subrequests into their parent request's record. */
+const MERGE_SUBREQUESTS_DATASETS = ["http_requests"];
 
 /** The JSON type names of a value, for messages. */
 function describe(value: unknown): string {
@@ -152,7 +117,7 @@ export interface JobBodyContext {
   /** The catalog field names are checked against; none skips those checks. */
   catalog: Catalog | undefined;
   /** Where the job lives, to refuse a dataset of another scope; none skips the check. */
-  scope?: Scope;
+  scope?: ScopeKind;
 }
 
 /** What `checkJobBody` finds: every problem of a job body at once. */
@@ -167,7 +132,7 @@ const isBodyContext = (value: unknown): value is JobBodyContext =>
   (value["mode"] === "create" || value["mode"] === "update") &&
   isString(value["dataset"]) &&
   (value["catalog"] === undefined || isCatalog(value["catalog"])) &&
-  isScope(value["scope"]);
+  isScopeKind(value["scope"]);
 
 /**
  * Checks a job body, field by field, with the service's rules: types, enumerations, ranges, the
@@ -195,31 +160,18 @@ export function checkJobBody(body: Readonly<Record<string, unknown>>, context: J
         accepted: `at most ${limit} characters`,
       }),
     );
-  const onlyFor = (option: keyof typeof DATASETS_OF_OPTION) => {
-    const datasets: readonly string[] = DATASETS_OF_OPTION[option];
-    if (!datasets.includes(context.dataset))
-      problems.push(
-        problem("JobOptionNotForDataset", option, {
-          option,
-          dataset: context.dataset,
-          datasets: datasets.join(", "),
-        }),
-      );
-  };
 
   for (const [key, value] of Object.entries(body)) {
-    if (!(JOB_BODY_FIELDS as readonly string[]).includes(key)) {
+    const option = JOB_OPTIONS.find((entry) => entry.key === key);
+    if (option === undefined) {
       problems.push(unknownOption(key, JOB_BODY_FIELDS));
       continue;
     }
-    if (context.mode === "update" && CREATE_ONLY.has(key)) {
+    if (context.mode === "update" && option.createOnly) {
       problems.push(problem("JobOptionCreateOnly", key, { option: key }));
       continue;
     }
     switch (key) {
-      case "name":
-        if (value !== null && typeof value !== "string") invalid(key, value, "a string or null");
-        break;
       case "logpull_options":
         if (value !== null && typeof value !== "string") invalid(key, value, "a string or null");
         else if (typeof value === "string" && value.length > MAX_LOGPULL_OPTIONS_LENGTH)
@@ -227,18 +179,6 @@ export function checkJobBody(body: Readonly<Record<string, unknown>>, context: J
         else if (typeof value === "string") problems.push(...checkLogpullOptions(value, context.catalog));
         if (typeof value === "string" && isObject(body["output_options"]))
           notices.push("the service ignores logpull_options when output_options is present");
-        break;
-      case "ownership_challenge":
-        if (typeof value !== "string" || value === "")
-          invalid(key, value, "a string (the token of the challenge file)");
-        break;
-      case "filter":
-        if (value !== null && typeof value !== "string") invalid(key, value, "a JSON string or null");
-        break;
-      case "enabled":
-      case "filter_attack_traffic":
-        if (typeof value !== "boolean") invalid(key, value, "true or false");
-        else if (key === "filter_attack_traffic" && value) onlyFor(key);
         break;
       case "dataset":
         checkDataset(value, context, problems);
@@ -253,37 +193,74 @@ export function checkJobBody(body: Readonly<Record<string, unknown>>, context: J
           notices.push(...checked.notices);
         }
         break;
-      case "frequency":
-        if (value !== null && !(FREQUENCIES as readonly unknown[]).includes(value))
-          invalid(key, value, "high, low or null");
-        else if (value !== null)
-          notices.push(
-            "frequency is deprecated; the service sets upload batches with max_upload_bytes, max_upload_records and max_upload_interval_seconds",
-          );
-        break;
-      case "kind":
-        if (!(JOB_KINDS as readonly unknown[]).includes(value)) invalid(key, value, '"" or "edge"');
-        else if (value === "edge") onlyFor(key);
-        break;
-      case "max_upload_bytes":
-      case "max_upload_records":
-      case "max_upload_interval_seconds":
-        checkUploadLimit(key, value, invalid);
-        if (body["kind"] === "edge" && value !== null && value !== 0)
-          problems.push(
-            problem("JobOptionConflict", key, {
-              option: key,
-              other: "kind",
-              reason: "an edge job (Edge Log Delivery) streams logs without upload batches",
-            }),
-          );
-        break;
       case "output_options":
         checkOutputOptions(value, context, problems, notices);
         break;
+      default:
+        checkOption(option, value, body, context.dataset, problems, notices);
     }
   }
   return { problems, notices };
+}
+
+/** Checks a field with the rule of its table entry: its value, the datasets it is for, what it excludes. */
+function checkOption(
+  option: JobOption,
+  value: unknown,
+  body: Readonly<Record<string, unknown>>,
+  dataset: string,
+  problems: Problem[],
+  notices: string[],
+): void {
+  const { key } = option;
+  const accepted = refusal(option.value, value);
+  if (accepted !== undefined)
+    problems.push(problem("InvalidJobOption", key, { option: key, value: describe(value), accepted }));
+  else if (option.datasets && !isOff(value) && !option.datasets.includes(dataset))
+    problems.push(notForDataset(key, dataset, option.datasets));
+  if (accepted === undefined && value !== null && option.notice) notices.push(option.notice);
+  const { conflict } = option;
+  if (conflict && body[conflict.option] === conflict.value && value !== null && value !== 0)
+    problems.push(
+      problem("JobOptionConflict", key, { option: key, other: conflict.option, reason: conflict.reason }),
+    );
+}
+
+/** What a value breaking `rule` should be, for the message; undefined when it keeps the rule. */
+function refusal(rule: JobOptionValue, value: unknown): string | undefined {
+  switch (rule.type) {
+    case "string":
+      return typeof value === "string" || (rule.nullable && value === null) ? undefined : rule.accepted;
+    case "token":
+      return typeof value === "string" && value !== "" ? undefined : rule.accepted;
+    case "boolean":
+      return typeof value === "boolean" ? undefined : "true or false";
+    case "enum":
+      return (rule.nullable && value === null) || rule.values.includes(value as string)
+        ? undefined
+        : rule.accepted;
+    case "limit": {
+      const { min, max, unit } = rule;
+      const ok =
+        value === null ||
+        (typeof value === "number" &&
+          Number.isInteger(value) &&
+          (value === 0 || (value >= min && value <= max)));
+      return ok ? undefined : `0 or ${grouped(min)}–${grouped(max)} (${unit})`;
+    }
+    case "own":
+      return undefined;
+  }
+}
+
+/** A field's value that turns it off, which every dataset takes. */
+const isOff = (value: unknown) => value === false || value === "" || value === 0 || value === null;
+
+/** 5000000 as 5,000,000. */
+const grouped = (count: number) => String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+
+function notForDataset(option: string, dataset: string, datasets: readonly string[]): Problem {
+  return problem("JobOptionNotForDataset", option, { option, dataset, datasets: datasets.join(", ") });
 }
 
 function unknownOption(key: string, known: readonly string[]): Problem {
@@ -315,11 +292,11 @@ function checkDataset(value: unknown, context: JobBodyContext, problems: Problem
 }
 
 /** The problem of a dataset used in a scope it does not exist in; undefined when it does (or is unknown). */
-export function datasetScopeProblem(dataset: string, scope: Scope): Problem | undefined {
+export function datasetScopeProblem(dataset: string, scope: ScopeKind): Problem | undefined {
   expectArgument(dataset, isString, "datasetScopeProblem", "dataset", "a dataset name (a string)");
   expectArgument(
     scope,
-    (value): value is Scope => value !== undefined && isScope(value),
+    (value): value is ScopeKind => value !== undefined && isScopeKind(value),
     "datasetScopeProblem",
     "scope",
     '"zone" or "account"',
@@ -328,7 +305,7 @@ export function datasetScopeProblem(dataset: string, scope: Scope): Problem | un
   return scopes && !scopes.includes(scope) ? wrongScope(dataset, scope) : undefined;
 }
 
-function wrongScope(dataset: string, scope: Scope): Problem {
+function wrongScope(dataset: string, scope: ScopeKind): Problem {
   const scopes = datasetScopes(dataset) ?? [];
   const other = scopes[0] === "zone" ? "--zone ID" : "--account ID";
   return problem("DatasetNotInScope", "dataset", {
@@ -337,18 +314,6 @@ function wrongScope(dataset: string, scope: Scope): Problem {
     scopes: scopes.join(" and "),
     flag: other,
   });
-}
-
-function checkUploadLimit(
-  key: UploadLimit,
-  value: unknown,
-  invalid: (option: string, value: unknown, accepted: string) => void,
-): void {
-  if (value === null) return;
-  const { min, max, accepted } = UPLOAD_LIMITS[key];
-  const ok =
-    typeof value === "number" && Number.isInteger(value) && (value === 0 || (value >= min && value <= max));
-  if (!ok) invalid(key, value, accepted);
 }
 
 function checkOutputOptions(
@@ -403,17 +368,8 @@ function checkOutputOptions(
         break;
       case "merge_subrequests":
         if (given !== null && typeof given !== "boolean") invalid(name, given, "true, false or null");
-        else if (
-          given === true &&
-          !DATASETS_OF_OPTION.merge_subrequests.includes(context.dataset as "http_requests")
-        )
-          problems.push(
-            problem("JobOptionNotForDataset", at(name), {
-              option: at(name),
-              dataset: context.dataset,
-              datasets: DATASETS_OF_OPTION.merge_subrequests.join(", "),
-            }),
-          );
+        else if (given === true && !MERGE_SUBREQUESTS_DATASETS.includes(context.dataset))
+          problems.push(notForDataset(at(name), context.dataset, MERGE_SUBREQUESTS_DATASETS));
         break;
       case "record_template":
         if (given !== null && typeof given !== "string") invalid(name, given, "a string or null");

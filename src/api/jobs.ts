@@ -1,11 +1,13 @@
-import { type Catalog, DEFAULT_DATASET, getCatalog, type Scope } from "../catalog/index.js";
+import { type Catalog, DEFAULT_DATASET, getCatalog, type ScopeKind } from "../catalog/index.js";
 import { type CompileOptions, type CompileResult, compile } from "../compile.js";
 import { decompile } from "../decompile/index.js";
 import { type Diagnostic, expectArgument, isString } from "../diagnostics/index.js";
 import { emit } from "../emit/index.js";
-import { A_PLACE, isJob, isJobSettings, isPlace, JOB_SETTINGS } from "./argument-shapes.js";
+import { A_RESOLVED_SCOPE, isJob, isJobSettings, isResolvedScope, JOB_SETTINGS } from "./argument-shapes.js";
 import { checkDestination, maskDestination, needsOwnershipChallenge } from "./destination.js";
 import { type Problem, ValidationError } from "./errors.js";
+import type { ResolvedScope } from "./ids.js";
+import { JOB_OPTIONS } from "./job-option-table.js";
 import {
   checkJobBody,
   DEFAULT_TIMESTAMPS,
@@ -112,19 +114,17 @@ function namesOutput(settings: JobSettings): boolean {
   );
 }
 
-/** The top-level fields that map one to one from settings. */
-function topLevel(settings: JobSettings): Record<string, unknown> {
+/** The table's fields that map one to one from a setting: those any write sets, or the create-only ones. */
+function mapped(settings: JobSettings, createOnly: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  if (settings.name !== undefined) body["name"] = settings.name;
-  if (settings.destination !== undefined) body["destination_conf"] = settings.destination;
-  if (settings.enabled !== undefined) body["enabled"] = settings.enabled;
-  if (settings.frequency !== undefined) body["frequency"] = settings.frequency;
-  if (settings.maxUploadBytes !== undefined) body["max_upload_bytes"] = settings.maxUploadBytes;
-  if (settings.maxUploadRecords !== undefined) body["max_upload_records"] = settings.maxUploadRecords;
-  if (settings.maxUploadIntervalSeconds !== undefined)
-    body["max_upload_interval_seconds"] = settings.maxUploadIntervalSeconds;
-  if (settings.filterAttackTraffic !== undefined)
-    body["filter_attack_traffic"] = settings.filterAttackTraffic;
+  const given = settings as Readonly<Record<string, unknown>>;
+  for (const option of JOB_OPTIONS)
+    if (
+      option.setting !== undefined &&
+      given[option.setting] !== undefined &&
+      !option.createOnly === !createOnly
+    )
+      body[option.key] = given[option.setting];
   return body;
 }
 
@@ -137,12 +137,6 @@ function mergedOutputOptions(base: OutputOptions, settings: JobSettings): Output
   return merged;
 }
 
-/** Where a job lives, to write the `filterc jobs ownership` command a refusal names. */
-interface JobPlace {
-  scope: Scope;
-  id: string;
-}
-
 /**
  * Builds the body of a create call, checking every setting first. A new job takes `output_options`
  * (the service's current form), or `logpull_options` exactly as given (the older form, which the
@@ -150,15 +144,14 @@ interface JobPlace {
  * ownership challenge is refused without one. Throws a ValidationError listing all problems (and
  * the filter's diagnostics) when anything would be refused.
  */
-export function buildCreateBody(settings: JobSettings, operation: string, where?: JobPlace): JobBody {
+export function buildCreateBody(settings: JobSettings, operation: string, where?: ResolvedScope): JobBody {
   expectArgument(settings, isJobSettings, "buildCreateBody", "settings", JOB_SETTINGS);
   expectArgument(operation, isString, "buildCreateBody", "operation", "what is being done (a string)");
-  expectArgument(where, isPlace, "buildCreateBody", "where", A_PLACE);
+  expectArgument(where, isResolvedScope, "buildCreateBody", "where", A_RESOLVED_SCOPE);
   const dataset = settings.dataset ?? DEFAULT_DATASET;
-  const { name, ...rest } = topLevel(settings);
+  const { name, ...rest } = mapped(settings, false);
   const body: Record<string, unknown> = name === undefined ? {} : { name };
-  Object.assign(body, { dataset, destination_conf: "", enabled: true }, rest);
-  if (settings.kind !== undefined) body["kind"] = settings.kind;
+  Object.assign(body, { dataset, destination_conf: "", enabled: true }, rest, mapped(settings, true));
   const problems: Problem[] = [];
   if (settings.logpullOptions !== undefined) {
     body["logpull_options"] = settings.logpullOptions;
@@ -172,7 +165,7 @@ export function buildCreateBody(settings: JobSettings, operation: string, where?
     };
   }
   problems.push(...ownershipProblems(settings.destination, settings.ownershipChallenge, where));
-  return finish(body, settings, { mode: "create", dataset, scope: where?.scope, operation }, problems);
+  return finish(body, settings, { mode: "create", dataset, scope: where?.kind, operation }, problems);
 }
 
 /**
@@ -187,12 +180,12 @@ export function buildUpdate(
   job: LogpushJob,
   settings: JobSettings,
   operation: string,
-  where?: JobPlace,
+  where?: ResolvedScope,
 ): JobUpdate {
   expectArgument(job, isJob, "buildUpdate", "job", "a job as the API returns it (an object)");
   expectArgument(settings, isJobSettings, "buildUpdate", "settings", JOB_SETTINGS);
   expectArgument(operation, isString, "buildUpdate", "operation", "what is being done (a string)");
-  expectArgument(where, isPlace, "buildUpdate", "where", A_PLACE);
+  expectArgument(where, isResolvedScope, "buildUpdate", "where", A_RESOLVED_SCOPE);
   const dataset = job.dataset ?? DEFAULT_DATASET;
   const problems: Problem[] = [];
   if (settings.dataset !== undefined && settings.dataset !== dataset)
@@ -201,12 +194,12 @@ export function buildUpdate(
     problems.push(problem("JobOptionCreateOnly", "kind", { option: "kind" }));
   if (problems.length > 0) throw new ValidationError(operation, problems);
 
-  const body = topLevel(settings);
+  const body = mapped(settings, false);
   const notices: string[] = [];
   problems.push(...updatedForm(job, settings, body, notices));
   if (settings.destination !== undefined && settings.destination !== job.destination_conf)
     problems.push(...ownershipProblems(settings.destination, settings.ownershipChallenge, where));
-  const built = finish(body, settings, { mode: "update", dataset, scope: where?.scope, operation }, problems);
+  const built = finish(body, settings, { mode: "update", dataset, scope: where?.kind, operation }, problems);
   const changes = diffJob(job, built.body);
   return { ...built, notices: [...notices, ...built.notices], changes };
 }
@@ -278,7 +271,7 @@ function bothForms(remedy: string): Problem {
 function ownershipProblems(
   destination: string | undefined,
   challenge: string | undefined,
-  where: JobPlace | undefined,
+  where: ResolvedScope | undefined,
 ): Problem[] {
   if (destination === undefined || (challenge !== undefined && challenge !== "")) return [];
   // A destination refused on its own (E0610, E0618) gets no second problem.
@@ -286,7 +279,7 @@ function ownershipProblems(
     return [];
   if (!needsOwnershipChallenge(destination)) return [];
   const shown = maskDestination(destination);
-  const scope = where === undefined ? "--zone ID" : `--${where.scope} ${where.id}`;
+  const scope = where === undefined ? "--zone ID" : `--${where.kind} ${where.id}`;
   return [
     problem("OwnershipChallengeRequired", "ownership_challenge", {
       destination: shown,
@@ -321,7 +314,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 interface FinishContext {
   mode: "create" | "update";
   dataset: string;
-  scope: Scope | undefined;
+  scope: ScopeKind | undefined;
   operation: string;
 }
 

@@ -85,9 +85,9 @@ const specsByDataset: Record<string, readonly FieldSpec[]> = {
 };
 
 /** Where a dataset's jobs live: under `/zones/{zone_id}` or `/accounts/{account_id}`. */
-export type Scope = "zone" | "account";
+export type ScopeKind = "zone" | "account";
 
-export const SCOPES: readonly Scope[] = ["zone", "account"];
+export const SCOPES: readonly ScopeKind[] = ["zone", "account"];
 
 /** The dataset a filter is checked against when neither an option nor the source names one. */
 export const DEFAULT_DATASET = "http_requests";
@@ -110,8 +110,8 @@ export function getCatalog(dataset: string): Catalog | undefined {
 }
 
 /** The scopes a shipped dataset exists in (zone, account or both), or undefined for an unknown dataset. */
-export function datasetScopes(dataset: string): readonly Scope[] | undefined {
-  const scopes = scopesByDataset as Record<string, Scope[]>;
+export function datasetScopes(dataset: string): readonly ScopeKind[] | undefined {
+  const scopes = scopesByDataset as Record<string, ScopeKind[]>;
   return Object.hasOwn(scopes, dataset) ? scopes[dataset] : undefined;
 }
 

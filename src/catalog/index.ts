@@ -13,7 +13,7 @@ export {
   getCatalog,
   knownDatasets,
   SCOPES,
-  type Scope,
+  type ScopeKind,
 } from "./datasets.js";
 export {
   DAYS_TO_EPOCH,

@@ -3,6 +3,7 @@ import {
   ClientConfigError,
   type ClientOptions,
   createClient,
+  DEFAULT_BASE_URL,
   DEFAULT_MAX_PAGES,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
@@ -20,58 +21,87 @@ import { parseCount } from "./args.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, UsageError } from "./io.js";
 import { CLI_OPTION_LABELS } from "./option-labels.js";
+import { usageRows } from "./usage-rows.js";
 
-/** The flags every API command takes. */
-export const apiFlags = {
-  zone: { type: "string" },
-  account: { type: "string" },
-  "dry-run": { type: "boolean" },
-  json: { type: "boolean" },
-  "api-token": { type: "string" },
-  email: { type: "string" },
-  "api-key": { type: "string" },
-  "base-url": { type: "string" },
-  "timeout-ms": { type: "string" },
-  "max-retries": { type: "string" },
-  "max-response-bytes": { type: "string" },
-  "max-pages": { type: "string" },
+/**
+ * The flags every API command takes, each with its help: what `apiFlags` gives parseArgs, the
+ * values it reads and `apiFlagsUsage` are all made from it. A flag with `row` is shown in that
+ * flag's row.
+ */
+const API_FLAGS = {
+  zone: { type: "string", value: "ID", help: "the zone's ID (32 hex digits; default CLOUDFLARE_ZONE_ID)" },
+  account: {
+    type: "string",
+    value: "ID",
+    help: "the account's ID, for account-level jobs (default CLOUDFLARE_ACCOUNT_ID)",
+  },
+  "dry-run": {
+    type: "boolean",
+    help: "send only the reads a call needs; print the writes it would send (credentials masked as ****)",
+  },
+  json: { type: "boolean", help: "machine-readable output on stdout" },
+  "timeout-ms": {
+    type: "string",
+    value: "N",
+    help: `per-request timeout in ms (default ${DEFAULT_TIMEOUT_MS}; at most ${MAX_TIMEOUT_MS})`,
+  },
+  "max-retries": {
+    type: "string",
+    value: "N",
+    help: `retries of a GET, PUT or DELETE on 429, 5xx, timeouts and network failures (default ${DEFAULT_MAX_RETRIES})`,
+  },
+  "max-response-bytes": {
+    type: "string",
+    value: "N",
+    help: `the most bytes read of one response, after decompression\n(default ${DEFAULT_MAX_RESPONSE_BYTES}; at most ${MAX_RESPONSE_BYTES})`,
+  },
+  "max-pages": {
+    type: "string",
+    value: "N",
+    help: `the most pages of a list read by one call (default ${DEFAULT_MAX_PAGES})`,
+  },
+  "base-url": { type: "string", value: "URL", help: `default CLOUDFLARE_BASE_URL, else ${DEFAULT_BASE_URL}` },
+  "api-token": {
+    type: "string",
+    value: "T",
+    help: "override CLOUDFLARE_API_TOKEN / CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY (flags are visible in process lists: prefer the environment)",
+  },
+  email: { type: "string", value: "E", row: "api-token" },
+  "api-key": { type: "string", value: "K", row: "api-token" },
 } as const;
 
-interface ApiFlagValues {
-  zone?: string | undefined;
-  account?: string | undefined;
-  "dry-run"?: boolean | undefined;
-  json?: boolean | undefined;
-  "api-token"?: string | undefined;
-  email?: string | undefined;
-  "api-key"?: string | undefined;
-  "base-url"?: string | undefined;
-  "timeout-ms"?: string | undefined;
-  "max-retries"?: string | undefined;
-  "max-response-bytes"?: string | undefined;
-  "max-pages"?: string | undefined;
-}
+type ApiFlagName = keyof typeof API_FLAGS;
+
+/** The flags every API command takes, as parseArgs takes them. */
+export const apiFlags = Object.fromEntries(
+  Object.entries(API_FLAGS).map(([name, { type }]) => [name, { type }]),
+) as { [Name in ApiFlagName]: { type: (typeof API_FLAGS)[Name]["type"] } };
+
+type ApiFlagValues = {
+  [Name in ApiFlagName]?: ((typeof API_FLAGS)[Name]["type"] extends "string" ? string : boolean) | undefined;
+};
+
+/** Where the help of an API flag starts. */
+const API_FLAG_COLUMN = 24;
 
 /** The flag of each client option a call's failure may name as the bound it reached. */
 const limitFlags = { maxResponseBytes: "--max-response-bytes", maxPages: "--max-pages" } as const;
 
+const flagText = (name: string, value: string | undefined) => `--${name}${value ? ` ${value}` : ""}`;
+
 export const apiFlagsUsage = `API options (every subcommand):
-  --zone ID             the zone's ID (32 hex digits; default CLOUDFLARE_ZONE_ID)
-  --account ID          the account's ID, for account-level jobs (default CLOUDFLARE_ACCOUNT_ID)
-  --dry-run             send only the reads a call needs; print the writes it would send
-                        (credentials masked as ****)
-  --json                machine-readable output on stdout
-  --timeout-ms N        per-request timeout in ms (default ${DEFAULT_TIMEOUT_MS}; at most ${MAX_TIMEOUT_MS})
-  --max-retries N       retries of a GET, PUT or DELETE on 429, 5xx, timeouts and network
-                        failures (default ${DEFAULT_MAX_RETRIES})
-  --max-response-bytes N
-                        the most bytes read of one response, after decompression
-                        (default ${DEFAULT_MAX_RESPONSE_BYTES}; at most ${MAX_RESPONSE_BYTES})
-  --max-pages N         the most pages of a list read by one call (default ${DEFAULT_MAX_PAGES})
-  --base-url URL        default CLOUDFLARE_BASE_URL, else https://api.cloudflare.com/client/v4
-  --api-token T, --email E, --api-key K
-                        override CLOUDFLARE_API_TOKEN / CLOUDFLARE_EMAIL + CLOUDFLARE_API_KEY
-                        (flags are visible in process lists: prefer the environment)`;
+${usageRows(
+  Object.entries(API_FLAGS).flatMap(([name, flag]) => {
+    if (!("help" in flag)) return [];
+    const shown = Object.entries(API_FLAGS).filter(
+      ([other, o]) => other === name || ("row" in o && o.row === name),
+    );
+    return [
+      [shown.map(([other, o]) => flagText(other, "value" in o ? o.value : undefined)).join(", "), flag.help],
+    ];
+  }),
+  API_FLAG_COLUMN,
+)}`;
 
 /**
  * The scope of a call: `--zone` or `--account`, else CLOUDFLARE_ZONE_ID or CLOUDFLARE_ACCOUNT_ID.

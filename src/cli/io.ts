@@ -180,8 +180,11 @@ export async function readSource(
  * a directory, not permitted, or failing to read after it was found (a disk error, removed meanwhile).
  */
 export function cannotRead(path: string, error: unknown): UserError {
-  return new UserError(`cannot read ${path}: ${fileProblem(error)}`);
+  return new UserError(cannotReadText(path, fileProblem(error)));
 }
+
+/** The message of a file that cannot be read, `reason` worded by fileProblem: also a log input's (LogReadError). */
+export const cannotReadText = (path: string, reason: string) => `cannot read ${path}: ${reason}`;
 
 /** A file or folder that cannot be written: a file where a folder should be, not permitted, a full disk. */
 export function cannotWrite(path: string, error: unknown): UserError {

@@ -2,9 +2,9 @@ import type { Dirent } from "node:fs";
 import { open, readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { terminalJson } from "../diagnostics/index.js";
+import { startsGzip } from "../logs/index.js";
 import { type Location, parseLocation } from "../sql/index.js";
 import { UserError } from "./io.js";
-import { startsGzip } from "./log-input.js";
 
 /** How far a glob may reach. */
 export interface GlobLimits {

@@ -1,7 +1,9 @@
 import { version } from "../../package.json";
 import { terminalText } from "../diagnostics/terminal-text.js";
+// The module, not the stage's index: the entry loads as little as it can.
+import { isLogReadError } from "../logs/read-error.js";
 import { commands } from "./commands.js";
-import { type CliIO, isUsageError, isUserError } from "./io.js";
+import { type CliIO, cannotReadText, isUsageError, isUserError } from "./io.js";
 
 function overview(): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));
@@ -65,6 +67,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     if (isUsageError(error))
       return fail("usage", `filterc ${name}`, error.message, shortUsage(name, command.usage));
     if (isUserError(error)) return fail("input", `filterc ${name}`, error.message, "");
+    if (isLogReadError(error))
+      return fail("input", `filterc ${name}`, cannotReadText(error.path, error.reason), "");
     throw error;
   }
 }

@@ -2,7 +2,7 @@ export { type DiffOptions, diffFilters, type FilterDiff, type Relation } from ".
 export { type CaseFailure, recordText } from "./filter-test.js";
 export { datasetMismatch, type LoadedFilter, type LoadOptions, loadFilter } from "./load.js";
 export { recordJson } from "./record.js";
-export { parseTestFile } from "./test-file.js";
+export { MAX_TEST_CASES, parseTestFile } from "./test-file.js";
 export {
   type FilterDefaults,
   loadTestSuite,

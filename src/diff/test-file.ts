@@ -9,7 +9,7 @@ import { type FilterTestSpec, Problems, type TestCase, TestFileError } from "./f
  * while the file runs; more records belong
  * in the log, which is read a line at a time.
  */
-const MAX_TEST_CASES = 100_000;
+export const MAX_TEST_CASES = 100_000;
 
 /**
  * The deepest a test file nests arrays and objects (its cases' records included): the reader

@@ -1,5 +1,5 @@
 // The modules, not the stages' indexes: those bring the parser, the checker and every dataset's
-// catalog, which an eval worker never uses (see src/cli/eval-worker.ts).
+// catalog, which an eval worker never uses (see src/logs/worker.ts).
 
 import type { FieldInfo } from "../catalog/catalog.js";
 import { isTimestampField } from "../catalog/timestamps.js";

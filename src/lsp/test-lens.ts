@@ -13,6 +13,7 @@ import {
   type SuiteRun,
 } from "../diff/index.js";
 import { readTextUpTo, regularFileChunks } from "../files/index.js";
+import { decompressed } from "../logs/index.js";
 
 /** Test files read per document: a directory of many test files costs at most this many reads. */
 const MAX_TEST_FILES = 50;
@@ -59,7 +60,7 @@ export async function testLenses(
         resolve(dir, file) === path
           ? Promise.resolve(text)
           : readTextUpTo(resolve(dir, file), MAX_TEST_FILE_BYTES, "regular"),
-      chunks: (file) => inSlices(regularFileChunks(resolve(dir, file)), token),
+      chunks: (file) => inSlices(decompressed(regularFileChunks(resolve(dir, file))), token),
       name: (file) => file,
       defaults: (file) => defaults(file === undefined ? resolve(dir, name) : resolve(dir, file)),
     };

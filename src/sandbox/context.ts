@@ -1,16 +1,12 @@
+import type { ResolvedScope } from "../api/index.js";
 import type { Store } from "./store.js";
-
-/** Where a route lives: `/zones/{id}/…` or `/accounts/{id}/…` (the job routes exist under both). */
-export interface Scope {
-  kind: "zone" | "account";
-  id: string;
-}
 
 /** What a route handler gets: the scope, the path parameters, the query and the parsed JSON body. */
 export interface RequestContext {
   store: Store;
   dataDir: string;
-  scope: Scope;
+  /** Where the route lives: `/zones/{id}/…` or `/accounts/{id}/…` (the job routes exist under both). */
+  scope: ResolvedScope;
   /** The store's key of the scope's state: the zone id, or `account-` and the account id. */
   stateKey: string;
   params: Record<string, string>;

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { S3_BUCKET } from "../api/destination.js";
+import { MAX_DESTINATION_LENGTH } from "../api/job-options.js";
 import { invalidJob } from "./errors.js";
 
 /** An `s3://bucket/path?region=…` destination, mapped to the folder `<data dir>/<bucket>/<path>`. */
@@ -12,8 +13,6 @@ interface Destination {
 }
 
 const segmentName = /^[A-Za-z0-9!_.*'()={}-]+$/;
-/** The service's limit on destination_conf. */
-const MAX_DESTINATION_LENGTH = 4096;
 /** A path segment becomes a folder name: file systems take at most 255 bytes (the segments are ASCII). */
 const MAX_SEGMENT_BYTES = 255;
 /** What `{DATE}` becomes: YYYYMMDD. */

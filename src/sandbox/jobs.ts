@@ -1,12 +1,11 @@
-import { checkJobBody, JOB_BODY_FIELDS, needsOwnershipChallenge } from "../api/index.js";
-import type { Reply, RequestContext, Scope } from "./context.js";
+import { checkJobBody, JOB_OPTIONS, needsOwnershipChallenge, type ResolvedScope } from "../api/index.js";
+import { DEFAULT_DATASET } from "../catalog/index.js";
+import type { Reply, RequestContext } from "./context.js";
 import { datasetCatalog } from "./datasets.js";
 import { parseDestination } from "./destination.js";
 import { ApiError, ErrorCode, invalidJob } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
 import { editable, type Job, type ZoneState } from "./model.js";
-
-const DEFAULT_DATASET = "http_requests";
 
 function findJob(zone: ZoneState, idText: string): Job {
   const id = Number(idText);
@@ -24,7 +23,12 @@ function expect(ok: boolean, message: string): void {
  * enumerations, the datasets an option applies to, the scope a dataset lives in, field names
  * against the catalog): the first problem is the answer, with the member it is about.
  */
-function checkBody(body: Record<string, unknown>, dataset: string, scope: Scope, creating: boolean): void {
+function checkBody(
+  body: Record<string, unknown>,
+  dataset: string,
+  scope: ResolvedScope,
+  creating: boolean,
+): void {
   const { problems } = checkJobBody(body, {
     mode: creating ? "create" : "update",
     dataset,
@@ -93,30 +97,24 @@ function applyBody(
     if (body[key] !== undefined) (job as unknown as Record<string, unknown>)[key] = body[key];
 }
 
-/** The body members kept as they come once checked: all but those handled above (and the dataset, set on create). */
-const storedAsGiven = JOB_BODY_FIELDS.filter(
-  (key) => !["dataset", "destination_conf", "filter", "ownership_challenge"].includes(key),
-);
+/** The body members kept as they come once checked: the table's stored fields but those handled above. */
+const storedAsGiven = JOB_OPTIONS.filter(
+  ({ key, stored }) => stored !== undefined && !["dataset", "destination_conf", "filter"].includes(key),
+).map(({ key }) => key);
 
-function newJob(id: number): Job {
+/** A job before its first body: each stored field of the table at its initial value. */
+function newJob(id: number, dataset: string): Job {
+  const initial = JOB_OPTIONS.flatMap(({ key, stored }) =>
+    stored?.initial === undefined ? [] : [[key, stored.initial] as const],
+  );
   return {
     id,
-    dataset: DEFAULT_DATASET,
-    enabled: false,
-    name: null,
-    kind: "",
-    destination_conf: "",
-    filter: "",
-    logpull_options: null,
-    output_options: null,
-    frequency: "high",
-    max_upload_bytes: null,
-    max_upload_interval_seconds: null,
-    max_upload_records: null,
+    dataset,
+    ...Object.fromEntries(initial),
     error_message: null,
     last_complete: null,
     last_error: null,
-  };
+  } as Job;
 }
 
 export async function listJobs(context: RequestContext): Promise<Reply> {
@@ -134,7 +132,7 @@ export async function listDatasetJobs(context: RequestContext): Promise<Reply> {
 
 export async function createJob(context: RequestContext): Promise<Reply> {
   const job = await context.store.update(context.stateKey, (zone) => {
-    const job = newJob(0);
+    const job = newJob(0, DEFAULT_DATASET);
     applyBody(context, zone, job, context.body, true);
     job.id = context.store.nextJobId(zone);
     zone.jobs.push(job);

@@ -24,7 +24,11 @@ export interface Ruleset {
   rules: Rule[];
 }
 
-/** A Logpush job as the jobs API returns it. */
+/**
+ * A Logpush job as the jobs API returns it: the members the sandbox reads. What it keeps of a job
+ * is the table of job options' (api/job-option-table.ts): jobs.ts creates and writes a job, and
+ * state-file.ts checks a saved one, from it.
+ */
 export interface Job {
   id: number;
   dataset: string;

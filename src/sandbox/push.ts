@@ -6,6 +6,7 @@ import { createGzip, type Gzip } from "node:zlib";
 import { CUSTOM_FIELD_COLUMNS } from "../api/index.js";
 import { compilePredicate, type Predicate, parseRecord } from "../eval/index.js";
 import { type AtomicFile, createAtomicFile, makeFolders } from "../files/index.js";
+import type { TextLine } from "../logs/index.js";
 import type { Reply, RequestContext } from "./context.js";
 import { type CustomFields, customFieldsOf } from "./custom-fields.js";
 import { datasetCatalog } from "./datasets.js";
@@ -13,7 +14,7 @@ import { destinationFolder, parseDestination } from "./destination.js";
 import { ApiError, invalidJob } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
 import { nestsDeeperThan } from "./http.js";
-import { type BodyLine, decoded, linesOf } from "./ingest-body.js";
+import { decoded, linesOf } from "./ingest-body.js";
 import { editable, type Job } from "./model.js";
 import { type OutputFormat, outputFormatOf } from "./output.js";
 import { utcDate } from "./ownership.js";
@@ -94,7 +95,7 @@ function withCustomFields(record: Record<string, unknown>, fields: CustomFields)
 }
 
 /** A record of one line, or undefined when the line is malformed (not a JSON object, too long or too deep). Numbers stay exact. */
-function recordOf(line: BodyLine, maxDepth: number): Record<string, unknown> | undefined {
+function recordOf(line: TextLine, maxDepth: number): Record<string, unknown> | undefined {
   if (line.text === undefined || nestsDeeperThan(line.text, maxDepth)) return undefined;
   return parseRecord(line.text);
 }

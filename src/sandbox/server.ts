@@ -2,9 +2,9 @@ import { randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
-import { MAX_TIMEOUT_MS } from "../api/index.js";
+import { MAX_TIMEOUT_MS, type ResolvedScope } from "../api/index.js";
 import { authenticate, type Credentials, resolveCredentials } from "./auth.js";
-import { noUpload, type Reply, type RequestContext, type Scope, type Upload } from "./context.js";
+import { noUpload, type Reply, type RequestContext, type Upload } from "./context.js";
 import { ApiError, ErrorCode } from "./errors.js";
 import {
   type BodyPace,
@@ -78,6 +78,9 @@ export interface Sandbox {
 }
 
 export const API_PREFIX = "/client/v4";
+/** Where the CLI keeps the sandbox's state (and the console its embedded one's) unless told. */
+export const DEFAULT_DATA_DIR = ".filterc-sandbox";
+
 export const DEFAULT_PORT = 8787;
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MAX_INGEST_BYTES = 64 * 1024 * 1024;
@@ -166,7 +169,7 @@ const routes: Route[] = [
 ];
 
 /** The scope a route's parameters name, and the key of its state in the store. */
-function scopeOf(params: Record<string, string>): { scope: Scope; stateKey: string } {
+function scopeOf(params: Record<string, string>): { scope: ResolvedScope; stateKey: string } {
   const account = params["account"];
   if (account !== undefined)
     return { scope: { kind: "account", id: account }, stateKey: `account-${account}` };

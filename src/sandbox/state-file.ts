@@ -1,4 +1,4 @@
-import { checkJobBody } from "../api/index.js";
+import { checkJobBody, JOB_OPTIONS, type StoredJobField } from "../api/index.js";
 import { datasetCatalog } from "./datasets.js";
 import { parseDestination } from "./destination.js";
 import { ApiError } from "./errors.js";
@@ -39,20 +39,21 @@ const ruleChecks: Check[] = [
   ["expression", string, "a string"],
   ["enabled", (value) => typeof value === "boolean", "a boolean"],
 ];
+const storedTests: Record<StoredJobField["type"], [Check[1], string]> = {
+  string: [string, "a string"],
+  "string-or-null": [nullableString, "a string or null"],
+  boolean: [(value) => typeof value === "boolean", "a boolean"],
+  "count-or-null": [nullableCount, "a whole number or null"],
+  "object-or-null": [(value) => value === null || isObject(value), "an object or null"],
+};
+/** A saved job's members: its id, and each field the table of job options has the sandbox keep. */
 const jobChecks: Check[] = [
   ["id", (value) => Number.isInteger(value) && (value as number) > 0, "a whole number above 0"],
-  ["dataset", string, "a string"],
-  ["enabled", (value) => typeof value === "boolean", "a boolean"],
-  ["name", nullableString, "a string or null"],
-  ["kind", string, "a string"],
-  ["destination_conf", string, "a string"],
-  ["filter", string, "a string"],
-  ["logpull_options", nullableString, "a string or null"],
-  ["output_options", (value) => value === null || isObject(value), "an object or null"],
-  ["frequency", nullableString, "a string or null"],
-  ["max_upload_bytes", nullableCount, "a whole number or null"],
-  ["max_upload_interval_seconds", nullableCount, "a whole number or null"],
-  ["max_upload_records", nullableCount, "a whole number or null"],
+  ...JOB_OPTIONS.flatMap(({ key, stored }): Check[] => {
+    if (!stored) return [];
+    const [test, expected] = storedTests[stored.type];
+    return [[key, stored.optional ? (value) => value === undefined || test(value) : test, expected]];
+  }),
 ];
 
 /** A found value in a message: primitives as JSON (cut to 40 characters), containers by kind. */

@@ -11,32 +11,25 @@ interface Expectation {
 }
 
 /**
- * Chevrotain takes a message as a string: the provider answers with a key, and the expectation
- * waits in this side table until parse.ts takes it for the E0104 diagnostic (where the found
- * part may become "the end of the filter"). Emptied at the start of every parse.
+ * Chevrotain takes a message as a string: the provider writes both parts into it as JSON, and
+ * parse.ts reads them back for the E0104 diagnostic (where the found part may become "the end of
+ * the filter"). The message carries everything, so no table outlives a parse or is shared.
  */
-const expectations = new Map<string, Expectation>();
-
-function keyed(expected: string, found: string): string {
-  const key = `expectation ${expectations.size}`;
-  expectations.set(key, { expected, found });
-  return key;
+function messageOf(expected: string, found: string): string {
+  return JSON.stringify([expected, found]);
 }
 
-/** The expectation a recognition error's message names. */
+/** The expectation a recognition error's message holds (a message of chevrotain's own is all expectation). */
 export function expectationOf(message: string): Expectation {
-  return expectations.get(message) ?? { expected: message, found: "something else" };
-}
-
-export function clearExpectations(): void {
-  // Clearing an empty map still rebuilds its table: most parses have no error to forget.
-  if (expectations.size > 0) expectations.clear();
+  if (!message.startsWith("[")) return { expected: message, found: "something else" };
+  const [expected, found] = JSON.parse(message) as [string, string];
+  return { expected, found };
 }
 
 const valueExpected = (previous: IToken, actual: IToken | undefined) =>
-  keyed(`a value${after(previous)}: a "string", a number, true, false or a [list]`, found(actual));
+  messageOf(`a value${after(previous)}: a "string", a number, true, false or a [list]`, found(actual));
 
-/** Messages in filterc's words, as keys of their expectations (see `expectationOf`). */
+/** Messages in filterc's words, each holding its expectation (see `expectationOf`). */
 export const errorMessages: IParserErrorMessageProvider = {
   buildMismatchTokenMessage({
     expected,
@@ -48,10 +41,10 @@ export const errorMessages: IParserErrorMessageProvider = {
     previous: IToken;
   }) {
     if (expected === Scalar) return valueExpected(previous, actual);
-    return keyed(describeTokenType(expected), found(actual));
+    return messageOf(describeTokenType(expected), found(actual));
   },
   buildNotAllInputParsedMessage({ firstRedundant }: { firstRedundant: IToken }) {
-    return keyed("the end of the filter", found(firstRedundant));
+    return messageOf("the end of the filter", found(firstRedundant));
   },
   buildNoViableAltMessage({
     actual,
@@ -67,12 +60,15 @@ export const errorMessages: IParserErrorMessageProvider = {
       case "element":
         return valueExpected(previous, next);
       case "operator":
-        return keyed(`an operator${after(previous)}, such as \`eq\`, \`in\` or \`startsWith\``, found(next));
+        return messageOf(
+          `an operator${after(previous)}, such as \`eq\`, \`in\` or \`startsWith\``,
+          found(next),
+        );
       default:
-        return keyed("a comparison such as `EdgeResponseStatus eq 200`", found(next));
+        return messageOf("a comparison such as `EdgeResponseStatus eq 200`", found(next));
     }
   },
   buildEarlyExitMessage({ actual }: { actual: IToken[] }) {
-    return keyed("more input", found(actual[0]));
+    return messageOf("more input", found(actual[0]));
   },
 };

@@ -1,11 +1,9 @@
 import type { IRecognitionException, IToken } from "chevrotain";
 import {
-  codePointName,
   type Diagnostic,
   describeValue,
   diagnose,
   emptyRangeAt,
-  isHiddenCharacter,
   LineIndex,
   type OptionLabels,
   optionDiagnostics,
@@ -18,24 +16,12 @@ import {
 import type { Comment, Expr, FilterSource } from "./ast.js";
 import { readDirective } from "./directive.js";
 import { scan } from "./lexer.js";
-import { clearExpectations, expectationOf } from "./messages.js";
-import { shift, tokenRange } from "./nodes.js";
-import { hasExponent, plainDigits } from "./numbers.js";
-import { filterParser } from "./parser.js";
-import { findInvalidEscapes, isTerminated, stringLiteral, unicodeEscapes } from "./strings.js";
-import {
-  Bang,
-  CurlyQuoted,
-  Decimal,
-  DoubleQuoted,
-  Integer,
-  LParen,
-  Not,
-  RParen,
-  SingleQuoted,
-  UnterminatedString,
-} from "./tokens.js";
-import { joinsComparisons, readKeywordSlips } from "./typos.js";
+import { expectationOf } from "./messages.js";
+import { tokenRange } from "./nodes.js";
+import { filterParser, type ParseContext } from "./parser.js";
+import { lintTokens } from "./token-lints.js";
+import { Bang, LParen, Not, RParen } from "./tokens.js";
+import { readKeywordSlips } from "./typos.js";
 import { parseWellFormed } from "./well-formed.js";
 
 /** Options of `parse`: the limits of what it reads. */
@@ -62,12 +48,6 @@ export interface ParseResult {
   filter: FilterSource;
   diagnostics: Diagnostic[];
 }
-
-const characterHints: Record<string, string> = {
-  "&": "; join comparisons with `and` or `&&`",
-  "|": "; join comparisons with `or` or `||`",
-  "{": "; this is the filter language; to read Logpush JSON, use decompile",
-};
 
 /** The result for a source that is no string (a JavaScript caller's `undefined`, `42`): E0113, and nothing parsed. */
 export function notText(source: unknown, diagnostics: Diagnostic[] = []): ParseResult {
@@ -111,14 +91,9 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
   const diagnostics: Diagnostic[] = [];
   const lexed = scan(source);
   readKeywordSlips(lexed.tokens, diagnostics);
-  // The scanner tracks lines itself; a line index is built only to place rejected characters.
   const whole: Range = { start: startOfSource, end: lexed.end };
   const empty: FilterSource = { kind: "filter", expr: null, comments: [], range: whole };
-  if (lexed.errors.length > 0) {
-    const lines = new LineIndex(source);
-    for (const error of lexed.errors) diagnostics.push(lexingDiagnostic(error, source, lines, lexed.tokens));
-  }
-  for (const token of lexed.tokens) tokenDiagnostics(token, source, diagnostics);
+  lintTokens(lexed, source, diagnostics);
 
   const comments: Comment[] = lexed.comments.map((token) => ({
     kind: "comment",
@@ -146,9 +121,13 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
       diagnostics,
       options,
     );
-  filterParser().lexingErrorOffsets = lexed.errors.map((error) => error.offset);
+  const context: ParseContext = {
+    source,
+    endOfInput: lexed.end,
+    lexingErrorOffsets: lexed.errors.map((error) => error.offset),
+  };
   try {
-    const expr = parseFragments(source, lexed.tokens, lexed.end, diagnostics, maxDiagnostics);
+    const expr = parseFragments(lexed.tokens, context, diagnostics, maxDiagnostics);
     return finish({ kind: "filter", expr, comments, range: whole, ...named }, diagnostics, options);
   } catch (error) {
     // A maxDepth raised past what the call stack holds: still a diagnostic, never a crash.
@@ -169,31 +148,28 @@ const startsExpression = new Set(["Identifier", "Not", "Bang", "LParen"]);
  * the source has a syntax error, so nothing is ever emitted from that join.
  */
 function parseFragments(
-  source: string,
   tokens: IToken[],
-  endOfInput: Position,
+  context: ParseContext,
   diagnostics: Diagnostic[],
   maxDiagnostics: number,
 ): Expr | null {
   const parser = filterParser();
-  parser.endOfInput = endOfInput;
-  parser.source = source;
   const endOfTokens = lastTokenEnd(tokens);
   const fragments: Expr[] = [];
   let start = 0;
   // Past the diagnostics limit, later fragments could only add dropped diagnostics (they come
   // after every earlier one), so stop: it also bounds the work on long broken inputs.
-  clearExpectations();
   while (start < tokens.length && diagnostics.length <= maxDiagnostics) {
-    parser.problems = [];
-    parser.input = start === 0 ? tokens : tokens.slice(start);
-    const expr = parser.filter() as Expr | null | undefined;
+    const { expr, problems, errors } = parser.parseTokens(
+      start === 0 ? tokens : tokens.slice(start),
+      context,
+    );
     if (expr) fragments.push(expr);
-    if (parser.problems.length === 0 && parser.errors.length === 0) break;
-    for (const problem of parser.problems) diagnostics.push(problem);
-    const reported = new Set(parser.problems.map((d) => d.range.start.offset));
+    if (problems.length === 0 && errors.length === 0) break;
+    for (const problem of problems) diagnostics.push(problem);
+    const reported = new Set(problems.map((d) => d.range.start.offset));
     let leftover: IToken | undefined;
-    for (const error of parser.errors) {
+    for (const error of errors) {
       if (error.name !== "NotAllInputParsedException") {
         const diagnostic = parsingDiagnostic(error, endOfTokens);
         if (!reported.has(diagnostic.range.start.offset)) diagnostics.push(diagnostic);
@@ -205,7 +181,7 @@ function parseFragments(
       const index = tokens.indexOf(token, start);
       // A character the lexer rejected just before (`a eq 1 & b eq 2`) already explains the leftover.
       const gapStart = index > 0 ? tokenRange(tokens[index - 1]!).end.offset : 0;
-      const explained = parser.lexingErrorOffsets.some(
+      const explained = context.lexingErrorOffsets.some(
         (offset) => offset >= gapStart && offset < token.startOffset,
       );
       if (explained || reported.has(token.startOffset)) continue;
@@ -246,178 +222,6 @@ export function capDiagnostics(
   const option = optionLabel(options.optionLabels, "maxDiagnostics");
   kept.push(diagnose("TooManyDiagnostics", last.range, { limit, option }));
   return kept;
-}
-
-/** What a lone `&` or `|` between two comparisons is fixed to. */
-const joinerFixes: Record<string, string> = { "&": "&&", "|": "||" };
-
-function lexingDiagnostic(
-  error: { offset: number; length: number },
-  source: string,
-  lines: LineIndex,
-  tokens: readonly IToken[],
-): Diagnostic {
-  const text = source.slice(error.offset, error.offset + error.length);
-  const range = lines.rangeOf(error.offset, error.offset + error.length);
-  const hint = characterHints[text[0] ?? ""] ?? "";
-  const joiner = joinerFixes[text];
-  if (joiner !== undefined && joinsComparisons(tokens, error.offset)) {
-    return diagnose(
-      "UnexpectedCharacter",
-      range,
-      { text, hint },
-      { message: `use \`${joiner}\``, range, replacement: joiner },
-    );
-  }
-  // Characters that cannot be seen are named by code point, and they can only be deleted.
-  const characters = [...text];
-  if (characters.every(isHiddenCharacter)) {
-    const names = characters.map(codePointName).join(" ");
-    return diagnose(
-      "UnexpectedCharacter",
-      range,
-      { text: names, hint: "; it cannot be seen: delete it" },
-      { message: `delete ${names}`, range, replacement: "" },
-    );
-  }
-  return diagnose("UnexpectedCharacter", range, {
-    text: text.length > 20 ? `${text.slice(0, 20)}…` : text,
-    hint,
-  });
-}
-
-function tokenDiagnostics(token: IToken, source: string, diagnostics: Diagnostic[]): void {
-  const type = token.tokenType;
-  if (type === UnterminatedString || type === DoubleQuoted || type === SingleQuoted) {
-    const range = tokenRange(token);
-    if (type === UnterminatedString && !isTerminated(token.image)) {
-      // A quote right after other text (`eq "a or b eq "c"`: the first string lacks its end and
-      // took the next one's start) is no string of its own to close.
-      const glued = token.startOffset > 0 && /[^\s([{,=<>!&|]/.test(source[token.startOffset - 1]!);
-      diagnostics.push(unterminatedString(token.image, range, glued));
-    }
-    if (unseenInString.test(token.image)) warnUnseenCharacters(token.image, range, diagnostics);
-    if (token.image.includes("\\")) {
-      for (const invalid of findInvalidEscapes(token.image)) {
-        const start = shift(range.start, invalid.offset);
-        diagnostics.push(
-          diagnose(
-            "InvalidEscape",
-            { start, end: shift(range.start, invalid.offset + invalid.length) },
-            { escape: invalid.text },
-          ),
-        );
-      }
-    }
-  } else if (type === CurlyQuoted) {
-    const range = tokenRange(token);
-    const text = token.image.slice(
-      1,
-      isCurlyQuote(token.image.at(-1)) && token.image.length > 1 ? -1 : undefined,
-    );
-    const replacement = stringLiteral(text);
-    diagnostics.push(
-      diagnose(
-        "CurlyQuotes",
-        range,
-        { text: token.image, replacement },
-        { message: "use straight quotes", range, replacement },
-      ),
-    );
-  } else if (type === Decimal && hasExponent(token.image)) {
-    const range = tokenRange(token);
-    const plain = plainDigits(token.image);
-    diagnostics.push(
-      diagnose(
-        "ExponentNumber",
-        range,
-        { text: token.image, hint: plain === undefined ? "" : `: write ${plain}` },
-        plain === undefined ? undefined : { message: "write the digits", range, replacement: plain },
-      ),
-    );
-  } else if ((type === Integer || type === Decimal) && startsWithZero(token.image)) {
-    const match = /^(-?)0+(?=[0-9])/.exec(token.image);
-    if (match) {
-      const fixed = match[1] + token.image.slice(match[0].length);
-      const range = tokenRange(token);
-      diagnostics.push(
-        diagnose(
-          "LeadingZero",
-          range,
-          { text: token.image, fixed },
-          { message: `write ${fixed}`, range, replacement: fixed },
-        ),
-      );
-    }
-  }
-}
-
-/** Characters a string holds that cannot be seen where it is read: controls, tabs, bidi and other format characters. */
-const unseenInString = /[\0-\x1f\x7f-\x9f\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
-
-/**
- * W0107 for each such character written raw in a string (the filter would match text the reader
- * of the source cannot see), with its `\u` escape as the fix; the zero-width joiner of emoji is fine.
- */
-function warnUnseenCharacters(image: string, range: Range, diagnostics: Diagnostic[]): void {
-  for (let i = 1; i < image.length; i++) {
-    const code = image.codePointAt(i)!;
-    const character = String.fromCodePoint(code);
-    const width = code > 0xffff ? 2 : 1;
-    if (character === "\t" || isHiddenCharacter(character)) {
-      const at = { start: shift(range.start, i), end: shift(range.start, i + width) };
-      const escaped = unicodeEscapes(character);
-      diagnostics.push(
-        diagnose(
-          "UnseenCharacterInString",
-          at,
-          { name: codePointName(character) },
-          { message: `write it as ${escaped}`, range: at, replacement: escaped },
-        ),
-      );
-    }
-    i += width - 1;
-  }
-}
-
-const isCurlyQuote = (character: string | undefined) =>
-  character !== undefined && "“”„‘’‚".includes(character);
-
-/**
- * E0102 with the fix most likely meant: a string closed by a curly quote or by the other straight
- * quote gets that quote straightened; one ending in `\"` (an escaped quote) gets a backslash of its
- * own; any other is closed at the end of the line.
- */
-function unterminatedString(image: string, range: Range, glued: boolean): Diagnostic {
-  const quote = image[0]!;
-  const other = quote === '"' ? "'" : '"';
-  const curly = /[“”„‘’‚]/.exec(image.slice(1));
-  let hint = "";
-  let fixed = `${image}${quote}`;
-  if (curly) {
-    const at = curly.index + 1;
-    hint = `; \`${curly[0]}\` is a curly quote: end the string with ${quote}`;
-    fixed = `${image.slice(0, at)}${quote}${image.slice(at + 1)}`;
-  } else if (image.length > 1 && image.endsWith(other)) {
-    hint = `; it starts with ${quote} and ends with ${other}: use the same quote at both ends`;
-    fixed = `${image.slice(0, -1)}${quote}`;
-  } else if (image.endsWith(`\\${quote}`)) {
-    hint = `; \`\\${quote}\` is an escaped quote, not the end: for a backslash at the end write \`\\\\${quote}\``;
-    fixed = `${image.slice(0, -1)}\\${quote}`;
-  } else if (image.endsWith("\\")) {
-    fixed = `${image}\\${quote}`;
-  }
-  return diagnose(
-    "UnterminatedString",
-    range,
-    { quote, hint },
-    glued ? undefined : { message: "close it", range, replacement: fixed },
-  );
-}
-
-/** Whether the number's digits start with 0: only then can the regex find a leading zero. */
-function startsWithZero(number: string): boolean {
-  return number.charCodeAt(number.charCodeAt(0) === 0x2d ? 1 : 0) === 0x30;
 }
 
 /**

@@ -47,6 +47,29 @@ import {
 } from "./tokens.js";
 import { isListOperator } from "./vocabulary.js";
 
+/** What one call of `parse` knows about its source, passed to the grammar for that call only. */
+export interface ParseContext {
+  /** The source: an unquoted run and a list in the wrong brackets are fixed from its text. */
+  readonly source: string;
+  /** Where recovered nodes point when no token is at hand. */
+  readonly endOfInput: Position;
+  /** Where the lexer rejected characters: an error there already explains a gap in the grammar. */
+  readonly lexingErrorOffsets: readonly number[];
+}
+
+/** What `parseTokens` found: the expression (null for none) and the syntax errors on the way. */
+export interface TokensParsed {
+  expr: Expr | null;
+  problems: Diagnostic[];
+  errors: IRecognitionException[];
+}
+
+/** One call of `parseTokens`: its context, and the problems found so far. */
+interface ParseCall {
+  readonly context: ParseContext;
+  readonly problems: Diagnostic[];
+}
+
 /**
  * The filter grammar as a chevrotain parser that builds the AST directly (embedded actions).
  * One instance is built per process and reused: building one costs far more than a parse.
@@ -66,8 +89,12 @@ import { isListOperator } from "./vocabulary.js";
  * one is resynchronized there, so the rest of the comparison or list still parses.
  */
 class FilterParser extends EmbeddedActionsParser {
-  /** Set before each parse: where recovered nodes point when no token is at hand. */
-  endOfInput: Position = { offset: 0, line: 1, column: 1 };
+  /**
+   * The call being parsed, set by `parseTokens` for its duration only. Everything else on the
+   * instance is chevrotain's own (its input, errors and rule stacks), reset by chevrotain each
+   * time the input is set: nothing of one call is left for the next.
+   */
+  private call: ParseCall | undefined;
 
   /** Grammar validations cost start-up time on every run; the test suite builds one parser with them on. */
   constructor(validate = false) {
@@ -108,14 +135,31 @@ class FilterParser extends EmbeddedActionsParser {
     };
   }
 
-  /** Syntax errors found by the grammar's own checks (missing operand, value or bracket), as opposed to chevrotain's. */
-  problems: Diagnostic[] = [];
+  /**
+   * Parses `tokens` (all or the rest of one source) with what `context` knows about that source.
+   * The problems are the syntax errors found by the grammar's own checks (missing operand, value
+   * or bracket), the errors chevrotain's; both belong to this call alone.
+   */
+  parseTokens(tokens: IToken[], context: ParseContext): TokensParsed {
+    const call: ParseCall = { context, problems: [] };
+    this.call = call;
+    try {
+      this.input = tokens;
+      const expr = (this.filter() as Expr | null | undefined) ?? null;
+      return { expr, problems: call.problems, errors: this.errors };
+    } finally {
+      this.call = undefined;
+    }
+  }
 
-  /** Where the lexer rejected characters, set before each parse. */
-  lexingErrorOffsets: number[] = [];
+  /** The current call's context: only grammar actions and recovery read it, and they run inside `parseTokens`. */
+  private get context(): ParseContext {
+    return this.call!.context;
+  }
 
-  /** The source, set before each parse: an unquoted run and a list in the wrong brackets are fixed from its text. */
-  source = "";
+  private get endOfInput(): Position {
+    return this.context.endOfInput;
+  }
 
   /**
    * Records "expected …" at the next token (or right after the previous one at the end of input)
@@ -131,11 +175,11 @@ class FilterParser extends EmbeddedActionsParser {
     const found = atEnd ? "the end of the filter" : `\`${next.image}\``;
     // A character the lexer already rejected stands in this gap: that error says it all.
     const gapEnd = atEnd ? this.endOfInput.offset : next.startOffset;
-    const explained = this.lexingErrorOffsets.some(
+    const explained = this.context.lexingErrorOffsets.some(
       (offset) => offset >= previousEnd.offset && offset < gapEnd,
     );
     if (!explained)
-      this.problems.push(
+      this.call!.problems.push(
         diagnose("Expected", range, { expected: expected.replace("{after}", after), found }),
       );
     return { kind: "error", range: atEnd ? range : { start: previousEnd, end: previousEnd } };
@@ -272,7 +316,7 @@ class FilterParser extends EmbeddedActionsParser {
     this.LA(3).tokenType === RBracket;
 
   private sourceOf(range: Range): string {
-    return this.source.slice(range.start.offset, range.end.offset);
+    return this.context.source.slice(range.start.offset, range.end.offset);
   }
 
   /** The common case, an operator token, is taken here; the `operator` rule handles the other spellings. */
@@ -323,7 +367,7 @@ class FilterParser extends EmbeddedActionsParser {
           DEF: () => this.CONSUME2(Comma),
         });
         return this.ACTION((): Value | Bracketed => {
-          const first = last === token ? scalarOf(token) : wordRun(token, last, this.source);
+          const first = last === token ? scalarOf(token) : wordRun(token, last, this.context.source);
           if (more.length === 0) return first;
           return { open: undefined, elements: [first, ...more.map(scalarOf)], close: trailing };
         });
@@ -401,7 +445,7 @@ class FilterParser extends EmbeddedActionsParser {
     const fixable = elements.length > 0 && elements.every((element) => element.kind !== "error");
     const replacement = !fixable ? undefined : alone ? texts[0]! : `[${texts.join(", ")}]`;
     const brackets = open === undefined ? undefined : open.image === "{" ? "{ }" : "( )";
-    this.problems.push(
+    this.call!.problems.push(
       diagnose(
         "WrongBrackets",
         range,
@@ -494,7 +538,9 @@ class FilterParser extends EmbeddedActionsParser {
             last = this.CONSUME(Identifier);
           },
         });
-        return this.ACTION(() => (last === token ? scalarOf(token) : wordRun(token, last, this.source)));
+        return this.ACTION(() =>
+          last === token ? scalarOf(token) : wordRun(token, last, this.context.source),
+        );
       },
     },
     {
@@ -509,7 +555,7 @@ class FilterParser extends EmbeddedActionsParser {
         });
         return this.ACTION(() => {
           const range = { start: tokenStart(open), end: tokenEnd(last) };
-          this.problems.push(diagnose("NestedList", range, {}));
+          this.call!.problems.push(diagnose("NestedList", range, {}));
           return { kind: "error" as const, range };
         });
       },

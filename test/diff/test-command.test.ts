@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 
@@ -221,6 +222,25 @@ describe("filterc test", () => {
         `error: ${join(dir, "bad.ndjson")}:7: line 7 is listed in matches but holds no record`,
         "",
       ].join("\n"),
+    );
+  });
+
+  it("reads a gzip log as eval does, by its magic bytes, and names the damage in one", async () => {
+    writeFileSync(join(dir, "sample.ndjson.gz"), gzipSync('{"BotScore": 0}\n{"BotScore": 50}\n'));
+    const log = file(
+      "gzip-log.test.json",
+      '{"filter": "BotScore lt 1", "log": {"file": "sample.ndjson.gz", "matches": [1]}}',
+    );
+    expect(await runCli(["test", log])).toEqual({
+      code: 0,
+      stdout: `ok   ${log}: 2 cases\n2 passed, 0 failed\n`,
+      stderr: "",
+    });
+    const whole = gzipSync('{"BotScore": 0}\n'.repeat(100));
+    writeFileSync(join(dir, "cut.ndjson.gz"), whole.subarray(0, whole.length - 12));
+    const cut = file("cut-log.test.json", '{"filter": "BotScore lt 1", "log": {"file": "cut.ndjson.gz"}}');
+    expect((await runCli(["test", cut])).stderr).toBe(
+      `error: ${cut}:1:36: cannot read the log ${join(dir, "cut.ndjson.gz")}: unexpected end of file inside a gzip member at byte ${whole.length - 12}\n`,
     );
   });
 

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -56,6 +57,21 @@ describe("filterc eval", () => {
       stdout: `${lines[0]}\n${lines[2]}\n`,
       stderr: "read 7 lines, matched 2, malformed 2 (first at lines 4, 6)\n",
     });
+  });
+
+  it("notes a --jobs above the machine's cores, and runs it all the same", async () => {
+    const cores = availableParallelism();
+    const run = await runCli(["eval", ...expr, "--jobs", String(cores + 1)], ndjson);
+    expect(run).toEqual({
+      code: 0,
+      stdout: `${lines[0]}\n${lines[2]}\n`,
+      stderr:
+        `filterc eval: --jobs ${cores + 1} is more than the ${cores} cores here: the workers share them\n` +
+        "read 7 lines, matched 2, malformed 2 (first at lines 4, 6)\n",
+    });
+    expect((await runCli(["eval", ...expr, "--jobs", String(cores)], ndjson)).stderr).toBe(
+      "read 7 lines, matched 2, malformed 2 (first at lines 4, 6)\n",
+    );
   });
 
   it("reads a gzip file by its content, whatever its name, and several inputs in order", async () => {

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MIN_RANGE_BYTES } from "../../src/cli/eval-parts.js";
+import { MIN_RANGE_BYTES } from "../../src/logs/parts.js";
 import { ensureBundles } from "../helpers/bundles.js";
-import { spawnCli } from "../helpers/cli.js";
+import { jobsNote, spawnCli } from "../helpers/cli.js";
 import { LOGPUSH_TIMESTAMP_FORMATS, writtenTimestamp } from "../helpers/timestamps.js";
 
 // Built while the file is collected, outside any test's time limit: the workers run the built bundle.
@@ -75,7 +75,7 @@ describe("filterc eval over logs in each timestamp format", () => {
           format,
           jobs,
           0,
-          expected.stderr,
+          jobsNote(jobs) + expected.stderr,
           numbers(expected.stdout),
         ]);
       }
@@ -95,7 +95,10 @@ describe("filterc eval over logs in each timestamp format", () => {
         "EdgeStartTimestamp 1700000000123, a number the size of neither unix seconds nor unix nanoseconds: see --timestamps)\n",
     });
     for (const jobs of ["2", "4"])
-      expect(await evalRun(...args, "--jobs", jobs, "--range-bytes", String(MIN_RANGE_BYTES))).toEqual(one);
+      expect(await evalRun(...args, "--jobs", jobs, "--range-bytes", String(MIN_RANGE_BYTES))).toEqual({
+        ...one,
+        stderr: jobsNote(jobs) + one.stderr,
+      });
     const single = await evalRun(
       "--expr",
       filter,

@@ -23,7 +23,7 @@ import {
   rfc3339Text,
   writtenTimestamp,
 } from "../helpers/timestamps.js";
-import { runLines } from "./run-lines.js";
+import { runLines } from "../logs/run-lines.js";
 
 /** The instant as exact decimal text, or undefined when the value is no time. */
 function instantText(value: unknown, reading: TimestampReading = "auto"): string | undefined {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import type { CliIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { builtCli } from "./bundles.js";
@@ -100,4 +101,15 @@ export function outputOf(child: ChildProcess, stdout: "text" | "bytes" = "text")
       resolve(stdout === "bytes" ? { ...run, stdout: bytes } : { ...run, stdout: bytes.toString("utf8") });
     });
   });
+}
+
+/**
+ * What `filterc eval --jobs N` says first on stderr where N is above this machine's cores (and
+ * nothing otherwise): tests that run more workers than CI's two cores expect it before the summary.
+ */
+export function jobsNote(jobs: number | string): string {
+  const cores = availableParallelism();
+  return Number(jobs) > cores
+    ? `filterc eval: --jobs ${jobs} is more than the ${cores} cores here: the workers share them\n`
+    : "";
 }

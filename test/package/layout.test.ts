@@ -19,6 +19,7 @@ const stages = [
   "service",
   "api",
   "files",
+  "logs",
   "terraform",
   "sandbox",
   "console",
@@ -29,7 +30,7 @@ const stages = [
 ];
 
 /** These run on Node only; every other stage runs in browsers too: no node:* modules, no Node globals. */
-const nodeOnly = ["files", "terraform", "sandbox", "console", "lsp", "cli"];
+const nodeOnly = ["files", "logs", "terraform", "sandbox", "console", "lsp", "cli"];
 const core = stages.filter((stage) => !nodeOnly.includes(stage));
 
 const src = fileURLToPath(new URL("../../src/", import.meta.url));
@@ -89,7 +90,10 @@ describe("source layout", () => {
   });
 });
 
-/** Folders of test/ that are no stage: what crosses stages, and the data and helpers beside the tests. */
+/**
+ * Folders of test/ that are no stage: what crosses stages, the data and helpers beside the tests, and
+ * `out/`, where tests write (git ignores it).
+ */
 const crossCutting = [
   "properties",
   "docs",
@@ -99,6 +103,7 @@ const crossCutting = [
   "conformance",
   "fixtures",
   "helpers",
+  "out",
 ];
 
 describe("test layout", () => {

@@ -6,6 +6,7 @@ import { gzipSync } from "node:zlib";
 import Cloudflare from "cloudflare";
 import { afterEach, beforeEach, expect } from "vitest";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
+import type { Job } from "../../src/sandbox/model.js";
 import { builtCli } from "../helpers/bundles.js";
 
 export const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
@@ -110,6 +111,33 @@ export async function ownershipToken(
   const { readFile } = await import("node:fs/promises");
   const challenge = await client.logpush.ownership.create({ zone_id: ZONE, destination_conf: destination });
   return readFile(join(running.dataDir, challenge!.filename!), "utf8");
+}
+
+/**
+ * A job as the sandbox stores and serves it, each field at a new job's value but the ones given: for
+ * tests that write state files by hand or read them back (jobs-sdk.test.ts spells out the record the
+ * API answers with once, in full).
+ */
+export function storedJob(id: number, fields: Partial<Job> = {}): Job {
+  return {
+    id,
+    dataset: "http_requests",
+    enabled: false,
+    name: null,
+    kind: "",
+    destination_conf: "",
+    filter: "",
+    logpull_options: null,
+    output_options: null,
+    frequency: "high",
+    max_upload_bytes: null,
+    max_upload_interval_seconds: null,
+    max_upload_records: null,
+    error_message: null,
+    last_complete: null,
+    last_error: null,
+    ...fields,
+  } as Job;
 }
 
 /** A gzip body of `count` short NDJSON lines: tens of kilobytes sent, seconds of work. */

@@ -96,12 +96,19 @@ describe("the ingest reads what Logpush writes", () => {
     const truncated = gzipSync(records.join("\n")).subarray(0, 2000);
     expect(await ingest(truncated)).toEqual({
       status: 400,
-      json: failure(6010, "the body is not valid gzip: unexpected end of file"),
+      json: failure(
+        6010,
+        "the body is not valid gzip: unexpected end of file inside a gzip member at byte 2000",
+      ),
     });
     const garbage = Buffer.concat([Buffer.from([0x1f, 0x8b]), Buffer.from("not gzip at all")]);
     expect(await ingest(garbage)).toEqual({
       status: 400,
-      json: failure(6010, "the body is not valid gzip: unknown compression method"),
+      json: failure(6010, "the body is not valid gzip: unknown gzip compression method at byte 2"),
+    });
+    expect(await ingest(lines, { "content-encoding": "gzip" })).toEqual({
+      status: 400,
+      json: failure(6010, "the body is not valid gzip: not gzip data at byte 0"),
     });
     expect(await delivered()).toBe("");
   });
@@ -114,7 +121,7 @@ describe("the ingest reads what Logpush writes", () => {
     body.fill(0xff, 100_000, 100_064);
     expect(await ingest(body)).toEqual({
       status: 400,
-      json: failure(6010, "the body is not valid gzip: incorrect data check"),
+      json: failure(6010, "the body is not valid gzip: gzip CRC mismatch at byte 200407"),
     });
     expect(await delivered()).toBe("");
   });

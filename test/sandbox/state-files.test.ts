@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/index.js";
-import { call, filesUnder, OTHER_ZONE, runSandbox, TOKEN, tempDir, ZONE } from "./helpers.js";
+import { call, filesUnder, OTHER_ZONE, runSandbox, storedJob, TOKEN, tempDir, ZONE } from "./helpers.js";
 
 let dataDir: string;
 let zones: string;
@@ -15,24 +15,7 @@ afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
 const zoneFile = (zone = ZONE) => join(zones, `${zone}.json`);
 const emptyZone = { rulesets: [], jobs: [], lastJobId: 0, challenges: {} };
-const job = {
-  id: 3,
-  dataset: "http_requests",
-  enabled: false,
-  name: null,
-  kind: "",
-  destination_conf: "s3://state-bucket/logs?region=us-east-1",
-  filter: "",
-  logpull_options: null,
-  output_options: null,
-  frequency: "high",
-  max_upload_bytes: null,
-  max_upload_interval_seconds: null,
-  max_upload_records: null,
-  error_message: null,
-  last_complete: null,
-  last_error: null,
-};
+const job = storedJob(3, { destination_conf: "s3://state-bucket/logs?region=us-east-1" });
 
 /** Why the sandbox refused to start on the data directory. */
 async function refusal(): Promise<string> {

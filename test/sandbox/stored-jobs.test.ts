@@ -5,7 +5,7 @@ import { gunzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../src/sandbox/model.js";
 import { ensureBundles } from "../helpers/bundles.js";
-import { call, runSandbox, spawnSandbox, TOKEN, tempDir, ZONE } from "./helpers.js";
+import { call, runSandbox, spawnSandbox, storedJob, TOKEN, tempDir, ZONE } from "./helpers.js";
 
 // Built while the file is collected, outside any test's time limit.
 ensureBundles();
@@ -15,25 +15,13 @@ ensureBundles();
  * checks let them through): each fails alone, never the process, never the other jobs.
  */
 
-const job = (id: number, extra: Partial<Job> = {}): Job => ({
-  id,
-  dataset: "http_requests",
-  enabled: true,
-  name: null,
-  kind: "",
-  destination_conf: `s3://stored-bucket/job-${id}?region=us-east-1`,
-  filter: "",
-  logpull_options: null,
-  output_options: { field_names: ["RayID"] },
-  frequency: "high",
-  max_upload_bytes: null,
-  max_upload_interval_seconds: null,
-  max_upload_records: null,
-  error_message: null,
-  last_complete: null,
-  last_error: null,
-  ...extra,
-});
+const job = (id: number, extra: Partial<Job> = {}): Job =>
+  storedJob(id, {
+    enabled: true,
+    destination_conf: `s3://stored-bucket/job-${id}?region=us-east-1`,
+    output_options: { field_names: ["RayID"] },
+    ...extra,
+  });
 
 /** Templates an older check let through, which the push's JSON.parse threw on. */
 const badTemplate = job(1, { output_options: { field_names: ["RayID"], record_template: '{{ "\\q" }}' } });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/index.js";
 import { MAX_CHALLENGES_PER_ZONE } from "../../src/sandbox/store.js";
-import { call, failure, filesUnder, runSandbox, TOKEN, tempDir, ZONE } from "./helpers.js";
+import { call, failure, filesUnder, runSandbox, storedJob, TOKEN, tempDir, ZONE } from "./helpers.js";
 
 let dataDir: string;
 let zones: string;
@@ -24,24 +24,8 @@ const ruleset = (id: string, name: string) => ({
   last_updated: "2026-11-24T10:15:00.000000Z",
   rules: [],
 });
-const job = (id: number) => ({
-  id,
-  dataset: "http_requests",
-  enabled: false,
-  name: `job ${id}`,
-  kind: "",
-  destination_conf: "s3://zone-files/logs?region=us-east-1",
-  filter: "",
-  logpull_options: null,
-  output_options: null,
-  frequency: "high",
-  max_upload_bytes: null,
-  max_upload_interval_seconds: null,
-  max_upload_records: null,
-  error_message: null,
-  last_complete: null,
-  last_error: null,
-});
+const job = (id: number) =>
+  storedJob(id, { name: `job ${id}`, destination_conf: "s3://zone-files/logs?region=us-east-1" });
 const earlier = {
   rulesets: [
     ruleset("b".repeat(32), "second id, first made"),

@@ -8,13 +8,9 @@ import { parseWellFormed } from "../../src/syntax/well-formed.js";
 /** chevrotain's parse of the whole source, and whether it found nothing wrong. */
 function chevrotainParse(source: string): { expr: Expr | null; clean: boolean } {
   const lexed = scan(source);
-  const parser = filterParser();
-  parser.endOfInput = lexed.end;
-  parser.lexingErrorOffsets = [];
-  parser.problems = [];
-  parser.input = lexed.tokens;
-  const expr = (parser.filter() as Expr | null | undefined) ?? null;
-  return { expr, clean: parser.problems.length === 0 && parser.errors.length === 0 };
+  const context = { source, endOfInput: lexed.end, lexingErrorOffsets: [] };
+  const { expr, problems, errors } = filterParser().parseTokens(lexed.tokens, context);
+  return { expr, clean: problems.length === 0 && errors.length === 0 };
 }
 
 const field = fc.constantFrom("EdgeResponseStatus", "ClientRequestHost", "X", "_a1");

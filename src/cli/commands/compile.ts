@@ -1,5 +1,11 @@
+import { DEFAULT_DATASET } from "../../catalog/index.js";
 import { compile } from "../../compile.js";
-import { toHclStringLiteral, toJsonStringLiteral } from "../../emit/index.js";
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_OPERATORS,
+  toHclStringLiteral,
+  toJsonStringLiteral,
+} from "../../emit/index.js";
 import { parseCommandArgs, singleInput } from "../args.js";
 import { compilerFlags, compilerOptionsFrom, withFolderDefaults } from "../compiler-options.js";
 import { diagnosticsJson, reportDiagnostics } from "../diagnostics-output.js";
@@ -11,13 +17,13 @@ Compiles filter source to the JSON string a Logpush job's "filter" takes, printe
 with a newline (nothing for an empty filter). Diagnostics go to stderr.
 
 Options:
-  --dataset NAME        field catalog to check against (default http_requests)
+  --dataset NAME        field catalog to check against (default ${DEFAULT_DATASET})
   --catalog FILE        a JSON field catalog for a dataset filterc does not ship
   --string              print the JSON as an escaped string, for a job body or HCL
   --hcl                 like --string, also escaping HCL template sequences (\${ and %{)
   --no-optimize         keep every comparison as written (no merging into in/!in)
-  --max-operators N     comparison limit (default 30)
-  --max-bytes N         byte limit of the JSON (default 1000)
+  --max-operators N     comparison limit (default ${DEFAULT_MAX_OPERATORS})
+  --max-bytes N         byte limit of the JSON (default ${DEFAULT_MAX_BYTES})
   --json                print {ok, filter, stats, diagnostics} as JSON on stdout
 Exit status: 0 compiled, 1 errors in the filter, 2 usage.`;
 

@@ -2,10 +2,17 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { resolveScope } from "../../api/ids.js";
-import { createClient, type LogpushClient, ValidationError } from "../../api/index.js";
+import {
+  createClient,
+  DEFAULT_BASE_URL,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type LogpushClient,
+  ValidationError,
+} from "../../api/index.js";
 import { type ApiDescription, type ConsoleServer, startConsole } from "../../console/index.js";
 import { terminalText } from "../../diagnostics/index.js";
-import { API_PREFIX, type Sandbox, startSandbox } from "../../sandbox/index.js";
+import { API_PREFIX, DEFAULT_DATA_DIR, type Sandbox, startSandbox } from "../../sandbox/index.js";
 import { apiFlags, clientFrom } from "../api-common.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
@@ -13,7 +20,6 @@ import { untilStopped } from "../signals.js";
 
 /** The zone the page opens with on the embedded sandbox, which takes any ID: the API documentation's example. */
 const SANDBOX_ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
-const DEFAULT_DATA_DIR = ".filterc-sandbox";
 
 export const usage = `filterc console [--port N] [--data-dir DIR] [API options]
 
@@ -37,12 +43,12 @@ Options:
                         sandbox, ${SANDBOX_ZONE})
   --account ID          the account the page opens with (default CLOUDFLARE_ACCOUNT_ID)
   --base-url URL        the API to drive (default CLOUDFLARE_BASE_URL, else
-                        https://api.cloudflare.com/client/v4)
+                        ${DEFAULT_BASE_URL})
   --api-token T, --email E --api-key K
                         its credentials (default CLOUDFLARE_API_TOKEN / CLOUDFLARE_EMAIL +
                         CLOUDFLARE_API_KEY; flags are visible in process lists)
-  --timeout-ms N        per-request timeout in ms (default 30000)
-  --max-retries N       retries of a GET, PUT or DELETE (default 2)
+  --timeout-ms N        per-request timeout in ms (default ${DEFAULT_TIMEOUT_MS})
+  --max-retries N       retries of a GET, PUT or DELETE (default ${DEFAULT_MAX_RETRIES})
 Exit status: 0 stopped, 1 cannot serve (port in use, page not built, no credentials), 2 usage.`;
 
 /** The built page ships beside the CLI bundle, in dist/console. */

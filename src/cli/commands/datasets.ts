@@ -6,7 +6,7 @@ import {
   getCatalog,
   knownDatasets,
   SCOPES,
-  type Scope,
+  type ScopeKind,
 } from "../../catalog/index.js";
 import { parseCommandArgs } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
@@ -44,7 +44,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError(`--scope takes ${SCOPES.join(" or ")}, not ${JSON.stringify(scope)}`);
   const listed = datasetNames
     .map(datasetSummary)
-    .filter((summary) => scope === undefined || summary.scopes.includes(scope as Scope));
+    .filter((summary) => scope === undefined || summary.scopes.includes(scope as ScopeKind));
   io.stdout(json ? `${JSON.stringify(listed)}\n` : datasetTable(listed));
   return 0;
 }
@@ -55,7 +55,7 @@ function unknownDataset(name: string): string {
 
 interface DatasetSummary {
   name: string;
-  scopes: readonly Scope[];
+  scopes: readonly ScopeKind[];
   fields: number;
 }
 

@@ -1,4 +1,5 @@
 import { decompile } from "../../decompile/index.js";
+import { DEFAULT_LINE_WIDTH } from "../../print/index.js";
 import { parseCommandArgs, parseCount, singleInput } from "../args.js";
 import { compilerOptionsFrom, folderDefaults } from "../compiler-options.js";
 import { diagnosticsJson, reportDiagnostics } from "../diagnostics-output.js";
@@ -16,7 +17,7 @@ Options:
   --dataset NAME        field catalog to check against (default: the job's, else the nearest
                         filterc.json's, else http_requests)
   --catalog FILE        a JSON field catalog for a dataset filterc does not ship
-  --line-width N        wrap lines at N columns (default 80)
+  --line-width N        wrap lines at N columns (default ${DEFAULT_LINE_WIDTH})
   --json                print {ok, source, diagnostics} as JSON on stdout
 Exit status: 0 read, 1 errors in the input, 2 usage.`;
 

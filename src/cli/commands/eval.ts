@@ -1,24 +1,40 @@
 import { availableParallelism } from "node:os";
+import { DEFAULT_DATASET } from "../../catalog/index.js";
 import { compileBlockFilter, compileLineFilter } from "../../eval/index.js";
-import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
-import { loadEvalFilter } from "../eval-filter.js";
 import {
   DEFAULT_MAX_LINE_BYTES,
+  DEFAULT_RANGE_BYTES,
   type EvalCounts,
   type EvalWarning,
   emptyCounts,
   evalLines,
+  evalParallel,
+  fileInput,
+  type LogInput,
   MAX_LINE_BYTES,
+  MIN_RANGE_BYTES,
+  Progress,
+  planParts,
+  sizeThreadPool,
+  streamInput,
+  UnreadableTimes,
+  unreadableTimesReport,
   warningText,
-} from "../eval-lines.js";
-import { evalParallel, workerBundle } from "../eval-parallel.js";
-import { DEFAULT_RANGE_BYTES, MIN_RANGE_BYTES, planParts } from "../eval-parts.js";
+  workerBundle,
+} from "../../logs/index.js";
+import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
+import { loadEvalFilter } from "../eval-filter.js";
 import { type CliIO, UsageError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
-import { fileInput, type LogInput, streamInput } from "../log-input.js";
-import { Progress } from "../progress.js";
-import { UnreadableTimes, unreadableTimesReport } from "../timestamps.js";
 import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
+import { inMiB } from "../usage-rows.js";
+
+/**
+ * The most workers --jobs gives by default: on 16 cores, 16 workers were slower than 8 on every input
+ * of bench/eval-scale.mjs (plain 397 against 318 ms, gzip 499 against 451 ms; bench/RESULTS.md,
+ * "eval on more cores"). More can be asked for.
+ */
+const DEFAULT_MAX_JOBS = 8;
 
 export const usage = `filterc eval (--filter FILE | --expr SOURCE) [LOG...|-] [options]
 
@@ -29,21 +45,21 @@ A summary (lines read, matched, malformed, with the first malformed line numbers
 Options:
   --filter FILE         the filter: source, or Logpush filter JSON (or a job record holding it)
   --expr SOURCE         the filter source, inline
-  --dataset NAME        field catalog to check the filter against (default http_requests)
+  --dataset NAME        field catalog to check the filter against (default ${DEFAULT_DATASET})
   --catalog FILE        a JSON field catalog for a dataset filterc does not ship
   --count               print the number of selected lines instead of the lines
   --invert              select the lines that do not match (malformed lines never are)
   --strict              stop with status 1 at the first malformed line
   --max-line-bytes N    longer lines are not read: counted as malformed, with a message
-                        (default 67108864, 64 MiB)
+                        (default ${inMiB(DEFAULT_MAX_LINE_BYTES)})
   --stats               also tell the share of lines and of bytes the filter keeps
   --no-prefilter        no quick rejection on the raw text (the same output, more slowly)
-  --jobs N              worker threads (default: the number of cores; at most 256); files are
-                        read in parallel, and a plain file larger than --range-bytes is cut into
-                        ranges of about that size at line ends; the output is the same as with
-                        --jobs 1
-  --range-bytes N       the size of the ranges a plain file is cut into (default 33554432, 32 MiB;
-                        at least 65536)
+  --jobs N              worker threads (default: the number of cores, at most ${DEFAULT_MAX_JOBS}; at
+                        most ${MAX_THREADS}); files are read in parallel, and a plain file larger
+                        than --range-bytes is cut into ranges of about that size at line ends;
+                        the output is the same as with --jobs 1; more than the cores is noted
+  --range-bytes N       the size of the ranges a plain file is cut into (default ${inMiB(DEFAULT_RANGE_BYTES)};
+                        at least ${MIN_RANGE_BYTES})
 ${TIMESTAMPS_USAGE}
 Exit status: 0 ran (also when nothing matched), 1 errors in the filter, an unreadable or
 damaged input (what came before the damage is read) or a malformed line with --strict, 2 usage.`;
@@ -72,6 +88,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values.filter === "-" && (positionals.length === 0 || positionals.includes("-")))
     throw new UsageError("standard input cannot hold both the filter and the logs");
   const timestamps = parseTimestampReading(values.timestamps);
+  const cores = availableParallelism();
+  const jobs = parseCount(values.jobs, "--jobs", 1, MAX_THREADS) ?? Math.min(cores, DEFAULT_MAX_JOBS);
+  if (jobs > cores)
+    io.stderr(`filterc eval: --jobs ${jobs} is more than the ${cores} cores here: the workers share them\n`);
+  // Before the filter file or any log is read: libuv sizes its pool on first use.
+  sizeThreadPool(jobs);
   const loaded = await loadEvalFilter(values, io);
   if (loaded === undefined) return 1;
   const { condition } = loaded;
@@ -92,8 +114,6 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     progress?.clear();
     io.stderr(`filterc eval: ${warningText(warning, lineOffset)}\n`);
   };
-  const jobs =
-    parseCount(values.jobs, "--jobs", 1, MAX_THREADS) ?? Math.min(availableParallelism(), MAX_THREADS);
   const rangeBytes =
     parseCount(values["range-bytes"], "--range-bytes", MIN_RANGE_BYTES) ?? DEFAULT_RANGE_BYTES;
   const workerFile = workerBundle();
@@ -122,6 +142,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         strict: values.strict === true,
         maxLineBytes,
         write: write !== undefined,
+        reportReads: progress !== undefined,
         outputWindowBytes: OUTPUT_WINDOW_BYTES,
       },
     });

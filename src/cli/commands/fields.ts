@@ -4,6 +4,7 @@ import {
   type CustomFieldsConfig,
   type CustomFieldsState,
   type LogpushClient,
+  MAX_CUSTOM_FIELDS,
   type ZoneScope,
 } from "../../api/index.js";
 import { terminalJson, terminalText } from "../../diagnostics/index.js";
@@ -29,7 +30,7 @@ whole configuration in one call: it lists the zone's rulesets, creates the rules
 and PUTs its single rule (a PUT replaces every rule of the ruleset). Nothing is written when the
 configuration is already in place. Checked before anything is sent, with the rules the service
 holds a configuration to: at least one field, valid header and cookie names, no duplicates, a
-header raw or transformed but not both, at most 40 fields. Header names are lower-cased (with a
+header raw or transformed but not both, at most ${MAX_CUSTOM_FIELDS} fields. Header names are lower-cased (with a
 note); cookie names keep their case. "add" and "remove" read the current configuration and add the
 names given to it, or remove them from it, then set the result; a name to remove must be
 configured (a cookie only in its own letter case), and removing the last ones clears the

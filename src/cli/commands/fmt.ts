@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { terminalText } from "../../diagnostics/index.js";
-import { format } from "../../print/index.js";
+import { DEFAULT_LINE_WIDTH, format } from "../../print/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
 import { type CliIO, cannotWrite, readSource, UsageError } from "../io.js";
@@ -15,7 +15,7 @@ With no FILE (or -) reads standard input and prints the result.
 Options:
   --write               rewrite each FILE in place (only files that change)
   --check               print nothing; list the files that are not formatted and exit 1
-  --line-width N        wrap lines at N columns (default 80)
+  --line-width N        wrap lines at N columns (default ${DEFAULT_LINE_WIDTH})
 Exit status: 0 done (or all formatted with --check), 1 syntax errors or unformatted files, 2 usage.`;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {

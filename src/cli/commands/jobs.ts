@@ -1,13 +1,20 @@
-import type {
-  DestinationAnswer,
-  JobFilter,
-  JobResult,
-  JobScope,
-  JobSettings,
-  LogpushClient,
-  OutputOptions,
+import {
+  DEFAULT_TIMESTAMPS,
+  type DestinationAnswer,
+  JOB_OPTIONS,
+  type JobFilter,
+  type JobOption,
+  type JobOptionFlag,
+  type JobResult,
+  type JobScope,
+  type JobSettings,
+  LOGPULL_TIMESTAMP_FORMATS,
+  type LogpushClient,
+  OUTPUT_TYPES,
+  type OutputOptions,
+  TIMESTAMP_FORMATS,
 } from "../../api/index.js";
-import { getCatalog, knownDatasets } from "../../catalog/index.js";
+import { DEFAULT_DATASET, getCatalog, knownDatasets } from "../../catalog/index.js";
 import { DEFAULT_MAX_SEARCH_STEPS } from "../../check/index.js";
 import { excerpt } from "../../decompile/index.js";
 import { terminalJson } from "../../diagnostics/index.js";
@@ -29,6 +36,32 @@ import { type CliIO, readSource, UsageError, UserError } from "../io.js";
 import { diffJobs, pullJobs } from "../job-drift.js";
 import { describeJob, describeJobs } from "../job-listing.js";
 import { oneLine } from "../served-text.js";
+import { usageRows } from "../usage-rows.js";
+
+/** Where the help of a job option starts. */
+const JOB_FLAG_COLUMN = 31;
+
+/** The job options set one to one from a flag, from the table of job options. */
+const tableOptions = JOB_OPTIONS.filter(
+  (option): option is JobOption & { setting: string; flag: JobOptionFlag } =>
+    option.setting !== undefined && option.flag !== undefined,
+);
+
+function tableFlagRows(): [string, string][] {
+  return tableOptions.map(({ flag }) => [
+    flag.off ? `${flag.name}, ${flag.off}` : `${flag.name}${flag.value ? ` ${flag.value}` : ""}`,
+    flag.help,
+  ]);
+}
+
+/** `a, b or c`. */
+const listed = (items: readonly string[]) => `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
+
+const timestampsHelp = listed(
+  TIMESTAMP_FORMATS.map((format) =>
+    format === DEFAULT_TIMESTAMPS ? `${format} (create's default)` : format,
+  ),
+);
 
 export const usage = `filterc jobs list [--zone ID | --account ID] [options]
 filterc jobs get|delete|enable|disable --id N [--zone ID | --account ID] [options]
@@ -51,7 +84,7 @@ ResponseHeaders or Cookies while the zone logs no custom fields into it gets a n
 update reads the job, applies only the named changes and sends the complete output_options (the
 service's PUT replaces it whole, so anything left out would reset); it prints what changes, field by
 field, and sends nothing when nothing changes. An update keeps the job's form: a logpull_options job
-gets its string back with --fields, --timestamps (rfc3339, unix, unixnano) and --sample-rate
+gets its string back with --fields, --timestamps (${LOGPULL_TIMESTAMP_FORMATS.join(", ")}) and --sample-rate
 written at their keys, and an option only output_options has is refused until --to-output-options
 converts the job. enable and disable are updates of "enabled".
 
@@ -74,13 +107,12 @@ of destinations (the job's, and the one a call sends), in whatever form the serv
 destination.
 
 Job options:
-  --name NAME                  the job's name
-  --destination D              destination_conf, e.g. s3://bucket/logs?region=us-west-2
+${usageRows(tableFlagRows(), JOB_FLAG_COLUMN)}
   --dataset NAME               create only (see filterc datasets); default: the filter's
-                               # dataset:, else the nearest filterc.json's, else http_requests
+                               # dataset:, else the nearest filterc.json's, else ${DEFAULT_DATASET}
   --fields A,B,C               the fields each record carries (output_options.field_names)
-  --timestamps F               unixnano, unix, rfc3339 (create's default), rfc3339ms or rfc3339ns
-  --output-type T              ndjson or csv
+  --timestamps F               ${timestampsHelp}
+  --output-type T              ${listed(OUTPUT_TYPES)}
   --sample-rate R              the share of records pushed, in (0, 1]
   --record-template T          a Go template of each record: {{ .Field }} and {{ "text" }}
   --output-options FILE|JSON   the output_options object (update: merged over the job's own)
@@ -89,17 +121,8 @@ Job options:
                                CVE-2021-44228)
   --to-output-options          update: move a logpull_options job to output_options, with its
                                fields, timestamps, sample and redaction
-  --max-upload-bytes N         0 or 5000000-1000000000
-  --max-upload-records N       0 or 1000-1000000
-  --max-upload-interval S      0 or 30-300 seconds
-  --kind edge                  Edge Log Delivery (http_requests; create only)
-  --filter-attack-traffic, --no-filter-attack-traffic
-                               leave out DDoS attack traffic (http_requests, firewall_events,
-                               network_analytics_logs), or stop doing so
-  --frequency high|low         deprecated by the service (use the --max-upload options)
   --ownership-challenge T      the token from the destination's challenge file
   --ownership-challenge-file F that token, read from a file
-  --enabled, --disabled        whether the job pushes (create: enabled by default)
   --filter FILE                the filter from a file (- for standard input): source, or
                                Logpush filter JSON (checked by decompiling it)
   --expr SRC                   the filter source given inline
@@ -112,8 +135,12 @@ Exit status: 0 success, 1 API or validation error, 2 usage (jobs diff: 2 changes
 
 const jobFlags = {
   ...compilerFlags,
-  name: { type: "string" },
-  destination: { type: "string" },
+  ...Object.fromEntries(
+    tableOptions.flatMap(({ flag }) => [
+      [flag.name.slice(2), { type: flag.value === undefined ? "boolean" : "string" }] as const,
+      ...(flag.off ? [[flag.off.slice(2), { type: "boolean" }] as const] : []),
+    ]),
+  ),
   fields: { type: "string" },
   timestamps: { type: "string" },
   "output-type": { type: "string" },
@@ -122,17 +149,8 @@ const jobFlags = {
   "output-options": { type: "string" },
   "logpull-options": { type: "string" },
   "to-output-options": { type: "boolean" },
-  "max-upload-bytes": { type: "string" },
-  "max-upload-records": { type: "string" },
-  "max-upload-interval": { type: "string" },
-  kind: { type: "string" },
-  "filter-attack-traffic": { type: "boolean" },
-  "no-filter-attack-traffic": { type: "boolean" },
-  frequency: { type: "string" },
   "ownership-challenge": { type: "string" },
   "ownership-challenge-file": { type: "string" },
-  enabled: { type: "boolean" },
-  disabled: { type: "boolean" },
   filter: { type: "string" },
   expr: { type: "string" },
   "no-filter": { type: "boolean" },
@@ -395,6 +413,24 @@ function numberOrText(text: string): number | string {
   return /^-?\d+(\.\d+)?(e-?\d+)?$/i.test(text.trim()) ? Number(text) : text;
 }
 
+/**
+ * The settings the table's flags give, each as its option takes it: a boolean from its on and off
+ * flags, an upload limit as a number, the rest as text (the job checks refuse a wrong value by name).
+ */
+function tableSettings(values: Record<string, string | boolean | undefined>): Partial<JobSettings> {
+  const settings: Record<string, unknown> = {};
+  for (const { flag, setting, value: rule } of tableOptions) {
+    const given = values[flag.name.slice(2)];
+    if (flag.off) {
+      const off = values[flag.off.slice(2)] === true;
+      if (given === true && off) throw new UsageError(`give ${flag.name} or ${flag.off}, not both`);
+      if (given === true || off) settings[setting] = given === true;
+    } else if (typeof given === "string")
+      settings[setting] = rule.type === "limit" ? numberOrText(given) : given;
+  }
+  return settings as Partial<JobSettings>;
+}
+
 async function outputOptionsFrom(text: string, io: CliIO): Promise<OutputOptions> {
   const input = /^\s*\{/.test(text) ? { text, name: "--output-options" } : await readSource(io, text);
   let parsed: unknown;
@@ -423,9 +459,6 @@ async function jobSettingsFrom(
   ];
   if (filterFlags.filter(Boolean).length > 1)
     throw new UsageError("give one of --filter, --expr and --no-filter");
-  if (values["enabled"] && values["disabled"]) throw new UsageError("give --enabled or --disabled, not both");
-  if (values["filter-attack-traffic"] && values["no-filter-attack-traffic"])
-    throw new UsageError("give --filter-attack-traffic or --no-filter-attack-traffic, not both");
   if (sub === "create" && text("destination") === undefined)
     throw new UsageError("jobs create needs --destination");
   const outputFlags = [
@@ -456,10 +489,8 @@ async function jobSettingsFrom(
       "--dataset is set when a job is created; update checks against the job's own dataset",
     );
   const { dataset: _dataset, ...compileOptions } = await compilerOptionsFrom(values);
-  const settings: JobSettings = { compileOptions };
+  const settings: JobSettings = { compileOptions, ...tableSettings(values) };
   if (text("dataset") !== undefined) settings.dataset = text("dataset")!;
-  if (text("name") !== undefined) settings.name = text("name")!;
-  if (text("destination") !== undefined) settings.destination = text("destination")!;
   if (text("fields") !== undefined)
     settings.fields =
       text("fields") === ""
@@ -477,20 +508,8 @@ async function jobSettingsFrom(
   if (text("sample-rate") !== undefined) output["sample_rate"] = numberOrText(text("sample-rate")!);
   if (text("record-template") !== undefined) output["record_template"] = text("record-template");
   if (hadOutput || Object.keys(output).length > 0) settings.outputOptions = output as OutputOptions;
-  const limits = [
-    ["max-upload-bytes", "maxUploadBytes"],
-    ["max-upload-records", "maxUploadRecords"],
-    ["max-upload-interval", "maxUploadIntervalSeconds"],
-  ] as const;
-  for (const [flag, setting] of limits)
-    if (text(flag) !== undefined) settings[setting] = numberOrText(text(flag)!) as number;
-  if (text("kind") !== undefined) settings.kind = text("kind") as "edge";
-  if (text("frequency") !== undefined) settings.frequency = text("frequency") as "high";
-  if (values["filter-attack-traffic"] || values["no-filter-attack-traffic"])
-    settings.filterAttackTraffic = values["filter-attack-traffic"] === true;
   const challenge = await challengeFrom(values, io);
   if (challenge !== undefined) settings.ownershipChallenge = challenge;
-  if (values["enabled"] || values["disabled"]) settings.enabled = values["enabled"] === true;
   let filterName = "<filter>";
   let filter: JobFilter | undefined;
   if (text("expr") !== undefined) {

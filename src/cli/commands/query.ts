@@ -1,15 +1,15 @@
+import { DEFAULT_DATASET } from "../../catalog/index.js";
 import type { Cond } from "../../check/index.js";
 import { terminalJson, terminalText } from "../../diagnostics/index.js";
 import { compileLineFilter, type TimestampReading } from "../../eval/index.js";
+import { emptyTally, gzipDamage, UnreadableTimes, unreadableTimesReport } from "../../logs/index.js";
 import { dialects, jsonPointer, type Location, toSql } from "../../sql/index.js";
 import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
 import { type DuckDBConnection, duckdbFailure, openDuckDB, remoteAccess } from "../duckdb.js";
 import { loadEvalFilter } from "../eval-filter.js";
-import { gzipDamage } from "../gzip-damage.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
 import { readLocations } from "../local-files.js";
-import { emptyTally, UnreadableTimes, unreadableTimesReport } from "../timestamps.js";
 import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
 
 /** The groups --group-by prints by default, and at most (each is a line held and printed). */
@@ -27,14 +27,14 @@ longer enough: many files, remote buckets, counts and groups.
 Options:
   --filter FILE         the filter: source, or Logpush filter JSON (or a job record holding it)
   --expr SOURCE         the filter source, inline
-  --dataset NAME        field catalog to check the filter against (default http_requests)
+  --dataset NAME        field catalog to check the filter against (default ${DEFAULT_DATASET})
   --catalog FILE        a JSON field catalog for a dataset filterc does not ship
   --count               print the number of matching lines instead of the lines
   --group-by FIELD      print how many matching lines hold each value of FIELD (most first)
   --top N               with --group-by, the N values most lines hold, then one line for the rest
                         (default ${DEFAULT_GROUPS}; at most ${MAX_GROUPS})
   --stats               also tell the share of lines and of bytes the filter keeps (stderr)
-  --threads N           DuckDB's threads (default: every core; at most 256)
+  --threads N           DuckDB's threads (default: every core; at most ${MAX_THREADS})
 ${TIMESTAMPS_USAGE}
 Credentials for buckets come from the environment: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
 (AWS_SESSION_TOKEN, AWS_REGION) for s3://; R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY and R2_ACCOUNT_ID

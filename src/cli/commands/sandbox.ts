@@ -4,6 +4,7 @@ import { terminalText } from "../../diagnostics/index.js";
 import {
   API_PREFIX,
   DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_DATA_DIR,
   DEFAULT_MAX_INGEST_INFLATED_BYTES,
   DEFAULT_MAX_INGEST_LINES,
   DEFAULT_MIN_BODY_BYTES_PER_SECOND,
@@ -29,7 +30,7 @@ mapped to DATA_DIR/bucket/path.
 
 Options:
   --port N              port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
-  --data-dir DIR        state and pushed files (default .filterc-sandbox)
+  --data-dir DIR        state and pushed files (default ${DEFAULT_DATA_DIR})
   --api-token T         accept Authorization: Bearer T (or CLOUDFLARE_API_TOKEN)
   --email E --api-key K accept X-Auth-Email E with X-Auth-Key K (or CLOUDFLARE_EMAIL, CLOUDFLARE_API_KEY)
   --shutdown-grace S    on SIGINT or SIGTERM, seconds requests under way get to finish (default ${DEFAULT_SHUTDOWN_GRACE_MS / 1000})
@@ -81,7 +82,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const apiKey = values["api-key"] ?? io.env["CLOUDFLARE_API_KEY"];
   if ((values.email === undefined) !== (values["api-key"] === undefined))
     throw new UsageError("--email and --api-key go together");
-  const dataDir = values["data-dir"] ?? ".filterc-sandbox";
+  const dataDir = values["data-dir"] ?? DEFAULT_DATA_DIR;
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sandbox = await startSandbox({

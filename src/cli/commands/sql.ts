@@ -1,3 +1,4 @@
+import { DEFAULT_DATASET } from "../../catalog/index.js";
 import { terminalJson, terminalText } from "../../diagnostics/index.js";
 import {
   COLUMNS_FORMS,
@@ -37,7 +38,7 @@ Options:
   --column NAME         the column of JSON text (without --from; default ${DEFAULT_COLUMN})
   --columns FORM        json (the default): each record's JSON text; typed: a column per field
   --fields A,B,...      with --columns typed: the table's columns (default: every field)
-  --dataset NAME        field catalog to check against (default http_requests)
+  --dataset NAME        field catalog to check against (default ${DEFAULT_DATASET})
   --catalog FILE        a JSON field catalog for a dataset filterc does not ship
 ${TIMESTAMPS_USAGE}
 Exit status: 0 written, 1 errors in the filter, a comparison the dialect cannot write exactly or a

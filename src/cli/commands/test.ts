@@ -1,15 +1,18 @@
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { DEFAULT_DATASET } from "../../catalog/index.js";
 import { terminalText } from "../../diagnostics/index.js";
 import {
   type CaseFailure,
   loadTestSuite,
+  MAX_TEST_CASES,
   MAX_TEST_FILE_BYTES,
   recordText,
   runTestSuite,
   type SuiteFiles,
 } from "../../diff/index.js";
 import { type Accept, type ConfigLookup, readTextUpTo, regularFileChunks } from "../../files/index.js";
+import { decompressed } from "../../logs/index.js";
 import { parseCommandArgs } from "../args.js";
 import { compilerOptionsFrom, configLookup } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
@@ -28,12 +31,12 @@ judged as \`filterc eval\` judges log lines; a record field the dataset does not
 of another type than the field's, is an error.
 A failure prints the record, the verdict expected and found, and the filter's tree with each part
 marked ✓ (held) or ✗ (did not); the first 20 of a file are shown, the rest counted. Without
-arguments, the *.test.json files of the current directory. A test file holds at most 100,000
+arguments, the *.test.json files of the current directory. A test file holds at most ${MAX_TEST_CASES.toLocaleString("en-US")}
 cases; its log is read a line at a time, at any length. Files found in a directory, and the files
 a test file names, are read only when they are regular files (never a fifo or a device).
 
 Options:
-  --dataset NAME        the dataset of test files that do not name one (default http_requests)
+  --dataset NAME        the dataset of test files that do not name one (default ${DEFAULT_DATASET})
   --json                print {passed, failed, files: [{file, passed, failed, failures, errors}]}
                         on stdout
   --require-tests       no test files found is an error (exit 2); without it, a note and exit 0
@@ -160,7 +163,8 @@ async function runFile(
   // What a test file names is data, not a path the user typed: regular files only.
   const files: SuiteFiles = {
     read: (path) => readTextUpTo(resolve(dirname(full), path), MAX_TEST_FILE_BYTES, "regular"),
-    chunks: (path) => regularFileChunks(resolve(dirname(full), path)),
+    // A log as eval reads one: gzip (as Logpush delivers it) by its magic bytes.
+    chunks: (path) => decompressed(regularFileChunks(resolve(dirname(full), path))),
     name: (path) => join(dirname(file), path),
     // A filter file's own folder's filterc.json; the test file's for a filter written in it.
     defaults: async (path) =>

@@ -1,11 +1,11 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { Meaning } from "../check/index.js";
 import { compileBlockFilter, compileLineFilter } from "../eval/index.js";
-import { emptyCounts, evalLines } from "./eval-lines.js";
-import { type Part, rangeInput } from "./eval-parts.js";
-import type { FromWorker, ToWorker, WorkerSetup } from "./eval-protocol.js";
-import { fileInput } from "./log-input.js";
-import { emptyTally, UnreadableTimes } from "./timestamps.js";
+import { fileInput } from "./input.js";
+import { emptyCounts, evalLines } from "./lines.js";
+import { type Part, rangeInput } from "./parts.js";
+import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
+import { emptyTally, UnreadableTimes } from "./unreadable-times.js";
 
 /*
  * An eval worker: reads the parts the main thread hands it, one at a time, and sends back the
@@ -59,7 +59,7 @@ async function runPart(index: number, part: Part): Promise<void> {
           if (unwritten > setup.outputWindowBytes) await new Promise<void>((resolve) => (waiting = resolve));
         }
       : undefined,
-    onRead: (bytes) => send({ type: "read", bytes }),
+    onRead: setup.reportReads ? (bytes) => send({ type: "read", bytes }) : () => undefined,
     warn: (warning) => send({ type: "warn", index, warning }),
     times,
   });

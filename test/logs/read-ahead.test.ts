@@ -1,6 +1,6 @@
 import { open, stat } from "node:fs/promises";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import { fileChunksOf } from "../../src/cli/log-input.js";
+import { fileChunksOf } from "../../src/logs/input.js";
 
 vi.mock("node:fs/promises", async (original) => {
   const actual = await original<typeof import("node:fs/promises")>();
@@ -8,7 +8,7 @@ vi.mock("node:fs/promises", async (original) => {
 });
 
 describe("reading a file ahead", () => {
-  it("reports a read that fails, as the user's input error, while the chunk before it is worked on, and closes the file", async () => {
+  it("reports a read that fails, as a LogReadError, while the chunk before it is worked on, and closes the file", async () => {
     // A plain function, not a mock: a mock watches the promises it returns, which handles them.
     let reads = 0;
     const handle = {
@@ -35,8 +35,9 @@ describe("reading a file ahead", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(unhandled).not.toHaveBeenCalled();
     await expect(chunks.next()).rejects.toMatchObject({
-      name: "UserError",
-      message: "cannot read logs.ndjson: EIO",
+      name: "LogReadError",
+      path: "logs.ndjson",
+      reason: "EIO",
     });
     expect(reads).toBe(2);
     expect(handle.close).toHaveBeenCalledTimes(1);

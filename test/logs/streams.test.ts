@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { builtCli, ensureBundles } from "../helpers/bundles.js";
-import { runCli } from "../helpers/cli.js";
+import { jobsNote, runCli } from "../helpers/cli.js";
 import { makeFifo, writeTo } from "../helpers/fifo.js";
 
 // Built while the file is collected, outside any test's time limit.
@@ -40,7 +40,7 @@ describe("filterc eval on streams named as files", () => {
     expect(run).toEqual({
       code: 0,
       stdout: `${[...us, ...us].join("\n")}\n`,
-      stderr: `read 6000 lines, matched 2000, malformed 0\n`,
+      stderr: `${jobsNote(3)}read 6000 lines, matched 2000, malformed 0\n`,
     });
   });
 

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { planParts } from "../../src/cli/eval-parts.js";
+import { planParts } from "../../src/logs/parts.js";
 import { temporaryFolder } from "../helpers/folders.js";
 
 const folder = temporaryFolder("filterc-parts-");

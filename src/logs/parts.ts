@@ -1,9 +1,9 @@
 import type { FileHandle } from "node:fs/promises";
 // The module, not the stage's index: eval's workers load this file, and the index reads catalogs.
 import { openFile } from "../files/open.js";
-import { cannotRead } from "./io.js";
-import type { LogInput } from "./log-input.js";
-import { fileChunksOf, startsGzip, withoutBom } from "./log-input.js";
+import type { LogInput } from "./input.js";
+import { fileChunksOf, startsGzip, withoutBom } from "./input.js";
+import { cannotRead } from "./read-error.js";
 
 /** Part of one input file: all of it (gzip is read whole), or the lines that start in a byte range of a plain file. */
 export interface Part {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES } from "../../src/cli/eval-lines.js";
+import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES } from "../../src/logs/lines.js";
 import { runCli } from "../helpers/cli.js";
 import { runLines } from "./run-lines.js";
 

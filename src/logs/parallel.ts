@@ -2,15 +2,34 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { type EvalCounts, type EvalWarning, MALFORMED_SHOWN } from "./eval-lines.js";
-import type { Part } from "./eval-parts.js";
-import type { FromWorker, ToWorker, WorkerSetup } from "./eval-protocol.js";
-import { addTally, type UnreadableTimeTally } from "./timestamps.js";
+import { type EvalCounts, type EvalWarning, MALFORMED_SHOWN } from "./lines.js";
+import type { Part } from "./parts.js";
+import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
+import { addTally, type UnreadableTimeTally } from "./unreadable-times.js";
 
 /** The worker's bundle, built beside the CLI's; absent when the CLI runs from source (tests), which then reads on one thread. */
 export function workerBundle(): string | undefined {
   const file = join(dirname(fileURLToPath(import.meta.url)), "eval-worker.cjs");
   return existsSync(file) ? file : undefined;
+}
+
+/** Libuv's own default size of its thread pool. */
+const DEFAULT_POOL_THREADS = 4;
+/** Pool work a reader has in flight at most: a read ahead and a piece being inflated (see fileChunks, gunzipMembers). */
+const POOL_THREADS_PER_READER = 2;
+/** Libuv's greatest pool. */
+const MAX_POOL_THREADS = 1024;
+
+/**
+ * Sizes libuv's thread pool for `jobs` readers, unless UV_THREADPOOL_SIZE is set already: every
+ * worker's file reads and inflating run there, shared with the main thread, and with its 4 threads
+ * by default workers past 2 waited for one (bench/RESULTS.md, "eval on more cores"). Libuv reads the
+ * setting when the pool first starts, so this is called before any file is opened.
+ */
+export function sizeThreadPool(jobs: number): void {
+  process.env["UV_THREADPOOL_SIZE"] ??= String(
+    Math.min(Math.max(DEFAULT_POOL_THREADS, jobs * POOL_THREADS_PER_READER), MAX_POOL_THREADS),
+  );
 }
 
 interface PartState {
@@ -73,7 +92,7 @@ export async function evalParallel(parts: readonly Part[], run: ParallelRun): Pr
         const offset = part.whole ? 0 : (lineOffsets.get(part.input) ?? 0);
         // Until nothing is left: output and the part's end may arrive while a write is awaited, and
         // the part is over only when its end came with nothing after the last write (a chunk that
-        // came during the last write was once left unwritten; test/eval/chunks.test.ts).
+        // came during the last write was once left unwritten; test/logs/chunks.test.ts).
         while (state.warnings.length > 0 || state.chunks.length > 0) {
           for (const warning of state.warnings.splice(0)) run.warn(warning, offset);
           for (const chunk of state.chunks.splice(0)) {

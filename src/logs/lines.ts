@@ -1,8 +1,8 @@
 import { constants, isAscii } from "node:buffer";
 import { type BlockFilter, type LineFilter, LineVerdict } from "../eval/index.js";
-import { InputDamage } from "./gzip-members.js";
-import type { LogInput } from "./log-input.js";
-import type { UnreadableTimes } from "./timestamps.js";
+import { InputDamage } from "./gzip.js";
+import type { LogInput } from "./input.js";
+import type { UnreadableTimes } from "./unreadable-times.js";
 
 /** What a run has seen so far, over all inputs. */
 export interface EvalCounts {

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import type { Location } from "../sql/index.js";
-import { warningText } from "./eval-lines.js";
-import { InputDamage } from "./gzip-members.js";
-import { fileInput } from "./log-input.js";
+import { InputDamage } from "./gzip.js";
+import { fileInput } from "./input.js";
+import { warningText } from "./lines.js";
 
 /**
  * The damage eval would report in the local gzip files among `locations` (a member cut short or

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MIN_RANGE_BYTES } from "../../src/cli/eval-parts.js";
+import { MIN_RANGE_BYTES } from "../../src/logs/parts.js";
 import { builtCli, ensureBundles } from "../helpers/bundles.js";
-import { spawnCli } from "../helpers/cli.js";
+import { jobsNote, spawnCli } from "../helpers/cli.js";
 
 // Built while the file is collected, outside any test's time limit: the workers run the built bundle.
 ensureBundles();
@@ -69,19 +69,23 @@ describe("filterc eval --jobs", () => {
     // In the last of a.ndjson's ten ranges: numbered from the file's start all the same.
     expect(one.stderr).toContain(`filterc eval: line 9917 of ${file("a.ndjson")} is longer than 300 bytes`);
     expect(one.stderr).toContain(`${file("d.ndjson.gz")}: damaged:`);
-    for (const jobs of [2, 3, 8]) expect(await evalWith(jobs, ...files, "--stats")).toEqual(one);
+    for (const jobs of [2, 3, 8])
+      expect(await evalWith(jobs, ...files, "--stats")).toEqual({
+        ...one,
+        stderr: jobsNote(jobs) + one.stderr,
+      });
   });
 
   it("counts, inverts and stops at the first malformed line with --strict as one thread does", async () => {
     const files = [file("b.ndjson.gz"), file("c.ndjson"), file("a.ndjson")];
     for (const args of [["--count", "--stats"], ["--invert"], ["--strict"]]) {
       const one = await evalWith(1, ...files, ...args);
-      expect(await evalWith(2, ...files, ...args)).toEqual(one);
+      expect(await evalWith(2, ...files, ...args)).toEqual({ ...one, stderr: jobsNote(2) + one.stderr });
     }
     // The first malformed line is in the second of e.ndjson's four ranges: nothing after it is written.
     const one = await evalWith(1, file("e.ndjson"), "--strict");
     const strict = await evalWith(4, file("e.ndjson"), "--strict");
-    expect(strict).toEqual(one);
+    expect(strict).toEqual({ ...one, stderr: jobsNote(4) + one.stderr });
     expect(strict.code).toBe(1);
     expect(strict.stdout.split("\n").length).toBe(3000);
     expect(strict.stderr.split("\n").at(-2)).toBe(

@@ -1,8 +1,8 @@
 import { check } from "../../src/check/index.js";
-import { DEFAULT_MAX_LINE_BYTES, emptyCounts, evalLines, warningText } from "../../src/cli/eval-lines.js";
-import { streamInput } from "../../src/cli/log-input.js";
-import { UnreadableTimes } from "../../src/cli/timestamps.js";
 import { compileBlockFilter, compileLineFilter, type TimestampReading } from "../../src/eval/index.js";
+import { streamInput } from "../../src/logs/input.js";
+import { DEFAULT_MAX_LINE_BYTES, emptyCounts, evalLines, warningText } from "../../src/logs/lines.js";
+import { UnreadableTimes } from "../../src/logs/unreadable-times.js";
 
 export interface RunLinesOptions {
   /** Test ASCII lines with the block filter, as the CLI does (default true). */

@@ -1,8 +1,8 @@
 import type { Meaning } from "../check/index.js";
 import type { TimestampReading } from "../eval/index.js";
-import type { EvalCounts, EvalWarning } from "./eval-lines.js";
-import type { Part } from "./eval-parts.js";
-import type { UnreadableTimeTally } from "./timestamps.js";
+import type { EvalCounts, EvalWarning } from "./lines.js";
+import type { Part } from "./parts.js";
+import type { UnreadableTimeTally } from "./unreadable-times.js";
 
 /** What every worker is started with. */
 export interface WorkerSetup {
@@ -13,6 +13,8 @@ export interface WorkerSetup {
   invert: boolean;
   strict: boolean;
   maxLineBytes: number;
+  /** Whether the bytes read are sent back, as they are read (for the progress bar: a message a chunk). */
+  reportReads: boolean;
   /** Whether selected lines are sent back (false with --count). */
   write: boolean;
   /** Selected bytes a worker may have sent and not yet seen written before it waits. */

@@ -1,0 +1,23 @@
+/**
+ * Reading logs (Node only): files and standard input as byte chunks, the byte ranges a large file
+ * is cut into, gzip members inflated as they come, a leading byte order mark dropped, lines capped
+ * in length, and eval's lines tested on worker threads (the protocol between them, the progress
+ * bar). Eval and the sandbox's ingest read through it.
+ */
+export { gzipDamage } from "./damage.js";
+export { InputDamage } from "./gzip.js";
+export { decompressed, fileInput, type LogInput, logContent, startsGzip, streamInput } from "./input.js";
+export {
+  DEFAULT_MAX_LINE_BYTES,
+  type EvalCounts,
+  type EvalWarning,
+  emptyCounts,
+  evalLines,
+  MAX_LINE_BYTES,
+  warningText,
+} from "./lines.js";
+export { evalParallel, sizeThreadPool, workerBundle } from "./parallel.js";
+export { DEFAULT_RANGE_BYTES, MIN_RANGE_BYTES, planParts } from "./parts.js";
+export { Progress } from "./progress.js";
+export { type TextLine, textLines } from "./text-lines.js";
+export { emptyTally, UnreadableTimes, unreadableTimesReport } from "./unreadable-times.js";
