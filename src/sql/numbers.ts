@@ -29,29 +29,54 @@ export function isNumeric(dialect: Dialect, ref: JsonRef): string {
 }
 
 /**
- * Numeric text compared with number constants exactly: as a decimal of 38 digits when the text is
- * one (every 64-bit integer, every decimal with at most 18 digits after the point), else as a
- * double (numbers in exponent form or beyond that range; see docs/sql.md).
+ * Integers both engines hold exactly in 128 bits, and read from text far faster than a DECIMAL(38,
+ * 18): DuckDB takes about 25 µs to cast one text to that decimal, which made most of a query's time
+ * (bench/RESULTS.md, "query reads fast").
  */
+const EXACT_INTEGER = /^-?[0-9]{1,20}$/;
+
+/**
+ * `test` of numeric text and the number constants, exactly: as integers of 128 bits when both are
+ * (the usual log value), else as decimals of 38 digits when the text is one (every 64-bit integer,
+ * every decimal with at most 18 digits after the point), else as doubles (numbers in exponent form or
+ * beyond that range; see docs/sql.md).
+ */
+export function numberCases(
+  dialect: Dialect,
+  text: string,
+  constants: readonly string[],
+  test: (value: string, literals: string[]) => string,
+): string {
+  const as = (read: (text: string) => string) =>
+    test(
+      read(text),
+      constants.map((constant) => read(dialect.string(constant))),
+    );
+  const inexact = dialect.ifElse(
+    dialect.fullMatch(text, EXACT_NUMBER_PATTERN),
+    as(dialect.decimal),
+    as(dialect.double),
+  );
+  if (!constants.every((constant) => EXACT_INTEGER.test(constant))) return inexact;
+  return dialect.ifElse(
+    dialect.fullMatch(text, unanchoredPattern(EXACT_INTEGER)),
+    as(dialect.integer),
+    inexact,
+  );
+}
+
+/** Numeric text compared with number constants exactly (see numberCases). */
 export function compareNumber(
   dialect: Dialect,
   text: string,
   operator: PositiveOperator,
   constants: readonly string[],
 ): string {
-  const compare = (value: string, literals: string[]) =>
+  return numberCases(dialect, text, constants, (value, literals) =>
     operator === "eq" || operator === "in"
       ? literals.length === 1
         ? `${value} = ${literals[0]}`
         : `${value} IN (${literals.join(", ")})`
-      : `${value} ${sqlComparator(operator)} ${literals[0]}`;
-  const exact = compare(
-    dialect.decimal(text),
-    constants.map((constant) => dialect.decimal(dialect.string(constant))),
+      : `${value} ${sqlComparator(operator)} ${literals[0]}`,
   );
-  const approximate = compare(
-    dialect.double(text),
-    constants.map((constant) => dialect.double(dialect.string(constant))),
-  );
-  return dialect.ifElse(dialect.fullMatch(text, EXACT_NUMBER_PATTERN), exact, approximate);
 }

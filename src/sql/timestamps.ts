@@ -2,13 +2,7 @@ import { DAYS_TO_EPOCH, RFC3339_TEXT } from "../catalog/index.js";
 import { AUTO_NANOSECONDS_FROM, AUTO_SECONDS_BELOW, type TimestampReading } from "../eval/index.js";
 import type { PositiveOperator } from "../syntax/index.js";
 import type { Dialect, JsonRef } from "./dialect.js";
-import {
-  compareNumber,
-  EXACT_NUMBER_PATTERN,
-  isNumeric,
-  sqlComparator,
-  unanchoredPattern,
-} from "./numbers.js";
+import { compareNumber, isNumeric, numberCases, sqlComparator, unanchoredPattern } from "./numbers.js";
 
 /**
  * A timestamp field as eval reads it (eval/timestamps.ts): RFC 3339 text as the instant it names,
@@ -56,11 +50,7 @@ const isRfc3339 = (dialect: Dialect, ref: JsonRef) =>
 
 /** Whether numeric text is smaller in magnitude than `bound` (a power of ten), exactly where compareNumber is exact. */
 function magnitudeBelow(dialect: Dialect, text: string, bound: string): string {
-  return dialect.ifElse(
-    dialect.fullMatch(text, EXACT_NUMBER_PATTERN),
-    `abs(${dialect.decimal(text)}) < ${dialect.decimal(dialect.string(bound))}`,
-    `abs(${dialect.double(text)}) < ${dialect.double(dialect.string(bound))}`,
-  );
+  return numberCases(dialect, text, [bound], (value, [literal]) => `abs(${value}) < ${literal}`);
 }
 
 /** An integer of nanoseconds as exact decimal text of seconds (`-1500000000` → `-1.5`). */
