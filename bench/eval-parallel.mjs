@@ -5,12 +5,11 @@
 // lines-out variants; every figure is the median of RUNS rounds taken in turns. Run `npm run build`
 // first; prints a markdown section.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
 import { compile, toSql } from "../dist/index.js";
-import { writeHttpRequests } from "./http-requests.mjs";
+import { ensureHttpRequests, MIXED_FILTER } from "./http-requests.mjs";
 import { median } from "./measure.mjs";
 
 const LINES = 1_000_000;
@@ -22,22 +21,10 @@ const gzipped = Array.from({ length: GZIP_FILES }, (_, i) => `${out}http_request
 const cli = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const duckdbScript = fileURLToPath(new URL("./duckdb-query.mjs", import.meta.url));
 const gunzipScript = fileURLToPath(new URL("./gunzip-floor.mjs", import.meta.url));
-const filter =
-  'EdgeResponseStatus geq 500 and ClientRequestHost in ["api.example.com", "shop.example.com"] and not (ClientRequestPath startsWith "/health" or ClientRequestMethod in ["HEAD", "OPTIONS"]) and (BotScore lt 30 or ClientCountry !in ["us", "ca"]) and CacheCacheStatus !eq "hit" and ClientRequestUserAgent !contains "bot" and EdgeResponseBytes gt 1000';
+const filter = MIXED_FILTER;
 
 mkdirSync(out, { recursive: true });
-if (!existsSync(plain)) writeHttpRequests(plain, LINES);
-if (!gzipped.every(existsSync)) {
-  // Cut as bytes at line ends: 800 MB is more text than one string may hold.
-  const bytes = readFileSync(plain);
-  let start = 0;
-  for (const [i, file] of gzipped.entries()) {
-    const target = Math.round((bytes.length * (i + 1)) / GZIP_FILES);
-    const end = i === GZIP_FILES - 1 ? bytes.length : bytes.indexOf(10, target) + 1;
-    writeFileSync(file, gzipSync(bytes.subarray(start, end)));
-    start = end;
-  }
-}
+ensureHttpRequests(plain, LINES, gzipped);
 
 /** Wall time of one process, its stdout (to /dev/null when `discard`). */
 function time(command, args, discard) {

@@ -5,14 +5,13 @@
 // taken in turns. `npm run build` first. Options: `--lines N` (a quicker run on fewer lines),
 // `--cli FILE` (another build of the CLI, to compare), `--jobs 1,2,…` (other counts).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { gzipSync } from "node:zlib";
-import { writeHttpRequests } from "./http-requests.mjs";
+import { ensureHttpRequests, MIXED_FILTER } from "./http-requests.mjs";
 import { median } from "./measure.mjs";
 
 const { values } = parseArgs({
@@ -35,22 +34,10 @@ const plain = `${out}${stem}.ndjson`;
 const gzipped = Array.from({ length: GZIP_FILES }, (_, i) => `${out}${stem}-of-${GZIP_FILES}-${i}.ndjson.gz`);
 const cli = values.cli ? resolve(values.cli) : fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const duckdbScript = fileURLToPath(new URL("./duckdb-query.mjs", import.meta.url));
-const filter =
-  'EdgeResponseStatus geq 500 and ClientRequestHost in ["api.example.com", "shop.example.com"] and not (ClientRequestPath startsWith "/health" or ClientRequestMethod in ["HEAD", "OPTIONS"]) and (BotScore lt 30 or ClientCountry !in ["us", "ca"]) and CacheCacheStatus !eq "hit" and ClientRequestUserAgent !contains "bot" and EdgeResponseBytes gt 1000';
+const filter = MIXED_FILTER;
 
 mkdirSync(out, { recursive: true });
-if (!existsSync(plain)) writeHttpRequests(plain, LINES);
-if (!gzipped.every(existsSync)) {
-  // Cut as bytes at line ends: 800 MB is more text than one string may hold.
-  const bytes = readFileSync(plain);
-  let start = 0;
-  for (const [i, file] of gzipped.entries()) {
-    const target = Math.round((bytes.length * (i + 1)) / GZIP_FILES);
-    const end = i === GZIP_FILES - 1 ? bytes.length : bytes.indexOf(10, target) + 1;
-    writeFileSync(file, gzipSync(bytes.subarray(start, end)));
-    start = end;
-  }
-}
+ensureHttpRequests(plain, LINES, gzipped);
 
 /** Wall time of one process and its stdout. */
 function time(command, args) {

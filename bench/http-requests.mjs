@@ -1,5 +1,6 @@
 // Generated http_requests logs for the eval benchmarks: a fixed seed gives the same file on every machine.
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 
 /** mulberry32: a fixed seed gives the same file on every machine. */
 function random(seed) {
@@ -81,4 +82,26 @@ export function writeHttpRequests(file, lines) {
     }
   }
   closeSync(fd);
+}
+
+/** The benches' mixed filter: a comparison of every kind, `not` over a group, `!` operators. */
+export const MIXED_FILTER =
+  'EdgeResponseStatus geq 500 and ClientRequestHost in ["api.example.com", "shop.example.com"] and not (ClientRequestPath startsWith "/health" or ClientRequestMethod in ["HEAD", "OPTIONS"]) and (BotScore lt 30 or ClientCountry !in ["us", "ca"]) and CacheCacheStatus !eq "hit" and ClientRequestUserAgent !contains "bot" and EdgeResponseBytes gt 1000';
+
+/**
+ * `lines` generated records in `plain`, and the same lines cut at line ends into the `gzipped` files
+ * (one gzip member each), each written only if it is not there yet.
+ */
+export function ensureHttpRequests(plain, lines, gzipped = []) {
+  if (!existsSync(plain)) writeHttpRequests(plain, lines);
+  if (gzipped.every(existsSync)) return;
+  // Cut as bytes at line ends: 800 MB is more text than one string may hold.
+  const bytes = readFileSync(plain);
+  let start = 0;
+  for (const [i, file] of gzipped.entries()) {
+    const target = Math.round((bytes.length * (i + 1)) / gzipped.length);
+    const end = i === gzipped.length - 1 ? bytes.length : bytes.indexOf(10, target) + 1;
+    writeFileSync(file, gzipSync(bytes.subarray(start, end)));
+    start = end;
+  }
 }

@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { MIXED_FILTER } from "./http-requests.mjs";
 import { median } from "./measure.mjs";
 
 const RUNS = 3;
@@ -16,8 +17,7 @@ if (![...plain, ...gzipped].every(existsSync)) throw new Error("run node bench/e
 const cli = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const oldCli = process.argv[2] && `${process.argv[2]}/cli.cjs`;
 const duckdbScript = fileURLToPath(new URL("./duckdb-query.mjs", import.meta.url));
-const filter =
-  'EdgeResponseStatus geq 500 and ClientRequestHost in ["api.example.com", "shop.example.com"] and not (ClientRequestPath startsWith "/health" or ClientRequestMethod in ["HEAD", "OPTIONS"]) and (BotScore lt 30 or ClientCountry !in ["us", "ca"]) and CacheCacheStatus !eq "hit" and ClientRequestUserAgent !contains "bot" and EdgeResponseBytes gt 1000';
+const filter = MIXED_FILTER;
 const typed = (files) =>
   `SELECT * FROM read_ndjson([${files.map((file) => `'${file}'`).join(", ")}]) WHERE EdgeResponseStatus >= 500 AND ClientRequestHost IN ('api.example.com', 'shop.example.com') AND NOT (starts_with(ClientRequestPath, '/health') OR ClientRequestMethod IN ('HEAD', 'OPTIONS')) AND (BotScore < 30 OR ClientCountry NOT IN ('us', 'ca')) AND CacheCacheStatus != 'hit' AND NOT contains(ClientRequestUserAgent, 'bot') AND EdgeResponseBytes > 1000`;
 

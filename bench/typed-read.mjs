@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { compile, toSql } from "../dist/index.js";
-import { writeHttpRequests } from "./http-requests.mjs";
+import { MIXED_FILTER, writeHttpRequests } from "./http-requests.mjs";
 import { median } from "./measure.mjs";
 
 const LINES = Number(process.env.LINES ?? 200_000);
@@ -18,8 +18,7 @@ const file = `${out}http_requests-${LINES}.ndjson`;
 mkdirSync(out, { recursive: true });
 if (!existsSync(file)) writeHttpRequests(file, LINES);
 
-const filter =
-  'EdgeResponseStatus geq 500 and ClientRequestHost in ["api.example.com", "shop.example.com"] and not (ClientRequestPath startsWith "/health" or ClientRequestMethod in ["HEAD", "OPTIONS"]) and (BotScore lt 30 or ClientCountry !in ["us", "ca"]) and CacheCacheStatus !eq "hit" and ClientRequestUserAgent !contains "bot" and EdgeResponseBytes gt 1000';
+const filter = MIXED_FILTER;
 const byHand =
   "EdgeResponseStatus >= 500 AND ClientRequestHost IN ('api.example.com', 'shop.example.com') AND NOT (starts_with(ClientRequestPath, '/health') OR ClientRequestMethod IN ('HEAD', 'OPTIONS')) AND (BotScore < 30 OR ClientCountry NOT IN ('us', 'ca')) AND CacheCacheStatus != 'hit' AND NOT contains(ClientRequestUserAgent, 'bot') AND EdgeResponseBytes > 1000";
 const { condition } = compile(filter);

@@ -2,16 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-
-const src = fileURLToPath(new URL("../../src/", import.meta.url));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return name.endsWith(".ts") ? [path] : [];
-  });
-}
+import { sourceFiles, src } from "../helpers/sources.js";
 
 /** Every relative import and re-export of a module (not data: JSON), type-only ones included, as files of src/. */
 function importsOf(path: string): string[] {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { sourceFiles, src } from "../helpers/sources.js";
 
 /** The pipeline order: a stage may import only the stages before it (and itself). */
 const stages = [
@@ -32,16 +33,6 @@ const stages = [
 /** These run on Node only; every other stage runs in browsers too: no node:* modules, no Node globals. */
 const nodeOnly = ["files", "logs", "terraform", "sandbox", "console", "lsp", "cli"];
 const core = stages.filter((stage) => !nodeOnly.includes(stage));
-
-const src = fileURLToPath(new URL("../../src/", import.meta.url));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return name.endsWith(".ts") ? [path] : [];
-  });
-}
 
 const stageOf = (path: string) => relative(src, path).split(/[\\/]/)[0]!;
 
