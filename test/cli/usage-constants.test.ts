@@ -61,7 +61,9 @@ describe("usage texts", () => {
     expect(compileUsage).toContain("  --max-operators N     comparison limit (default 31)");
     expect(compileUsage).toContain("  --max-bytes N         byte limit of the JSON (default 1001)");
     expect(fmtUsage).toContain("  --line-width N        wrap lines at N columns (default 81)");
-    expect(evalUsage).toContain("(default: the number of cores; at most 257)");
+    expect(evalUsage).toContain(
+      "(default: the number of cores, at most 8; at\n                        most 257)",
+    );
     expect(queryUsage).toContain("(default: every core; at most 257)");
     expect(sandboxUsage).toContain("(default .other-sandbox)");
     expect(consoleUsage).toContain("(default .other-sandbox)");

@@ -31,8 +31,7 @@ import { inMiB } from "../usage-rows.js";
 
 /**
  * The most workers --jobs gives by default: on 16 cores, 16 workers were slower than 8 on every input
- * of bench/eval-scale.mjs (plain 397 against 318 ms, gzip 499 against 451 ms; bench/RESULTS.md,
- * "eval on more cores"). More can be asked for.
+ * of bench/eval-scale.mjs (bench/RESULTS.md, "eval on 16 cores"). More can be asked for.
  */
 const DEFAULT_MAX_JOBS = 8;
 
