@@ -5,7 +5,7 @@
 // lines-out variants; every figure is the median of RUNS rounds taken in turns. Run `npm run build`
 // first; prints a markdown section.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, statSync, } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { compile, toSql } from "../dist/index.js";

@@ -5,7 +5,7 @@
 // taken in turns. `npm run build` first. Options: `--lines N` (a quicker run on fewer lines),
 // `--cli FILE` (another build of the CLI, to compare), `--jobs 1,2,…` (other counts).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, statSync, } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
