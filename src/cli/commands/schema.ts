@@ -1,10 +1,10 @@
 import { type Catalog, DEFAULT_DATASET, getCatalog } from "../../catalog/index.js";
-import { createTable, type DialectName, dialects } from "../../sql/index.js";
+import { createTable } from "../../sql/index.js";
 import { parseCommandArgs, singleInput } from "../args.js";
 import { compilerOptionsFrom, withFolderDefaults } from "../compiler-options.js";
 import { loadEvalFilter } from "../eval-filter.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
-import { parseFieldList } from "../table-fields.js";
+import { parseDialect, parseFieldList } from "../table-fields.js";
 
 export const usage = `filterc schema --dialect duckdb|clickhouse [--dataset NAME] [--table NAME] [--fields A,B,...] [FILE]
 
@@ -34,16 +34,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     table: { type: "string" },
     fields: { type: "string" },
   });
-  const dialect = values.dialect;
-  if (dialect === undefined) throw new UsageError("say which SQL: --dialect duckdb or --dialect clickhouse");
-  if (!(dialect in dialects))
-    throw new UsageError(`unknown dialect ${JSON.stringify(dialect)}; filterc writes duckdb and clickhouse`);
+  const dialect = parseDialect(values.dialect);
   if (values.table === "") throw new UsageError("--table needs a name");
   const fields = parseFieldList(values.fields);
   const catalog = await tableCatalog(values, singleInput(positionals, "schema"), io);
   if (catalog === undefined) return 1;
   const table = createTable(catalog, {
-    dialect: dialect as DialectName,
+    dialect,
     ...(values.table !== undefined ? { table: values.table } : {}),
     ...(fields !== undefined ? { fields } : {}),
   });

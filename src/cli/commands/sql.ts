@@ -1,20 +1,12 @@
 import { DEFAULT_DATASET } from "../../catalog/index.js";
 import { terminalJson, terminalText } from "../../diagnostics/index.js";
-import {
-  COLUMNS_FORMS,
-  type ColumnsForm,
-  DEFAULT_COLUMN,
-  type DialectName,
-  dialects,
-  tableFields,
-  toSql,
-} from "../../sql/index.js";
+import { COLUMNS_FORMS, type ColumnsForm, DEFAULT_COLUMN, tableFields, toSql } from "../../sql/index.js";
 import { parseCommandArgs, singleInput } from "../args.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
 import { loadEvalFilter } from "../eval-filter.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
 import { readLocations } from "../local-files.js";
-import { parseFieldList } from "../table-fields.js";
+import { parseDialect, parseFieldList } from "../table-fields.js";
 import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
 
 export const usage = `filterc sql --dialect duckdb|clickhouse [--from PATH] [FILE|-] [options]
@@ -55,10 +47,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     catalog: { type: "string" },
     timestamps: { type: "string" },
   });
-  const dialect = values.dialect;
-  if (dialect === undefined) throw new UsageError("say which SQL: --dialect duckdb or --dialect clickhouse");
-  if (!(dialect in dialects))
-    throw new UsageError(`unknown dialect ${JSON.stringify(dialect)}; filterc writes duckdb and clickhouse`);
+  const dialect = parseDialect(values.dialect);
   if (values.from !== undefined && values.column !== undefined)
     throw new UsageError("--column names your table's column; with --from the SELECT reads the lines itself");
   if (values.column === "") throw new UsageError("--column needs a name");
@@ -94,7 +83,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if ("problem" in known) throw new UsageError(`--fields: ${known.problem}`);
   }
   const result = toSql(loaded.condition, {
-    dialect: dialect as DialectName,
+    dialect,
     timestamps,
     ...(typed ? { columns: "typed" as const } : {}),
     ...(fields !== undefined ? { fields } : {}),
