@@ -7,8 +7,8 @@ import { Script } from "node:vm";
 /*
  * A command's bundle (dist/cli-NAME.cjs) is loaded as Node loads a CommonJS file, but with the
  * compiled code V8 cached for it at build time (dist/cli-NAME.cjs.cache, written by tsup.config.ts
- * for the short commands) when there is one: compiling the 350 KB bundle was about 20 ms of the
- * 50 ms `filterc compile` takes over bare node. V8 takes a cache only when its version, flags and
+ * for the short commands) when there is one: compiling the bundle was the largest part of what
+ * `filterc compile` takes over bare node (bench/RESULTS.md, "Start-up with code caches"). V8 takes a cache only when its version, flags and
  * the source's length match, and compiles the source as usual otherwise. Since V8 checks no more
  * of the source, the build stamps the bundle and its cache with one id, and a cache whose id is
  * not the bundle's (a bundle of another build beside it) is left aside.

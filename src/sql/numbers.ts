@@ -30,8 +30,7 @@ export function isNumeric(dialect: Dialect, ref: JsonRef): string {
 
 /**
  * Integers both engines hold exactly in 128 bits, and read from text far faster than a DECIMAL(38,
- * 18): DuckDB takes about 25 µs to cast one text to that decimal, which made most of a query's time
- * (bench/RESULTS.md, "query reads fast").
+ * 18), whose cast from text was most of a query's time (bench/RESULTS.md, "query reads fast").
  */
 const EXACT_INTEGER = /^-?[0-9]{1,20}$/;
 
