@@ -2,7 +2,7 @@ import type { FieldInfo } from "../catalog/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
 import { negateOperator } from "../syntax/index.js";
 import { type Leaf, type Meaning, withOperator } from "./ir.js";
-import { solveField } from "./meaning/field.js";
+import { constancyOf, solveField } from "./meaning/field.js";
 
 /**
  * Warns about comparisons of one field, side by side in one group, that can never all hold
@@ -66,22 +66,12 @@ function conflicting(leaves: Leaf[]): Leaf[] {
   return needed;
 }
 
-/**
- * Warns about one comparison that holds for every value of a present field (`X contains ""`,
- * `X startsWith ""`) or for none (`X !endsWith ""`); returns whether it did.
- */
+/** Warns about one comparison that holds for every present value of its field, or for none; returns whether it did. */
 function findConstantComparison(leaf: Leaf, diagnostics: Diagnostic[]): boolean {
-  // Alone, only a string comparison with "" can hold for every value or for none (a number, bool
-  // or array comparison always has a value on each side): others skip the test, which every
-  // comparison would otherwise pay.
-  const value = leaf.value;
-  if (leaf.field.type !== "string" || Array.isArray(value) || value.kind !== "string" || value.value !== "")
-    return false;
-  const args = { field: leaf.field.name };
-  if (!satisfiable([leaf])) diagnostics.push(diagnose("ComparisonNeverTrue", leaf.range, args));
-  else if (!satisfiable([withOperator(leaf, negateOperator(leaf.operator))]))
-    diagnostics.push(diagnose("ComparisonAlwaysTrue", leaf.range, args));
-  else return false;
+  const constancy = constancyOf(leaf);
+  if (constancy === undefined) return false;
+  const kind = constancy === "never" ? "ComparisonNeverTrue" : "ComparisonAlwaysTrue";
+  diagnostics.push(diagnose(kind, leaf.range, { field: leaf.field.name }));
   return true;
 }
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { negateOperator } from "../../src/check/index.js";
+import { constancyOf, solveField } from "../../src/check/meaning/field.js";
 import { findConstantGroups } from "../../src/check/satisfiability.js";
 import { parseRecord } from "../../src/eval/index.js";
 import {
@@ -197,5 +198,34 @@ describe("the group warnings on generated groups", () => {
     );
     // The generated groups do conflict: the property is not held by silence alone.
     expect(warned).toBeGreaterThan(RUNS / 20);
+  });
+
+  it("W0105 and W0106: a comparison of any type alone is constant exactly when the solver, ungated, says so (regression: an integer bound was never warned)", () => {
+    const leafArbitrary = condArbitrary.filter((cond): cond is Leaf => cond.kind === "leaf");
+    const counts = { always: 0, never: 0 };
+    fc.assert(
+      fc.property(leafArbitrary, fc.array(recordArbitrary, { maxLength: 30 }), (comparison, records) => {
+        const holdsFor = (present: Leaf) =>
+          solveField(present.field, [{ present, holdsWhenMissing: false }]) !== undefined;
+        const expected = !holdsFor(comparison)
+          ? "never"
+          : !holdsFor({ ...comparison, operator: negateOperator(comparison.operator) })
+            ? "always"
+            : undefined;
+        const constancy = constancyOf(comparison);
+        expect(constancy).toBe(expected);
+        if (constancy) counts[constancy]++;
+        const diagnostics: Diagnostic[] = [];
+        findConstantGroups(comparison, diagnostics);
+        const code = { always: "W0106", never: "W0105" } as const;
+        expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(constancy ? [code[constancy]] : []);
+        const keeps = compilePredicate(comparison);
+        for (const record of records.filter((record) => record[comparison.field.name] !== undefined))
+          if (constancy) expect(keeps(record), JSON.stringify(record)).toBe(constancy === "always");
+      }),
+      { numRuns: RUNS },
+    );
+    expect(counts.always).toBeGreaterThan(0);
+    expect(counts.never).toBeGreaterThan(0);
   });
 });

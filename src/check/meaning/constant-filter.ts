@@ -1,7 +1,8 @@
 import { type Diagnostic, diagnose } from "../../diagnostics/index.js";
 import { isNegativeOperator } from "../../syntax/index.js";
 import type { Leaf, Meaning } from "../ir.js";
-import { findRecord, isConstantComparison } from "./search.js";
+import { constancyOf } from "./field.js";
+import { findRecord } from "./search.js";
 
 /**
  * Codes that already say a part of the filter never or always holds. When one of them is
@@ -37,7 +38,7 @@ export function findConstantFilter(cond: Meaning, diagnostics: Diagnostic[]): vo
   // search needed, and that is most filters, for which the search would cost most of a compile.
   const { leaves, depth, fieldRepeats } = shapeOf(cond);
   if (leaves.length > CONSTANT_FILTER_MAX_COMPARISONS) return;
-  if (!fieldRepeats && !leaves.some(isConstantComparison)) return;
+  if (!fieldRepeats && !leaves.some((leaf) => constancyOf(leaf) !== undefined)) return;
   // Deep nesting (with maxDepth raised) would exhaust the stack of the recursive analysis: past
   // this depth the warnings are left out.
   if (depth > CONSTANT_FILTER_MAX_DEPTH) return;

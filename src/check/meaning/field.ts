@@ -1,5 +1,6 @@
 import type { FieldInfo } from "../../catalog/index.js";
-import type { Leaf } from "../ir.js";
+import { negateOperator } from "../../syntax/index.js";
+import { type Leaf, type ScalarValue, withOperator } from "../ir.js";
 import { arrayHolds, solveArray } from "./arrays.js";
 import { decimalHolds, intDomain, numberHolds, solveDecimal, solveNumber } from "./numeric.js";
 import { solveString, stringHolds } from "./strings.js";
@@ -54,6 +55,30 @@ export function solveField(field: FieldInfo, literals: readonly Literal[]): Fiel
       return undefined;
   }
 }
+
+/**
+ * Whether one comparison, alone, holds for every present value of its field ("always"), for none
+ * ("never"), or for some and not others (undefined). Only three kinds can be constant, and the
+ * others skip the solver, which every comparison would otherwise pay: a string comparison with ""
+ * (`X startsWith ""`), an integer one with a bound at an end of the 64-bit range
+ * (`X lt -9223372036854775808`), and a float one (`X eq` a long constant no double is written as).
+ */
+export function constancyOf(leaf: Leaf): "always" | "never" | undefined {
+  const values = Array.isArray(leaf.value) ? leaf.value : [leaf.value];
+  const mayBeConstant =
+    leaf.field.type === "float" ||
+    (leaf.field.type === "string" && values.some((value) => value.kind === "string" && value.value === "")) ||
+    (leaf.field.type === "int" && values.some(isIntBound));
+  if (!mayBeConstant) return undefined;
+  const holdsFor = (present: Leaf) =>
+    solveField(leaf.field, [{ present, holdsWhenMissing: false }]) !== undefined;
+  if (!holdsFor(leaf)) return "never";
+  if (!holdsFor(withOperator(leaf, negateOperator(leaf.operator)))) return "always";
+  return undefined;
+}
+
+const isIntBound = (value: ScalarValue) =>
+  value.kind === "number" && (value.text === "-9223372036854775808" || value.text === "18446744073709551615");
 
 /** Whether a value already chosen for the field satisfies one more literal (then it need not be solved again). */
 export function choiceHolds(literal: Literal, choice: FieldChoice): boolean {

@@ -1,6 +1,6 @@
 import type { FieldInfo } from "../../catalog/index.js";
 import { isNegativeOperator, negateOperator } from "../../syntax/index.js";
-import { type Leaf, leafKey, type Meaning, type ScalarValue, withOperator } from "../ir.js";
+import { type Leaf, leafKey, type Meaning, withOperator } from "../ir.js";
 import { choiceHolds, type FieldChoice, type Literal, solveField } from "./field.js";
 import type { Witness } from "./value.js";
 
@@ -58,28 +58,6 @@ function negation(formula: Formula): Formula {
   };
   return { kind: "literal", literal };
 }
-
-/**
- * Whether one comparison holds for every record, or for none, on its own: only number comparisons
- * can (`X lt -9223372036854775808`; `X eq` a long float constant no double is written as).
- */
-export function isConstantComparison(leaf: Leaf): boolean {
-  if (leaf.field.type === "int") {
-    // Only a bound at an end of the 64-bit range makes an integer comparison constant.
-    const isBound = (value: ScalarValue) =>
-      value.kind === "number" && (value.text === INT_MIN_TEXT || value.text === INT_MAX_TEXT);
-    if (!(Array.isArray(leaf.value) ? leaf.value.some(isBound) : isBound(leaf.value))) return false;
-  } else if (leaf.field.type !== "float") return false;
-  const formula = literalOf(leaf, false) as Formula & { kind: "literal" };
-  const negated = negation(formula) as Formula & { kind: "literal" };
-  return (
-    solveField(leaf.field, [formula.literal]) === undefined ||
-    solveField(leaf.field, [negated.literal]) === undefined
-  );
-}
-
-const INT_MIN_TEXT = "-9223372036854775808";
-const INT_MAX_TEXT = "18446744073709551615";
 
 /** A filter's meaning and whether the question wants it to fail (`negated`): the conjuncts of one question to the search. */
 interface Conjunct {
