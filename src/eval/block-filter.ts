@@ -20,6 +20,11 @@ export interface BlockFilter {
   test(start: number, end: number, textStart: number, textEnd: number): LineVerdict;
 }
 
+export interface BlockFilterOptions extends TimestampOptions {
+  /** The line scanner's compiled module, when another thread compiled it (see lineScannerModule). */
+  scannerModule?: WebAssembly.Module | undefined;
+}
+
 /**
  * The block filter of a filter's meaning (null: every record), or undefined when its fields do not
  * suit the scanner. `line` is the line filter compiled with the same options.
@@ -27,10 +32,10 @@ export interface BlockFilter {
 export function compileBlockFilter(
   condition: Meaning | null,
   line: LineFilter,
-  options: TimestampOptions = {},
+  options: BlockFilterOptions = {},
 ): BlockFilter | undefined {
   const { fields, test, slotValues } = compileSlotPredicate(condition, options);
-  const scanner = LineScanner.of(fields);
+  const scanner = LineScanner.of(fields, options.scannerModule);
   if (scanner === undefined) return undefined;
   let text = "";
   /** The current line's bytes start this much further into the block than its characters into the text. */

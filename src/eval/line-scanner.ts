@@ -4,6 +4,16 @@ import { otherValue } from "./records.js";
 /** The scanner's module, compiled once per thread (3.5 KB: small enough to compile synchronously, in browsers too). */
 let module: WebAssembly.Module | undefined;
 
+/**
+ * The scanner's compiled module. One module serves every thread of a process (it can be posted to a
+ * worker): eval's workers take the main thread's rather than each decoding, compiling and tiering
+ * up their own (bench/RESULTS.md, "eval's fixed cost per worker").
+ */
+export function lineScannerModule(): WebAssembly.Module {
+  module ??= new WebAssembly.Module(Uint8Array.from(atob(LINE_SCANNER_WASM), (c) => c.charCodeAt(0)));
+  return module;
+}
+
 interface ScannerExports {
   memory: WebAssembly.Memory;
   input: WebAssembly.Global;
@@ -29,10 +39,12 @@ export class LineScanner {
   private readonly results: Int32Array;
   private readonly scanLine: (start: number, end: number) => number;
 
-  /** A scanner of the named fields (distinct, none empty); undefined when they do not fit its tables. */
-  static of(fields: readonly string[]): LineScanner | undefined {
-    module ??= new WebAssembly.Module(Uint8Array.from(atob(LINE_SCANNER_WASM), (c) => c.charCodeAt(0)));
-    const exports = new WebAssembly.Instance(module).exports as unknown as ScannerExports;
+  /**
+   * A scanner of the named fields (distinct, none empty), an instance of `compiled` (the scanner's
+   * module); undefined when they do not fit its tables.
+   */
+  static of(fields: readonly string[], compiled = lineScannerModule()): LineScanner | undefined {
+    const exports = new WebAssembly.Instance(compiled).exports as unknown as ScannerExports;
     const memory = new Uint8Array(exports.memory.buffer);
     const encoder = new TextEncoder();
     for (const field of fields) {

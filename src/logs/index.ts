@@ -16,8 +16,8 @@ export {
   MAX_LINE_BYTES,
   warningText,
 } from "./lines.js";
-export { evalParallel, sizeThreadPool, workerBundle } from "./parallel.js";
-export { DEFAULT_RANGE_BYTES, MIN_RANGE_BYTES, planParts } from "./parts.js";
+export { EvalWorkers, sizeThreadPool, workerBundle } from "./parallel.js";
+export { DEFAULT_RANGE_BYTES, MIN_RANGE_BYTES, type Plan, planParts } from "./parts.js";
 export { Progress } from "./progress.js";
 export { type TextLine, textLines } from "./text-lines.js";
 export { emptyTally, UnreadableTimes, unreadableTimesReport } from "./unreadable-times.js";

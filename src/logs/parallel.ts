@@ -40,9 +40,7 @@ interface PartState {
 }
 
 interface ParallelRun {
-  workerFile: string;
   setup: WorkerSetup;
-  jobs: number;
   counts: EvalCounts;
   /** The run's values of timestamp fields that are no time. */
   times: UnreadableTimeTally;
@@ -53,86 +51,101 @@ interface ParallelRun {
 }
 
 /**
- * Reads the parts on `jobs` worker threads and hands on what they select in the order of the
- * parts, so the output is the one a single thread writes: a part's lines are written once the
- * parts before it are, and until then a worker keeps at most its output window in flight. Line
- * numbers of a range are moved on by the lines of the ranges before it in the same file.
- * Returns false when --strict stopped the run (nothing after the stopping part is written).
+ * Eval's worker threads, started before their work is known: each one's start (Node's own, then
+ * the bundle's load) runs while the main thread compiles the filter, and is off the run's critical
+ * path (bench/RESULTS.md, "eval's fixed cost per worker"). `stop` ends them, whether they ran or not.
  */
-export async function evalParallel(parts: readonly Part[], run: ParallelRun): Promise<boolean> {
-  if (parts.length === 0) return true;
-  const states: (PartState | undefined)[] = parts.map(() => undefined);
-  const lineOffsets = new Map<string, number>();
-  const workers = Array.from(
-    { length: Math.min(run.jobs, parts.length) },
-    () => new Worker(run.workerFile, { workerData: run.setup }),
-  );
-  let next = 0;
-  let current = 0;
-  let stopped = false;
-  let failure: Error | undefined;
-  let finish: () => void = () => {};
-  const finished = new Promise<void>((resolve) => (finish = resolve));
+export class EvalWorkers {
+  private readonly workers: Worker[];
+  private failure: Error | undefined;
+  private onFailure: () => void = () => {};
 
-  const assign = (worker: Worker) => {
-    if (next >= parts.length || stopped) return;
-    const index = next++;
-    states[index] = { chunks: [], warnings: [], worker };
-    worker.postMessage({ type: "run", index, part: parts[index]! } satisfies ToWorker);
-  };
-
-  /** Writes, warns and counts what the current part has, moving on while parts are done. Serialized by `draining`. */
-  let draining = Promise.resolve();
-  const drain = () => {
-    draining = draining.then(async () => {
-      while (current < parts.length && !stopped) {
-        const state = states[current];
-        if (!state) return;
-        const part = parts[current]!;
-        const offset = part.whole ? 0 : (lineOffsets.get(part.input) ?? 0);
-        // Until nothing is left: output and the part's end may arrive while a write is awaited, and
-        // the part is over only when its end came with nothing after the last write (a chunk that
-        // came during the last write was once left unwritten; test/logs/chunks.test.ts).
-        while (state.warnings.length > 0 || state.chunks.length > 0) {
-          for (const warning of state.warnings.splice(0)) run.warn(warning, offset);
-          for (const chunk of state.chunks.splice(0)) {
-            if (run.write) await run.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-            state.worker.postMessage({ type: "ack", bytes: chunk.byteLength } satisfies ToWorker);
-          }
-        }
-        if (!state.done) return;
-        addCounts(run.counts, state.done.counts, offset);
-        addTally(run.times, state.done.times, offset);
-        if (!part.whole) lineOffsets.set(part.input, offset + state.done.lineCount);
-        if (!state.done.completed) stopped = true;
-        current++;
-      }
-      finish();
-    });
-  };
-
-  for (const worker of workers) {
-    worker.on("message", (message: FromWorker) => {
-      if (message.type === "read") return run.onRead(message.bytes);
-      const state = states[message.index]!;
-      if (message.type === "out") state.chunks.push(message.bytes);
-      else if (message.type === "warn") state.warnings.push(message.warning);
-      else {
-        state.done = message;
-        assign(worker);
-      }
-      if (message.index === current) drain();
-    });
-    worker.on("error", (error) => {
-      failure ??= error;
-      finish();
-    });
-    assign(worker);
+  constructor(workerFile: string, count: number) {
+    this.workers = Array.from({ length: count }, () => new Worker(workerFile));
+    for (const worker of this.workers)
+      worker.on("error", (error) => {
+        this.failure ??= error;
+        this.onFailure();
+      });
   }
-  await finished;
-  await Promise.all(workers.map((worker) => worker.terminate()));
-  if (failure) throw failure;
-  return !stopped;
+
+  /**
+   * Reads the parts on the workers and hands on what they select in the order of the parts, so the
+   * output is the one a single thread writes: a part's lines are written once the parts before it
+   * are, and until then a worker keeps at most its output window in flight. Line numbers of a
+   * range are moved on by the lines of the ranges before it in the same file.
+   * Returns false when --strict stopped the run (nothing after the stopping part is written).
+   */
+  async run(parts: readonly Part[], run: ParallelRun): Promise<boolean> {
+    const states: (PartState | undefined)[] = parts.map(() => undefined);
+    const lineOffsets = new Map<string, number>();
+    let next = 0;
+    let current = 0;
+    let stopped = false;
+    let finish: () => void = () => {};
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    this.onFailure = finish;
+
+    const assign = (worker: Worker) => {
+      if (next >= parts.length || stopped) return;
+      const index = next++;
+      states[index] = { chunks: [], warnings: [], worker };
+      worker.postMessage({ type: "run", index, part: parts[index]! } satisfies ToWorker);
+    };
+
+    /** Writes, warns and counts what the current part has, moving on while parts are done. Serialized by `draining`. */
+    let draining = Promise.resolve();
+    const drain = () => {
+      draining = draining.then(async () => {
+        while (current < parts.length && !stopped) {
+          const state = states[current];
+          if (!state) return;
+          const part = parts[current]!;
+          const offset = part.whole ? 0 : (lineOffsets.get(part.input) ?? 0);
+          // Until nothing is left: output and the part's end may arrive while a write is awaited, and
+          // the part is over only when its end came with nothing after the last write (a chunk that
+          // came during the last write was once left unwritten; test/logs/chunks.test.ts).
+          while (state.warnings.length > 0 || state.chunks.length > 0) {
+            for (const warning of state.warnings.splice(0)) run.warn(warning, offset);
+            for (const chunk of state.chunks.splice(0)) {
+              if (run.write) await run.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+              state.worker.postMessage({ type: "ack", bytes: chunk.byteLength } satisfies ToWorker);
+            }
+          }
+          if (!state.done) return;
+          addCounts(run.counts, state.done.counts, offset);
+          addTally(run.times, state.done.times, offset);
+          if (!part.whole) lineOffsets.set(part.input, offset + state.done.lineCount);
+          if (!state.done.completed) stopped = true;
+          current++;
+        }
+        finish();
+      });
+    };
+
+    for (const worker of this.workers) {
+      worker.on("message", (message: FromWorker) => {
+        if (message.type === "read") return run.onRead(message.bytes);
+        const state = states[message.index]!;
+        if (message.type === "out") state.chunks.push(message.bytes);
+        else if (message.type === "warn") state.warnings.push(message.warning);
+        else {
+          state.done = message;
+          assign(worker);
+        }
+        if (message.index === current) drain();
+      });
+      worker.postMessage({ type: "setup", setup: run.setup } satisfies ToWorker);
+      assign(worker);
+    }
+    if (this.failure === undefined) await finished;
+    if (this.failure) throw this.failure;
+    return !stopped;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
 }
 
 function addCounts(total: EvalCounts, part: EvalCounts, lineOffset: number): void {

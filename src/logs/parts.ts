@@ -29,32 +29,69 @@ const SEARCH_BYTES = 64 * 1024;
 export const MIN_RANGE_BYTES = SEARCH_BYTES;
 
 /**
- * The parts the workers read: each file whole, except a plain (not gzip) file larger than
- * `rangeBytes`, which is cut into ranges of about `rangeBytes`, every cut moved to just after a line
- * end so that no line is split. Ranges that size, rather than one per worker, keep each part's
- * output small: a worker that is done with a later part waits while its output is not written, and
- * with one range per worker the second waited half its range.
+ * The work of a byte of gzip, in bytes of plain text: logs inflate about tenfold, and inflating
+ * costs besides (one thread took 1.6× as long over 16 gzip files as over the same lines plain, 10.4×
+ * as many bytes).
+ */
+export const GZIP_WORK_PER_BYTE = 16;
+
+/**
+ * A worker is started for each this many ranges' worth of work (96 MiB by default): a worker's
+ * start costs about as much as reading tens of MiB, so one with less input costs more than it saves
+ * (bench/RESULTS.md, "eval's fixed cost per worker").
+ */
+export const RANGES_PER_WORKER = 3;
+
+/** What a parallel eval reads: its parts, in order, and how many workers to read them on. */
+export interface Plan {
+  parts: Part[];
+  /** At most --jobs and the number of parts; 1 when the input is too small for more. */
+  workers: number;
+}
+
+/**
+ * The parts the workers read, and how many workers: a worker for each RANGES_PER_WORKER ranges'
+ * worth of work (a gzip byte counted as GZIP_WORK_PER_BYTE plain ones), at most `jobs`. Each file is
+ * a part whole, except a plain (not gzip) file larger than `rangeBytes`, which is cut into ranges of
+ * about `rangeBytes`, every cut moved to just after a line end so that no line is split, as many
+ * ranges as a multiple of the workers, so that no worker is left reading the last one alone. Ranges
+ * that size, rather than one per worker, keep each part's output small: a worker that is done with a
+ * later part waits while its output is not written, and with one range per worker the second waited
+ * half its range.
  */
 export async function planParts(
   files: readonly { name: string; size: number }[],
   rangeBytes: number,
-): Promise<Part[]> {
-  const parts: Part[] = [];
+  jobs: number,
+): Promise<Plan> {
+  const gzip: boolean[] = [];
+  let work = 0;
   for (const { name, size } of files) {
-    const ofFile = await partsOf(name, size, rangeBytes).catch((error: unknown) => {
+    const isGzipFile = await isGzip(name).catch((error: unknown) => {
       throw cannotRead(name, error);
     });
+    gzip.push(isGzipFile);
+    work += isGzipFile ? size * GZIP_WORK_PER_BYTE : size;
+  }
+  const workers = Math.max(1, Math.min(jobs, Math.floor(work / (RANGES_PER_WORKER * rangeBytes))));
+  const parts: Part[] = [];
+  for (const [i, { name, size }] of files.entries()) {
+    const ofFile = gzip[i]
+      ? [{ input: name, start: 0, end: size, whole: true }]
+      : await partsOf(name, size, rangeBytes, workers).catch((error: unknown) => {
+          throw cannotRead(name, error);
+        });
     // One at a time: spread as arguments, the parts of a small --range-bytes overflowed the stack.
     for (const part of ofFile) parts.push(part);
   }
-  return parts;
+  return { parts, workers: Math.min(workers, parts.length) };
 }
 
-/** One file's parts (see planParts). */
-async function partsOf(name: string, size: number, rangeBytes: number): Promise<Part[]> {
+/** A plain file's parts (see planParts). */
+async function partsOf(name: string, size: number, rangeBytes: number, workers: number): Promise<Part[]> {
   const whole = { input: name, start: 0, end: size, whole: true };
-  if (size <= rangeBytes || (await isGzip(name))) return [whole];
-  const count = Math.max(1, Math.round(size / rangeBytes));
+  if (size <= rangeBytes) return [whole];
+  const count = Math.ceil(Math.round(size / rangeBytes) / workers) * workers;
   if (count === 1) return [whole];
   const bounds = [0];
   // Only a regular file is cut into parts (its size is known); opened as every reader opens one.

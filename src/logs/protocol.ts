@@ -4,10 +4,12 @@ import type { EvalCounts, EvalWarning } from "./lines.js";
 import type { Part } from "./parts.js";
 import type { UnreadableTimeTally } from "./unreadable-times.js";
 
-/** What every worker is started with. */
+/** What every worker is handed before its first part. */
 export interface WorkerSetup {
   /** The filter's meaning (null: every record). */
   condition: Meaning | null;
+  /** The line scanner's module, compiled by the main thread (see lineScannerModule). */
+  scannerModule: WebAssembly.Module;
   timestamps: TimestampReading | undefined;
   prefilter: boolean;
   invert: boolean;
@@ -21,7 +23,10 @@ export interface WorkerSetup {
   outputWindowBytes: number;
 }
 
-export type ToWorker = { type: "run"; index: number; part: Part } | { type: "ack"; bytes: number };
+export type ToWorker =
+  | { type: "setup"; setup: WorkerSetup }
+  | { type: "run"; index: number; part: Part }
+  | { type: "ack"; bytes: number };
 
 export type FromWorker =
   | { type: "out"; index: number; bytes: Uint8Array }

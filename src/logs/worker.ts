@@ -1,6 +1,5 @@
-import { parentPort, workerData } from "node:worker_threads";
-import type { Meaning } from "../check/index.js";
-import { compileBlockFilter, compileLineFilter } from "../eval/index.js";
+import { parentPort } from "node:worker_threads";
+import { type BlockFilter, compileBlockFilter, compileLineFilter, type LineFilter } from "../eval/index.js";
 import { fileInput } from "./input.js";
 import { emptyCounts, evalLines } from "./lines.js";
 import { type Part, rangeInput } from "./parts.js";
@@ -8,23 +7,32 @@ import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
 import { emptyTally, UnreadableTimes } from "./unreadable-times.js";
 
 /*
- * An eval worker: reads the parts the main thread hands it, one at a time, and sends back the
- * selected lines (in order, with flow control: it waits while more than OUTPUT_WINDOW_BYTES are
- * not yet written), the bytes read (for the progress bar), warnings, and the part's counts.
+ * An eval worker: started before the filter is known, it is handed the setup first, then the parts,
+ * one at a time, and sends back the selected lines (in order, with flow control: it waits while
+ * more than OUTPUT_WINDOW_BYTES are not yet written), the bytes read (for the progress bar),
+ * warnings, and the part's counts.
  */
 
-const setup = workerData as WorkerSetup;
-const condition = setup.condition as Meaning | null;
 const times = new UnreadableTimes();
-const timeOptions = { timestamps: setup.timestamps, onUnreadableTime: times.note };
-const filter = compileLineFilter(condition, { ...timeOptions, prefilter: setup.prefilter });
-const blockFilter = compileBlockFilter(condition, filter, timeOptions);
 const port = parentPort!;
+let setup: WorkerSetup;
+let filter: LineFilter;
+let blockFilter: BlockFilter | undefined;
 
 let unwritten = 0;
 let waiting: (() => void) | undefined;
 
 port.on("message", (message: ToWorker) => {
+  if (message.type === "setup") {
+    setup = message.setup;
+    const timeOptions = { timestamps: setup.timestamps, onUnreadableTime: times.note };
+    filter = compileLineFilter(setup.condition, { ...timeOptions, prefilter: setup.prefilter });
+    blockFilter = compileBlockFilter(setup.condition, filter, {
+      ...timeOptions,
+      scannerModule: setup.scannerModule,
+    });
+    return;
+  }
   if (message.type === "ack") {
     unwritten -= message.bytes;
     if (unwritten <= setup.outputWindowBytes && waiting) {

@@ -19,12 +19,15 @@ const instants = Array.from(
   { length: 4000 },
   (_, i) => (1_700_000_000n + BigInt(i)) * 1_000_000_000n + BigInt((i * 7919) % 1000) * 1_000_000n,
 );
-/** The log in a format, its instants cut to whole seconds: every format writes them exactly. */
+/**
+ * The log in a format, its instants cut to whole seconds: every format writes them exactly. Each
+ * line padded by a path: enough bytes for several workers at the least --range-bytes.
+ */
 const logOf = (format: (typeof LOGPUSH_TIMESTAMP_FORMATS)[number]) =>
   instants
     .map(
       (ns, i) =>
-        `{"EdgeStartTimestamp":${writtenTimestamp((ns / 1_000_000_000n) * 1_000_000_000n, format)},"EdgeResponseStatus":${500 + (i % 4)},"i":${i}}\n`,
+        `{"EdgeStartTimestamp":${writtenTimestamp((ns / 1_000_000_000n) * 1_000_000_000n, format)},"EdgeResponseStatus":${500 + (i % 4)},"ClientRequestPath":"/${"p".repeat(100)}","i":${i}}\n`,
     )
     .join("");
 

@@ -47,7 +47,8 @@ describe("files read in reused chunks", () => {
     const one = await runCli([...args, "--jobs", "1"]);
     expect(one.stdout).toBe(want);
     expect(one.stderr).toBe(`read 60000 lines, matched ${want.split("\n").length - 1}, malformed 0\n`);
-    const three = await spawnCli([...args, "--jobs", "3", "--range-bytes", "1500000"]);
+    // Ranges longer than a chunk, and input enough for three workers (RANGES_PER_WORKER ranges each).
+    const three = await spawnCli([...args, "--jobs", "3", "--range-bytes", "1300000"]);
     expect(three.stdout).toBe(want);
     expect(three.stderr).toBe(jobsNote(3) + one.stderr);
   });

@@ -35,8 +35,9 @@ beforeAll(async () => {
   await writeFile(file("a.ndjson"), `\ufeff${logLines(10_000, 1)}`);
   await writeFile(file("b.ndjson.gz"), gzipSync(logLines(2000, 2)));
   await writeFile(file("c.ndjson"), logLines(8000, 3).slice(0, -1)); // no LF after the last line
+  // Padded: enough bytes for four workers (RANGES_PER_WORKER ranges each) at the least --range-bytes.
   const good = Array.from({ length: 8000 }, (_, i) =>
-    JSON.stringify({ EdgeResponseStatus: 500 + (i % 4), i }),
+    JSON.stringify({ EdgeResponseStatus: 500 + (i % 4), i, pad: "x".repeat(80) }),
   );
   good[2999] = "{not json";
   await writeFile(file("e.ndjson"), `${good.join("\n")}\n`);
@@ -82,7 +83,7 @@ describe("filterc eval --jobs", () => {
       const one = await evalWith(1, ...files, ...args);
       expect(await evalWith(2, ...files, ...args)).toEqual({ ...one, stderr: jobsNote(2) + one.stderr });
     }
-    // The first malformed line is in the second of e.ndjson's four ranges: nothing after it is written.
+    // The first malformed line is in the sixth of e.ndjson's sixteen ranges: nothing after it is written.
     const one = await evalWith(1, file("e.ndjson"), "--strict");
     const strict = await evalWith(4, file("e.ndjson"), "--strict");
     expect(strict).toEqual({ ...one, stderr: jobsNote(4) + one.stderr });

@@ -1,18 +1,19 @@
 import { availableParallelism } from "node:os";
 import { DEFAULT_DATASET } from "../../catalog/index.js";
-import { compileBlockFilter, compileLineFilter } from "../../eval/index.js";
+import { compileBlockFilter, compileLineFilter, lineScannerModule } from "../../eval/index.js";
 import {
   DEFAULT_MAX_LINE_BYTES,
   DEFAULT_RANGE_BYTES,
   type EvalCounts,
   type EvalWarning,
+  EvalWorkers,
   emptyCounts,
   evalLines,
-  evalParallel,
   fileInput,
   type LogInput,
   MAX_LINE_BYTES,
   MIN_RANGE_BYTES,
+  type Plan,
   Progress,
   planParts,
   sizeThreadPool,
@@ -93,11 +94,58 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stderr(`filterc eval: --jobs ${jobs} is more than the ${cores} cores here: the workers share them\n`);
   // Before the filter file or any log is read: libuv sizes its pool on first use.
   sizeThreadPool(jobs);
+  const rangeBytes =
+    parseCount(values["range-bytes"], "--range-bytes", MIN_RANGE_BYTES) ?? DEFAULT_RANGE_BYTES;
+  const workerFile = jobs > 1 ? workerBundle() : undefined;
+  // The parts are planned, and the workers started, before the filter is compiled, so that their
+  // start overlaps it. An input the plan cannot read has its error told after the filter's, as
+  // one thread tells it.
+  const planned = workerFile ? await planParallel(positionals, rangeBytes, jobs) : undefined;
+  const plan = planned && "parts" in planned && planned.workers > 1 ? planned : undefined;
+  const workers = plan ? new EvalWorkers(workerFile!, plan.workers) : undefined;
+  const planError = planned && "error" in planned ? planned : undefined;
+  try {
+    return await evalRun(values, positionals, io, { plan, planError, workers, maxLineBytes, timestamps });
+  } finally {
+    await workers?.stop();
+  }
+}
+
+interface EvalValues {
+  filter?: string | undefined;
+  expr?: string | undefined;
+  dataset?: string | undefined;
+  catalog?: string | undefined;
+  count?: boolean | undefined;
+  invert?: boolean | undefined;
+  strict?: boolean | undefined;
+  "no-prefilter"?: boolean | undefined;
+  stats?: boolean | undefined;
+}
+
+interface RunSettings {
+  /** The parts, when they are read on worker threads, and the workers started for them. */
+  plan: Plan | undefined;
+  workers: EvalWorkers | undefined;
+  /** Why the parts could not be planned: an input that cannot be read. */
+  planError: { error: unknown } | undefined;
+  maxLineBytes: number;
+  timestamps: ReturnType<typeof parseTimestampReading>;
+}
+
+async function evalRun(
+  values: EvalValues,
+  positionals: string[],
+  io: CliIO,
+  settings: RunSettings,
+): Promise<number> {
+  const { plan, planError, workers, maxLineBytes, timestamps } = settings;
   const loaded = await loadEvalFilter(values, io);
   if (loaded === undefined) return 1;
   const { condition } = loaded;
 
   const inputs = await openInputs(positionals, io);
+  if (planError) throw planError.error;
   const counts = emptyCounts();
   const times = new UnreadableTimes();
   const totalBytes = inputs.every((input) => input.size !== undefined)
@@ -113,21 +161,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     progress?.clear();
     io.stderr(`filterc eval: ${warningText(warning, lineOffset)}\n`);
   };
-  const rangeBytes =
-    parseCount(values["range-bytes"], "--range-bytes", MIN_RANGE_BYTES) ?? DEFAULT_RANGE_BYTES;
-  const workerFile = workerBundle();
-  const parts =
-    jobs > 1 && workerFile && inputs.every((input) => input.size !== undefined)
-      ? await planParts(
-          inputs.map((input) => ({ name: input.name, size: input.size! })),
-          rangeBytes,
-        )
-      : [];
   let completed = true;
-  if (parts.length > 1) {
-    completed = await evalParallel(parts, {
-      workerFile: workerFile!,
-      jobs,
+  if (plan && workers) {
+    completed = await workers.run(plan.parts, {
       counts,
       times: times.tally,
       write,
@@ -135,6 +171,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       onRead,
       setup: {
         condition,
+        scannerModule: lineScannerModule(),
         timestamps,
         prefilter: !values["no-prefilter"],
         invert: values.invert === true,
@@ -180,6 +217,30 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return 1;
   }
   return counts.damaged > 0 ? 1 : 0;
+}
+
+/**
+ * The parts and workers of a run over the named files on worker threads; undefined when it reads
+ * standard input or a file that is not a regular one (a fifo is read in order, on one thread); the
+ * error when a file cannot be read, to be thrown once the filter is known to be good.
+ */
+async function planParallel(
+  names: string[],
+  rangeBytes: number,
+  jobs: number,
+): Promise<Plan | { error: unknown } | undefined> {
+  if (names.length === 0 || names.includes("-")) return undefined;
+  try {
+    const inputs = await Promise.all(names.map((name) => fileInput(name)));
+    if (inputs.some((input) => input.size === undefined)) return undefined;
+    return await planParts(
+      inputs.map((input) => ({ name: input.name, size: input.size! })),
+      rangeBytes,
+      jobs,
+    );
+  } catch (error) {
+    return { error };
+  }
 }
 
 async function openInputs(positionals: string[], io: CliIO): Promise<LogInput[]> {
