@@ -17,7 +17,14 @@ export {
   warningText,
 } from "./lines.js";
 export { EvalWorkers, sizeThreadPool, workerBundle } from "./parallel.js";
-export { DEFAULT_RANGE_BYTES, MIN_RANGE_BYTES, type Plan, planParts } from "./parts.js";
+export {
+  DEFAULT_RANGE_BYTES,
+  GZIP_WORK_PER_BYTE,
+  MIN_RANGE_BYTES,
+  type Plan,
+  planParts,
+  RANGES_PER_WORKER,
+} from "./parts.js";
 export { Progress } from "./progress.js";
 export { type TextLine, textLines } from "./text-lines.js";
 export { emptyTally, UnreadableTimes, unreadableTimesReport } from "./unreadable-times.js";

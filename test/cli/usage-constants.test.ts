@@ -22,6 +22,11 @@ vi.mock("../../src/print/print.js", async (original) => ({
   DEFAULT_LINE_WIDTH: 81,
 }));
 vi.mock("../../src/cli/args.js", async (original) => ({ ...(await original<object>()), MAX_THREADS: 257 }));
+vi.mock("../../src/logs/parts.js", async (original) => ({
+  ...(await original<object>()),
+  RANGES_PER_WORKER: 4,
+  GZIP_WORK_PER_BYTE: 17,
+}));
 vi.mock("../../src/sandbox/server.js", async (original) => ({
   ...(await original<object>()),
   DEFAULT_DATA_DIR: ".other-sandbox",
@@ -62,7 +67,8 @@ describe("usage texts", () => {
     expect(compileUsage).toContain("  --max-bytes N         byte limit of the JSON (default 1001)");
     expect(fmtUsage).toContain("  --line-width N        wrap lines at N columns (default 81)");
     expect(evalUsage).toContain(
-      "(default: the number of cores, at most 8; at\n                        most 257)",
+      "(default: the number of cores, at most 8;\n                        at most 257): one is started for each 4 ranges' worth of\n" +
+        "                        input (a gzip byte counts as 17 plain ones)",
     );
     expect(queryUsage).toContain("(default: every core; at most 257)");
     expect(sandboxUsage).toContain("(default .other-sandbox)");

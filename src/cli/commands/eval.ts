@@ -10,12 +10,14 @@ import {
   emptyCounts,
   evalLines,
   fileInput,
+  GZIP_WORK_PER_BYTE,
   type LogInput,
   MAX_LINE_BYTES,
   MIN_RANGE_BYTES,
   type Plan,
   Progress,
   planParts,
+  RANGES_PER_WORKER,
   sizeThreadPool,
   streamInput,
   UnreadableTimes,
@@ -54,10 +56,12 @@ Options:
                         (default ${inMiB(DEFAULT_MAX_LINE_BYTES)})
   --stats               also tell the share of lines and of bytes the filter keeps
   --no-prefilter        no quick rejection on the raw text (the same output, more slowly)
-  --jobs N              worker threads (default: the number of cores, at most ${DEFAULT_MAX_JOBS}; at
-                        most ${MAX_THREADS}); files are read in parallel, and a plain file larger
-                        than --range-bytes is cut into ranges of about that size at line ends;
-                        the output is the same as with --jobs 1; more than the cores is noted
+  --jobs N              the most worker threads (default: the number of cores, at most ${DEFAULT_MAX_JOBS};
+                        at most ${MAX_THREADS}): one is started for each ${RANGES_PER_WORKER} ranges' worth of
+                        input (a gzip byte counts as ${GZIP_WORK_PER_BYTE} plain ones), and less than two
+                        workers' worth is read on one thread; a plain file larger than
+                        --range-bytes is cut into ranges of about that size at line ends; the
+                        output is the same as with --jobs 1; more than the cores is noted
   --range-bytes N       the size of the ranges a plain file is cut into (default ${inMiB(DEFAULT_RANGE_BYTES)};
                         at least ${MIN_RANGE_BYTES})
 ${TIMESTAMPS_USAGE}
