@@ -2,10 +2,12 @@
 // filter of bench/eval.mjs over 1,000,000 generated http_requests lines, as one plain NDJSON file and
 // as the same lines in 16 gzip files, with `--jobs 1, 2, 4, …` up to the core count, and DuckDB
 // (typed columns, read_ndjson) with as many threads. Medians of 3 rounds, every command of a round
-// taken in turns. `npm run build` first. Options: `--lines N` (a quicker run on fewer lines),
-// `--cli FILE` (another build of the CLI, to compare), `--jobs 1,2,…` (other counts).
+// taken in turns. `npm run build` first (only `dist/` is needed; DuckDB only when installed). Options:
+// `--lines N` (a quicker run on fewer lines), `--cli FILE` (another build of the CLI, to compare),
+// `--jobs 1,2,…` (other counts), `--eval-only` (no DuckDB). eval's CPU time (user + system, all its
+// threads) comes from /proc where there is one: it shows what each worker costs.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
@@ -19,6 +21,7 @@ const { values } = parseArgs({
     lines: { type: "string", default: "1000000" },
     cli: { type: "string" },
     jobs: { type: "string" },
+    "eval-only": { type: "boolean" },
   },
 });
 const LINES = Number(values.lines);
@@ -39,17 +42,31 @@ const filter = MIXED_FILTER;
 mkdirSync(out, { recursive: true });
 ensureHttpRequests(plain, LINES, gzipped);
 
-/** Wall time of one process and its stdout. */
+/**
+ * The CPU time, in ms, of this process's children that have ended (user + system: /proc/self/stat's
+ * cutime and cstime, in ticks of 10 ms on Linux); undefined without /proc.
+ */
+function childrenCpuMs() {
+  if (!existsSync("/proc/self/stat")) return undefined;
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+/** Wall time of one process, its CPU time (see childrenCpuMs) and its stdout. */
 function time(command, args) {
+  const cpuBefore = childrenCpuMs();
   const start = performance.now();
   const result = spawnSync(command, args, { stdio: ["ignore", "pipe", "pipe"] });
   const ms = performance.now() - start;
   if (result.status !== 0)
     throw new Error(`${command} ${args.join(" ")} exited ${result.status}: ${result.stderr}`);
-  return { ms, stdout: result.stdout.toString().trim() };
+  const cpuMs = cpuBefore === undefined ? undefined : childrenCpuMs() - cpuBefore;
+  return { ms, cpuMs, stdout: result.stdout.toString().trim() };
 }
 
-let duckdb = true;
+let duckdb = !values["eval-only"];
 try {
   createRequire(import.meta.url).resolve("@duckdb/node-api");
 } catch {
@@ -79,18 +96,26 @@ for (const jobs of jobCounts)
 
 const counts = new Set();
 const rounds = new Map(commands.map((command) => [command, []]));
+const cpuRounds = new Map(commands.map((command) => [command, []]));
 for (let round = 0; round < RUNS; round++)
   for (const command of commands) {
-    const { ms, stdout } = time(process.execPath, command.args);
+    const { ms, cpuMs, stdout } = time(process.execPath, command.args);
     rounds.get(command).push(ms);
+    if (cpuMs !== undefined) cpuRounds.get(command).push(cpuMs);
     counts.add(stdout);
   }
 // Every command counts the same lines (DuckDB's typed form agrees with eval on these records).
 if (counts.size !== 1) throw new Error(`the commands disagree: ${[...counts].join(", ")}`);
 
+const find = (jobs, input, engine) =>
+  commands.find((c) => c.jobs === jobs && c.input === input && c.engine === engine);
 const ms = (jobs, input, engine) => {
-  const command = commands.find((c) => c.jobs === jobs && c.input === input && c.engine === engine);
+  const command = find(jobs, input, engine);
   return command ? median(rounds.get(command)) : undefined;
+};
+const cpu = (jobs, input) => {
+  const taken = cpuRounds.get(find(jobs, input, "eval"));
+  return taken.length > 0 ? median(taken) : undefined;
 };
 const cell = (value) => (value === undefined ? "-" : `${value.toFixed(0)} ms`);
 const speedup = (jobs, input) => `${(ms(1, input, "eval") / ms(jobs, input, "eval")).toFixed(2)}×`;
@@ -98,11 +123,11 @@ const plainBytes = statSync(plain).size;
 const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(`${cores} cores; load average after the run ${load}. ${LINES.toLocaleString("en-US")} lines, ${(plainBytes / 1e6).toFixed(0)} MB plain, and in ${GZIP_FILES} gzip files; ${[...counts][0]} lines match. Medians of ${RUNS} rounds, in turns.
 
-| jobs (threads) | eval, plain file | vs 1 | eval, ${GZIP_FILES} gzip files | vs 1 | DuckDB typed, plain | DuckDB typed, gzip |
-|---|---|---|---|---|---|---|
+| --jobs (threads at most) | eval, plain file | vs 1 | CPU | eval, ${GZIP_FILES} gzip files | vs 1 | CPU | DuckDB typed, plain | DuckDB typed, gzip |
+|---|---|---|---|---|---|---|---|---|
 ${jobCounts
   .map(
     (jobs) =>
-      `| ${jobs} | ${cell(ms(jobs, "plain", "eval"))} | ${speedup(jobs, "plain")} | ${cell(ms(jobs, "gzip", "eval"))} | ${speedup(jobs, "gzip")} | ${cell(ms(jobs, "plain", "duckdb"))} | ${cell(ms(jobs, "gzip", "duckdb"))} |`,
+      `| ${jobs} | ${cell(ms(jobs, "plain", "eval"))} | ${speedup(jobs, "plain")} | ${cell(cpu(jobs, "plain"))} | ${cell(ms(jobs, "gzip", "eval"))} | ${speedup(jobs, "gzip")} | ${cell(cpu(jobs, "gzip"))} | ${cell(ms(jobs, "plain", "duckdb"))} | ${cell(ms(jobs, "gzip", "duckdb"))} |`,
   )
   .join("\n")}`);
