@@ -94,6 +94,20 @@ describe("filterc eval --jobs", () => {
     );
   });
 
+  it("stops the workers it started before the filter was compiled when the filter has errors", async () => {
+    // Input enough for three workers, started before the filter's errors are known; left running,
+    // they kept the process from ending.
+    const files = [file("a.ndjson"), file("c.ndjson")];
+    const wrong = ["eval", "--expr", "EdgeResponseStatus geq", "--range-bytes", String(MIN_RANGE_BYTES)];
+    const one = await spawnCli([...wrong, "--jobs", "1", ...files]);
+    expect(one.code).toBe(1);
+    expect(one.stderr).toContain("error[");
+    expect(await spawnCli([...wrong, "--jobs", "3", ...files])).toEqual({
+      ...one,
+      stderr: jobsNote(3) + one.stderr,
+    });
+  });
+
   it("refuses a --jobs or --range-bytes that is no positive whole number", async () => {
     for (const flag of ["--jobs", "--range-bytes"]) {
       const run = await spawnCli(["eval", "--expr", filter, flag, "0", file("a.ndjson")]);
