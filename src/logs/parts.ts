@@ -30,8 +30,7 @@ export const MIN_RANGE_BYTES = SEARCH_BYTES;
 
 /**
  * The work of a byte of gzip, in bytes of plain text: logs inflate about tenfold, and inflating
- * costs besides (one thread took 1.6× as long over 16 gzip files as over the same lines plain, 10.4×
- * as many bytes).
+ * costs besides (bench/RESULTS.md, "eval's fixed cost per worker").
  */
 export const GZIP_WORK_PER_BYTE = 16;
 
