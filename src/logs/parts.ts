@@ -63,16 +63,23 @@ export async function planParts(
   rangeBytes: number,
   jobs: number,
 ): Promise<Plan> {
-  const gzip: boolean[] = [];
-  let work = 0;
-  for (const { name, size } of files) {
-    const isGzipFile = await isGzip(name).catch((error: unknown) => {
-      throw cannotRead(name, error);
-    });
-    gzip.push(isGzipFile);
-    work += isGzipFile ? size * GZIP_WORK_PER_BYTE : size;
+  const workersFor = (work: number) =>
+    Math.max(1, Math.min(jobs, Math.floor(work / (RANGES_PER_WORKER * rangeBytes))));
+  // A file larger than a range is cut unless it is gzip, so whether it is must be known. A smaller
+  // file is one part either way, and is opened to weigh its work only when that could change the
+  // count: many small files are opened once, to be read, not twice.
+  const gzip: (boolean | undefined)[] = [];
+  for (const { name, size } of files) gzip.push(size > rangeBytes ? await gzipFile(name) : undefined);
+  const workOf = (smallAsGzip: boolean) =>
+    files.reduce(
+      (sum, { size }, i) => sum + ((gzip[i] ?? smallAsGzip) ? size * GZIP_WORK_PER_BYTE : size),
+      0,
+    );
+  let workers = workersFor(workOf(false));
+  if (workersFor(workOf(true)) !== workers) {
+    for (const [i, { name }] of files.entries()) gzip[i] ??= await gzipFile(name);
+    workers = workersFor(workOf(false));
   }
-  const workers = Math.max(1, Math.min(jobs, Math.floor(work / (RANGES_PER_WORKER * rangeBytes))));
   const parts: Part[] = [];
   for (const [i, { name, size }] of files.entries()) {
     const ofFile = gzip[i]
@@ -115,6 +122,13 @@ async function partsOf(name: string, size: number, rangeBytes: number, workers: 
   for (let i = 0; i + 1 < bounds.length; i++)
     parts.push({ input: name, start: bounds[i]!, end: bounds[i + 1]!, whole: false });
   return parts;
+}
+
+/** Whether a file holds gzip, its failure told as `cannot read FILE: …`. */
+function gzipFile(name: string): Promise<boolean> {
+  return isGzip(name).catch((error: unknown) => {
+    throw cannotRead(name, error);
+  });
 }
 
 async function isGzip(name: string): Promise<boolean> {

@@ -88,4 +88,17 @@ describe("planParts: how many workers", () => {
     // Each file is one part: two workers at most, however much work they hold.
     expect((await planParts(large.slice(0, 2), MIN_RANGE_BYTES, 8)).workers).toBe(2);
   });
+
+  it("opens a file no larger than a range only when its being gzip could change the count", async () => {
+    // Not there: opened, it would fail. 100 bytes are one worker's work even as gzip.
+    const missing = join(folder(), "missing.ndjson");
+    expect(await planParts([{ name: missing, size: 100 }], MIN_RANGE_BYTES, 8)).toEqual({
+      parts: [{ input: missing, start: 0, end: 100, whole: true }],
+      workers: 1,
+    });
+    // As gzip, 30,000 bytes would be two workers' work: the file is opened to know.
+    await expect(planParts([{ name: missing, size: 30_000 }], MIN_RANGE_BYTES, 8)).rejects.toThrow(
+      `${missing}: no such file`,
+    );
+  });
 });
