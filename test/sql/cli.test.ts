@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { duckdbFailure, remoteAccess } from "../../src/cli/duckdb.js";
-import { compile, toSql } from "../../src/index.js";
+import { allLinesStrict } from "../../src/cli/strict-lines.js";
+import { compile, type Location, toSql } from "../../src/index.js";
 import { builtCli, ensureBundles } from "../helpers/bundles.js";
 import { spawnCli } from "../helpers/cli.js";
 
@@ -229,6 +230,64 @@ describe("filterc query", () => {
     });
     const none = await inDir(["query", "--expr", 'ClientCountry eq "us"', "$DIR/timed.ndjson", "--count"]);
     expect(none).toEqual({ code: 0, stdout: "3\n", stderr: "" });
+  });
+
+  it("reads the named fields typed, judging values of another type as eval does and counting them", async () => {
+    const typed = [
+      '{"EdgeResponseStatus":503,"ClientRequestHost":"a.com","ClientCountry":"us"}',
+      '{"EdgeResponseStatus":"503","ClientRequestHost":"a.com","ClientCountry":"us"}',
+      '{"EdgeResponseStatus":" 503","ClientRequestHost":"a.com","ClientCountry":"ca"}',
+      '{"EdgeResponseStatus":503.5,"ClientRequestHost":"a.com","ClientCountry":"ca"}',
+      '{"EdgeResponseStatus":340282366920938463463374607431768211456,"ClientRequestHost":"a.com"}',
+      '{"EdgeResponseStatus":504,"ClientRequestHost":["b.com"],"ClientCountry":"us"}',
+      '{"EdgeResponseStatus":500,"ClientRequestHost":{"host":"b.com"}}',
+      '{"EdgeResponseStatus":true,"ClientRequestHost":"a.com","ClientCountry":"us"}',
+      '{"EdgeResponseStatus":502,"ClientRequestHost":"b\\u002ecom","ClientCountry":null}',
+      '{"EdgeResponseStatus":501,"ClientRequestHost":"c.com","ClientCountry":"ca"}',
+    ];
+    await writeFile(join(dir, "typed.ndjson"), `${typed.join("\n")}\n`);
+    await writeFile(join(dir, "typed.ndjson.gz"), gzipSync(`${typed.join("\n")}\n`));
+    const filter = 'EdgeResponseStatus geq 500 and ClientRequestHost !eq "b.com"';
+    const evaluated = await inDir(["eval", "--expr", filter, "$DIR/typed.ndjson", "--count"]);
+    expect(evaluated.stdout).toBe("7\n");
+    // Only the typed read counts them: the line says it ran.
+    const report = (lines: number) =>
+      `filterc query: ${lines} lines held a value of another type than the catalog gives its field; they were judged as filterc eval judges them\n`;
+    const counted = await inDir(["query", "--expr", filter, "$DIR/typed.ndjson*", "--count"]);
+    expect(counted).toEqual({ code: 0, stdout: "14\n", stderr: report(14) });
+    const grouped = await inDir([
+      "query",
+      "--expr",
+      filter,
+      "$DIR/typed.ndjson",
+      "--group-by",
+      "ClientCountry",
+    ]);
+    expect(grouped).toEqual({ code: 0, stdout: '3\t"us"\n2\t"ca"\n2\t(missing)\n', stderr: report(7) });
+  });
+
+  it("answers with the JSON-text SELECT where DuckDB's reader and JSON.parse read a line otherwise", async () => {
+    const misfit = '{"EdgeResponseStatus":"503","ClientRequestHost":"a.com"}';
+    const lenient = [
+      "not json",
+      "[1]",
+      '{"EdgeResponseStatus":503,"ClientRequestHost":"a.com",}',
+      '{"EdgeResponseStatus":503,"ClientRequestHost":"a.com","BotTags":["x",]}',
+      '{"EdgeResponseStatus":503,"ClientRequestHost":"a.com","BotScore":NaN}',
+      '{"EdgeResponseStatus":-Infinity,"ClientRequestHost":"a.com"}',
+    ];
+    const files = lenient.map((_, index) => join(dir, `lenient-${index}.ndjson`));
+    for (const [index, line] of lenient.entries()) await writeFile(files[index]!, `${misfit}\n${line}\n`);
+    await writeFile(join(dir, "strict.ndjson.gz"), gzipSync(`${misfit}\n\n \r\n${misfit}`));
+    const local = (path: string): Location => ({ kind: "local", paths: [path], gzip: path.endsWith(".gz") });
+    expect(await allLinesStrict([local(join(dir, "strict.ndjson.gz"))], dir)).toBe(true);
+    for (const file of files) expect([file, await allLinesStrict([local(file)], dir)]).toEqual([file, false]);
+    // DuckDB's reader fails on the first, takes the third: eval counts both as malformed, and keeps
+    // the other line; no misfit is reported, as the SELECT answered.
+    for (const file of [files[0], files[3]]) {
+      const counted = await inDir(["query", "--expr", 'ClientRequestHost !eq "b"', file!, "--count"]);
+      expect(counted).toEqual({ code: 0, stdout: "1\n", stderr: "" });
+    }
   });
 
   it("refuses what it cannot do before starting DuckDB", async () => {
