@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { duckdbFailure, remoteAccess } from "../../src/cli/duckdb.js";
-import { allLinesStrict } from "../../src/cli/strict-lines.js";
+import { readLocalFiles } from "../../src/cli/local-read.js";
 import { compile, type Location, toSql } from "../../src/index.js";
 import { builtCli, ensureBundles } from "../helpers/bundles.js";
 import { spawnCli } from "../helpers/cli.js";
@@ -244,17 +244,18 @@ describe("filterc query", () => {
       '{"EdgeResponseStatus":true,"ClientRequestHost":"a.com","ClientCountry":"us"}',
       '{"EdgeResponseStatus":502,"ClientRequestHost":"b\\u002ecom","ClientCountry":null}',
       '{"EdgeResponseStatus":501,"ClientRequestHost":"c.com","ClientCountry":"ca"}',
+      '{"EdgeResponseStatus":500,"ClientRequestHost":"d.com","ClientCountry":null}',
     ];
     await writeFile(join(dir, "typed.ndjson"), `${typed.join("\n")}\n`);
     await writeFile(join(dir, "typed.ndjson.gz"), gzipSync(`${typed.join("\n")}\n`));
     const filter = 'EdgeResponseStatus geq 500 and ClientRequestHost !eq "b.com"';
     const evaluated = await inDir(["eval", "--expr", filter, "$DIR/typed.ndjson", "--count"]);
-    expect(evaluated.stdout).toBe("7\n");
+    expect(evaluated.stdout).toBe("8\n");
     // Only the typed read counts them: the line says it ran.
     const report = (lines: number) =>
       `filterc query: ${lines} lines held a value of another type than the catalog gives its field; they were judged as filterc eval judges them\n`;
     const counted = await inDir(["query", "--expr", filter, "$DIR/typed.ndjson*", "--count"]);
-    expect(counted).toEqual({ code: 0, stdout: "14\n", stderr: report(14) });
+    expect(counted).toEqual({ code: 0, stdout: "16\n", stderr: report(14) });
     const grouped = await inDir([
       "query",
       "--expr",
@@ -263,7 +264,19 @@ describe("filterc query", () => {
       "--group-by",
       "ClientCountry",
     ]);
-    expect(grouped).toEqual({ code: 0, stdout: '3\t"us"\n2\t"ca"\n2\t(missing)\n', stderr: report(7) });
+    // A null is a missing value, one group, also where the JSON-text SELECT answers (a malformed line).
+    const groups = '3\t"us"\n3\t(missing)\n2\t"ca"\n';
+    expect(grouped).toEqual({ code: 0, stdout: groups, stderr: report(7) });
+    await writeFile(join(dir, "typed-text.ndjson"), `${typed.join("\n")}\nnot json\n`);
+    const text = await inDir([
+      "query",
+      "--expr",
+      filter,
+      "$DIR/typed-text.ndjson",
+      "--group-by",
+      "ClientCountry",
+    ]);
+    expect(text).toEqual({ code: 0, stdout: groups, stderr: "" });
   });
 
   it("answers with the JSON-text SELECT where DuckDB's reader and JSON.parse read a line otherwise", async () => {
@@ -280,8 +293,9 @@ describe("filterc query", () => {
     for (const [index, line] of lenient.entries()) await writeFile(files[index]!, `${misfit}\n${line}\n`);
     await writeFile(join(dir, "strict.ndjson.gz"), gzipSync(`${misfit}\n\n \r\n${misfit}`));
     const local = (path: string): Location => ({ kind: "local", paths: [path], gzip: path.endsWith(".gz") });
-    expect(await allLinesStrict([local(join(dir, "strict.ndjson.gz"))], dir)).toBe(true);
-    for (const file of files) expect([file, await allLinesStrict([local(file)], dir)]).toEqual([file, false]);
+    const strict = async (file: string) => (await readLocalFiles([local(file)], dir, true)).strict;
+    expect(await strict(join(dir, "strict.ndjson.gz"))).toBe(true);
+    for (const file of files) expect([file, await strict(file)]).toEqual([file, false]);
     // DuckDB's reader fails on the first, takes the third: eval counts both as malformed, and keeps
     // the other line; no misfit is reported, as the SELECT answered.
     for (const file of [files[0], files[3]]) {

@@ -2,7 +2,7 @@ import { DEFAULT_DATASET } from "../../catalog/index.js";
 import type { Cond } from "../../check/index.js";
 import { terminalJson, terminalText } from "../../diagnostics/index.js";
 import { compileLineFilter, DEFAULT_TIMESTAMP_READING, type TimestampReading } from "../../eval/index.js";
-import { emptyTally, gzipDamage, UnreadableTimes, unreadableTimesReport } from "../../logs/index.js";
+import { emptyTally, UnreadableTimes, unreadableTimesReport } from "../../logs/index.js";
 import { dialects, jsonPointer, type Location, type TypedRead, toSql, typedRead } from "../../sql/index.js";
 import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
 import { type DuckDBConnection, duckdbFailure, openDuckDB, remoteAccess } from "../duckdb.js";
@@ -10,7 +10,7 @@ import { loadEvalFilter } from "../eval-filter.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
 import { readLocations } from "../local-files.js";
-import { allLinesStrict } from "../strict-lines.js";
+import { type LocalRead, readLocalFiles } from "../local-read.js";
 import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
 
 /** The groups --group-by prints by default, and at most (each is a line held and printed). */
@@ -84,14 +84,23 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UserError("the filter cannot be written as DuckDB SQL (see filterc sql)");
   }
   const times = timesOf(loaded.condition, locations, timestamps);
+  const read =
+    (values.count || groupBy !== undefined) && !values.stats && !times && loaded.condition !== null
+      ? typedRead(loaded.condition, {
+          from: locations,
+          timestamps: timestamps ?? DEFAULT_TIMESTAMP_READING,
+          groupBy,
+        })
+      : undefined;
+  const typedSql = read && !("problem" in read) ? read : undefined;
   const connection = await openDuckDB(threads);
-  // Inflated here beside DuckDB's read, which says nothing of a gzip file cut short.
-  const damage = gzipDamage(locations, io.cwd);
-  damage.catch(() => undefined);
+  // Read here beside DuckDB's read, which says nothing of a gzip file cut short.
+  const local = readLocalFiles(locations, io.cwd, typedSql !== undefined);
+  local.catch(() => undefined);
   const reportDamage = async () => {
-    const found = await damage;
-    for (const text of found) io.stderr(`filterc query: ${terminalText(text)}\n`);
-    return found.length;
+    const { damage } = await local;
+    for (const text of damage) io.stderr(`filterc query: ${terminalText(text)}\n`);
+    return damage.length;
   };
   try {
     for (const statement of access.statements) await connection.run(statement);
@@ -101,16 +110,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (stats) io.stderr(`${keptStats(stats.kept, stats.of)}\n`);
     /** The timestamp values that are no time are counted in the pass below, unless --stats counted them. */
     const counting = stats === undefined ? times : undefined;
-    const read =
-      (values.count || groupBy !== undefined) && !stats && !times && loaded.condition !== null
-        ? typedRead(loaded.condition, {
-            from: locations,
-            timestamps: timestamps ?? DEFAULT_TIMESTAMP_READING,
-            groupBy,
-          })
-        : undefined;
-    const typed =
-      read && !("problem" in read) ? await readTyped(connection, read, locations, io.cwd, top) : undefined;
+    const typed = typedSql && (await readTyped(connection, typedSql, local, top));
     if (typed) {
       if (values.count) io.stdout(`${typed.count}\n`);
       else printGroups(typed.groups!, io);
@@ -171,17 +171,14 @@ const misfitReport = (lines: number) =>
  * The count, or the groups (topGroups' rows), of the typed read, with the number of lines holding a
  * value of another type; undefined when the JSON-text SELECT must answer instead: DuckDB's reader
  * failed on a line (malformed, no object, a key it reads twice), or a line of the files may be JSON
- * the reader takes and JSON.parse refuses (see allLinesStrict); the SELECT tests each line as eval.
+ * the reader takes and JSON.parse refuses (see LocalRead.strict); the SELECT tests each line as eval.
  */
 async function readTyped(
   connection: DuckDBConnection,
   read: TypedRead,
-  locations: readonly Location[],
-  cwd: string,
+  local: Promise<LocalRead>,
   top: number,
 ): Promise<{ count: unknown; groups: unknown[][] | undefined; misfits: number } | undefined> {
-  const strict = allLinesStrict(locations, cwd);
-  strict.catch(() => undefined);
   const records = `SELECT ${read.kept} AS kept, ${read.misfit} AS misfit${read.group ? `, ${read.group} AS value` : ""} FROM ${read.table}`;
   let answer: { count: unknown; groups: unknown[][] | undefined; misfits: number };
   try {
@@ -199,7 +196,7 @@ async function readTyped(
   } catch {
     return undefined;
   }
-  return (await strict) ? answer : undefined;
+  return (await local.then((read) => read.strict).catch(() => false)) ? answer : undefined;
 }
 
 /**
