@@ -1,4 +1,5 @@
 import { type Cond, type Meaning, toNegationNormalForm } from "../check/index.js";
+import { terminalText } from "../diagnostics/index.js";
 import type { TimestampReading } from "../eval/index.js";
 import { columnKind } from "./columns.js";
 import { dialects, duckdbFieldsRead, duckdbRecordTest, type Location } from "./dialect.js";
@@ -54,33 +55,35 @@ export interface TypedRead {
 }
 
 /**
- * The typed read of the filter over `from`, grouping by `groupBy` when given; or why the filter
- * takes the JSON-text SELECT: a field of a kind the read does not compare typed (timestamps,
- * floats, arrays), a name DuckDB's columns cannot tell apart, or no field to read.
+ * The typed read of the filter over `from`, grouping by `groupBy` when given; undefined where the
+ * filter takes the JSON-text SELECT: a field of a kind the read does not compare typed (timestamps,
+ * floats, arrays), names DuckDB's columns cannot tell apart or write, a comparison with no exact
+ * typed form.
  */
 export function typedRead(
   condition: Cond,
   options: { from: readonly Location[]; timestamps: TimestampReading; groupBy?: string },
-): TypedRead | { problem: string } {
+): TypedRead | undefined {
   const meaning = toNegationNormalForm(condition);
   const kinds = new Map<string, string>();
   for (const field of leafFields(meaning)) {
     const kind = columnKind(field);
-    if (typeof kind !== "string" || !Object.hasOwn(FITS, kind))
-      return { problem: `the field ${field.name} is not compared typed` };
+    if (typeof kind !== "string" || !Object.hasOwn(FITS, kind)) return undefined;
     kinds.set(field.name, kind);
   }
   const names = [...kinds.keys()];
-  if (options.groupBy !== undefined && !kinds.has(options.groupBy)) names.push(options.groupBy);
+  if (options.groupBy !== undefined && !kinds.has(options.groupBy)) {
+    // As columnKind asks of the filter's fields: a name DuckDB's identifiers write as it is.
+    if (terminalText(options.groupBy) !== options.groupBy) return undefined;
+    names.push(options.groupBy);
+  }
   // DuckDB's column names ignore case.
-  if (new Set(names.map((name) => name.toLowerCase())).size < names.length)
-    return { problem: "two fields differ only in case" };
+  if (new Set(names.map((name) => name.toLowerCase())).size < names.length) return undefined;
   const typed = translateTyped(meaning, duckdb, options.timestamps, undefined, (name) =>
     FITS[kinds.get(name)!]!.value(json(name)),
   );
   const exact = translate(meaning, duckdb, options.timestamps);
-  if (typed.expression === null || exact.expression === null)
-    return { problem: "a comparison has no exact typed form" };
+  if (typed.expression === null || exact.expression === null) return undefined;
   const misfit = names
     .filter((name) => kinds.has(name))
     .map((name) => `(${json(name)} IS NOT NULL AND NOT (${FITS[kinds.get(name)!]!.fits(json(name))}))`)

@@ -84,7 +84,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UserError("the filter cannot be written as DuckDB SQL (see filterc sql)");
   }
   const times = timesOf(loaded.condition, locations, timestamps);
-  const read =
+  const typedSql =
     (values.count || groupBy !== undefined) && !values.stats && !times && loaded.condition !== null
       ? typedRead(loaded.condition, {
           from: locations,
@@ -92,7 +92,6 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           groupBy,
         })
       : undefined;
-  const typedSql = read && !("problem" in read) ? read : undefined;
   const connection = await openDuckDB(threads);
   // Read here beside DuckDB's read, which says nothing of a gzip file cut short.
   const local = readLocalFiles(locations, io.cwd, typedSql !== undefined);
