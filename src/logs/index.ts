@@ -4,7 +4,6 @@
  * in length, and eval's lines tested on worker threads (the protocol between them, the progress
  * bar). Eval and the sandbox's ingest read through it.
  */
-export { gzipDamage } from "./damage.js";
 export { InputDamage } from "./gzip.js";
 export { decompressed, fileInput, type LogInput, logContent, startsGzip, streamInput } from "./input.js";
 export {

@@ -167,12 +167,12 @@ function duckdbFields(expression: string, fields: readonly string[]): string {
 }
 
 /**
- * `test` of the record's text bound to LINE when it is a JSON object as JSON.parse reads one, else
- * `otherwise`. json_type and the extraction functions fail on text that is not JSON: such a row
- * never reaches them.
+ * `test` of the record's text (an expression) bound to LINE when it is a JSON object as JSON.parse
+ * reads one, else `otherwise`. json_type and the extraction functions fail on text that is not JSON:
+ * such a row never reaches them.
  */
-function duckdbRecord(column: string, test: string, otherwise: string): string {
-  const text = readable(duckdb, duckdb.identifier(column));
+function duckdbRecord(record: string, test: string, otherwise: string): string {
+  const text = readable(duckdb, record);
   const strict = `(NOT ${duckdb.matches(LINE, LENIENT_JSON_HINT)} OR ${duckdb.fullMatch(LINE, STRICT_JSON_TOKENS)})`;
   const object = `json_valid(${LINE}) AND ${strict} AND json_type(${LINE}) = 'OBJECT'`;
   return `list_transform([${text}], lambda ${LINE}: CASE WHEN ${object} THEN ${test} ELSE ${otherwise} END)[1]`;
@@ -215,40 +215,82 @@ const duckdb: Dialect = {
     return `len(list_filter(${elements}, lambda ${ELEMENT}: ${test({ kind: "element", variable: ELEMENT })})) > 0`;
   },
   record: (column, condition, fields) =>
-    duckdbRecord(column, condition === null ? "true" : duckdbFields(condition, fields), "false"),
-  recordCount: (column, expression, fields) => duckdbRecord(column, duckdbFields(expression, fields), "0"),
+    duckdbRecord(
+      duckdb.identifier(column),
+      condition === null ? "true" : duckdbFields(condition, fields),
+      "false",
+    ),
+  recordCount: (column, expression, fields) =>
+    duckdbRecord(duckdb.identifier(column), duckdbFields(expression, fields), "0"),
   lines(locations) {
     // Malformed lines become NULL rows (counted by eval, kept by neither).
-    const read = (urls: string[], compression = "") => {
-      const files = urls.length === 1 ? urls[0] : `[${urls.join(", ")}]`;
-      return `read_ndjson_objects(${files}, ignore_errors = true${compression})`;
-    };
-    const reads: string[] = [];
-    const others: string[] = [];
-    for (const location of locations) {
-      if (location.kind === "local") {
-        // Each name matches only itself: DuckDB expands * ? [ in a name, and a class of one names it.
-        const exact = location.paths.map((path) => duckdb.string(path.replace(/[*?[]/g, "[$&]")));
-        reads.push(read(exact, `, compression = '${location.gzip ? "gzip" : "uncompressed"}'`));
-      } else
-        others.push(
-          duckdb.string(
-            location.kind === "file"
-              ? location.path
-              : location.kind === "https"
-                ? location.url
-                : `${location.kind}://${location.bucket}/${location.key}`,
-          ),
-        );
-    }
-    if (others.length > 0) reads.unshift(read(others));
-    const table =
-      reads.length === 1
-        ? reads[0]!
-        : `(${reads.map((one) => `SELECT json FROM ${one}`).join(" UNION ALL ")})`;
+    const table = duckdbReads(
+      locations,
+      (files, compression) => `read_ndjson_objects(${files}, ignore_errors = true${compression})`,
+      "json",
+    );
     return { table, column: "json" };
   },
 };
+
+/**
+ * One table of DuckDB's reads of `locations`, `read(files, compression option)` each, `columns` of
+ * each joined: local files named exactly, one read per kind of compression, the others together.
+ */
+function duckdbReads(
+  locations: readonly Location[],
+  read: (files: string, compression: string) => string,
+  columns: string,
+): string {
+  const readOf = (urls: string[], compression = "") =>
+    read(urls.length === 1 ? urls[0]! : `[${urls.join(", ")}]`, compression);
+  const reads: string[] = [];
+  const others: string[] = [];
+  for (const location of locations) {
+    if (location.kind === "local") {
+      // Each name matches only itself: DuckDB expands * ? [ in a name, and a class of one names it.
+      const exact = location.paths.map((path) => duckdb.string(path.replace(/[*?[]/g, "[$&]")));
+      reads.push(readOf(exact, `, compression = '${location.gzip ? "gzip" : "uncompressed"}'`));
+    } else
+      others.push(
+        duckdb.string(
+          location.kind === "file"
+            ? location.path
+            : location.kind === "https"
+              ? location.url
+              : `${location.kind}://${location.bucket}/${location.key}`,
+        ),
+      );
+  }
+  if (others.length > 0) reads.unshift(readOf(others));
+  return reads.length === 1
+    ? reads[0]!
+    : `(${reads.map((one) => `SELECT ${columns} FROM ${one}`).join(" UNION ALL ")})`;
+}
+
+/**
+ * DuckDB's read of the NDJSON at `locations` into a column of type JSON per field named (the
+ * field's value, as DuckDB writes it back, NULL when it is missing or null), parsing each line
+ * once. It fails on a line it cannot read (malformed, no object, a key twice), where
+ * `read_ndjson_objects` gives a row that no filter keeps.
+ */
+export function duckdbFieldsRead(locations: readonly Location[], fields: readonly string[]): string {
+  const types = fields.map((name) => `'${name.replaceAll("'", "''")}': 'JSON'`).join(", ");
+  return duckdbReads(
+    locations,
+    (files, compression) =>
+      `read_ndjson(${files}, columns = {${types}}, records = true, ignore_errors = false${compression})`,
+    fields.map(duckdb.identifier).join(", "),
+  );
+}
+
+/**
+ * The test of a record held as JSON text in the expression `record` (not a column), as the JSON-text
+ * SQL tests one: false for text that is no JSON object as JSON.parse reads one.
+ */
+export function duckdbRecordTest(record: string, condition: string, fields: readonly string[]): string {
+  return duckdbRecord(record, duckdbFields(condition, fields), "false");
+}
 
 const clickhouseKinds: Record<JsonKind, string> = {
   string: "= 'String'",

@@ -9,3 +9,4 @@ export {
   type SqlResult,
   toSql,
 } from "./to-sql.js";
+export { type TypedRead, typedRead } from "./typed-read.js";

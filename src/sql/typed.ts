@@ -52,16 +52,18 @@ const COLUMNS_NAMED = 10;
 /**
  * The typed condition, or the diagnostics of the comparisons it cannot write exactly (E0800) and
  * of fields the table has no column for (E0801; `columns`: the table's, when it has not every field).
+ * `typedValue` writes a field's typed value: its column, or an expression of that type (query's read).
  */
 export function translateTyped(
   condition: Meaning,
   dialect: Dialect,
   timestamps: TimestampReading,
   columns: readonly string[] | undefined,
+  typedValue: (name: string) => string = dialect.identifier,
 ): { expression: string | null; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const cond = (node: Meaning, nested: boolean): string => {
-    if (node.kind === "leaf") return leafTest(node, dialect, timestamps, columns, diagnostics);
+    if (node.kind === "leaf") return leafTest(node, dialect, timestamps, columns, typedValue, diagnostics);
     const joined = node.operands
       .map((operand) => cond(operand, true))
       .join(node.kind === "and" ? " AND " : " OR ");
@@ -76,6 +78,7 @@ function leafTest(
   dialect: Dialect,
   timestamps: TimestampReading,
   columns: readonly string[] | undefined,
+  typedValue: (name: string) => string,
   diagnostics: Diagnostic[],
 ): string {
   const name = leaf.field.name;
@@ -105,7 +108,7 @@ function leafTest(
       );
   }
   const { negative, positive } = OPERATORS[leaf.operator];
-  const column = dialect.identifier(name);
+  const column = typedValue(name);
   const texts = values.map(scalarText);
   const typed = TYPED[dialect.name];
   const integer = (text: string) =>

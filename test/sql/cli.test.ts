@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { duckdbFailure, remoteAccess } from "../../src/cli/duckdb.js";
-import { compile, toSql } from "../../src/index.js";
+import { readLocalFiles } from "../../src/cli/local-read.js";
+import { compile, type Location, toSql } from "../../src/index.js";
 import { builtCli, ensureBundles } from "../helpers/bundles.js";
 import { spawnCli } from "../helpers/cli.js";
 
@@ -229,6 +230,78 @@ describe("filterc query", () => {
     });
     const none = await inDir(["query", "--expr", 'ClientCountry eq "us"', "$DIR/timed.ndjson", "--count"]);
     expect(none).toEqual({ code: 0, stdout: "3\n", stderr: "" });
+  });
+
+  it("reads the named fields typed, judging values of another type as eval does and counting them", async () => {
+    const typed = [
+      '{"EdgeResponseStatus":503,"ClientRequestHost":"a.com","ClientCountry":"us"}',
+      '{"EdgeResponseStatus":"503","ClientRequestHost":"a.com","ClientCountry":"us"}',
+      '{"EdgeResponseStatus":" 503","ClientRequestHost":"a.com","ClientCountry":"ca"}',
+      '{"EdgeResponseStatus":503.5,"ClientRequestHost":"a.com","ClientCountry":"ca"}',
+      '{"EdgeResponseStatus":340282366920938463463374607431768211456,"ClientRequestHost":"a.com"}',
+      '{"EdgeResponseStatus":504,"ClientRequestHost":["b.com"],"ClientCountry":"us"}',
+      '{"EdgeResponseStatus":500,"ClientRequestHost":{"host":"b.com"}}',
+      '{"EdgeResponseStatus":true,"ClientRequestHost":"a.com","ClientCountry":"us"}',
+      '{"EdgeResponseStatus":502,"ClientRequestHost":"b\\u002ecom","ClientCountry":null}',
+      '{"EdgeResponseStatus":501,"ClientRequestHost":"c.com","ClientCountry":"ca"}',
+      '{"EdgeResponseStatus":500,"ClientRequestHost":"d.com","ClientCountry":null}',
+    ];
+    await writeFile(join(dir, "typed.ndjson"), `${typed.join("\n")}\n`);
+    await writeFile(join(dir, "typed.ndjson.gz"), gzipSync(`${typed.join("\n")}\n`));
+    const filter = 'EdgeResponseStatus geq 500 and ClientRequestHost !eq "b.com"';
+    const evaluated = await inDir(["eval", "--expr", filter, "$DIR/typed.ndjson", "--count"]);
+    expect(evaluated.stdout).toBe("8\n");
+    // Only the typed read counts them: the line says it ran.
+    const report = (lines: number) =>
+      `filterc query: ${lines} lines held a value of another type than the catalog gives its field; they were judged as filterc eval judges them\n`;
+    const counted = await inDir(["query", "--expr", filter, "$DIR/typed.ndjson*", "--count"]);
+    expect(counted).toEqual({ code: 0, stdout: "16\n", stderr: report(14) });
+    const grouped = await inDir([
+      "query",
+      "--expr",
+      filter,
+      "$DIR/typed.ndjson",
+      "--group-by",
+      "ClientCountry",
+    ]);
+    // A null is a missing value, one group, also where the JSON-text SELECT answers (a malformed line).
+    const groups = '3\t"us"\n3\t(missing)\n2\t"ca"\n';
+    expect(grouped).toEqual({ code: 0, stdout: groups, stderr: report(7) });
+    await writeFile(join(dir, "typed-text.ndjson"), `${typed.join("\n")}\nnot json\n`);
+    const text = await inDir([
+      "query",
+      "--expr",
+      filter,
+      "$DIR/typed-text.ndjson",
+      "--group-by",
+      "ClientCountry",
+    ]);
+    expect(text).toEqual({ code: 0, stdout: groups, stderr: "" });
+  });
+
+  it("answers with the JSON-text SELECT where DuckDB's reader and JSON.parse read a line otherwise", async () => {
+    const misfit = '{"EdgeResponseStatus":"503","ClientRequestHost":"a.com"}';
+    const lenient = [
+      "not json",
+      "[1]",
+      '{"EdgeResponseStatus":503,"ClientRequestHost":"a.com",}',
+      '{"EdgeResponseStatus":503,"ClientRequestHost":"a.com","BotTags":["x",]}',
+      '{"EdgeResponseStatus":503,"ClientRequestHost":"a.com","BotScore":NaN}',
+      '{"EdgeResponseStatus":-Infinity,"ClientRequestHost":"a.com"}',
+    ];
+    const files = lenient.map((_, index) => join(dir, `lenient-${index}.ndjson`));
+    for (const [index, line] of lenient.entries()) await writeFile(files[index]!, `${misfit}\n${line}\n`);
+    await writeFile(join(dir, "strict.ndjson.gz"), gzipSync(`${misfit}\n\n \r\n${misfit}`));
+    const local = (path: string): Location => ({ kind: "local", paths: [path], gzip: path.endsWith(".gz") });
+    const strict = async (file: string) => (await readLocalFiles([local(file)], dir, true)).strict;
+    expect(await strict(join(dir, "strict.ndjson.gz"))).toBe(true);
+    for (const file of files) expect([file, await strict(file)]).toEqual([file, false]);
+    // DuckDB's reader fails on the first, takes the third: eval counts both as malformed, and keeps
+    // the other line; no misfit is reported, as the SELECT answered.
+    for (const file of [files[0], files[3]]) {
+      const counted = await inDir(["query", "--expr", 'ClientRequestHost !eq "b"', file!, "--count"]);
+      expect(counted).toEqual({ code: 0, stdout: "1\n", stderr: "" });
+    }
   });
 
   it("refuses what it cannot do before starting DuckDB", async () => {

@@ -1,15 +1,16 @@
 import { DEFAULT_DATASET } from "../../catalog/index.js";
 import type { Cond } from "../../check/index.js";
 import { terminalJson, terminalText } from "../../diagnostics/index.js";
-import { compileLineFilter, type TimestampReading } from "../../eval/index.js";
-import { emptyTally, gzipDamage, UnreadableTimes, unreadableTimesReport } from "../../logs/index.js";
-import { dialects, jsonPointer, type Location, toSql } from "../../sql/index.js";
+import { compileLineFilter, DEFAULT_TIMESTAMP_READING, type TimestampReading } from "../../eval/index.js";
+import { emptyTally, UnreadableTimes, unreadableTimesReport } from "../../logs/index.js";
+import { dialects, jsonPointer, type Location, type TypedRead, toSql, typedRead } from "../../sql/index.js";
 import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
 import { type DuckDBConnection, duckdbFailure, openDuckDB, remoteAccess } from "../duckdb.js";
 import { loadEvalFilter } from "../eval-filter.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
 import { readLocations } from "../local-files.js";
+import { type LocalRead, readLocalFiles } from "../local-read.js";
 import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
 
 /** The groups --group-by prints by default, and at most (each is a line held and printed). */
@@ -83,14 +84,22 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new UserError("the filter cannot be written as DuckDB SQL (see filterc sql)");
   }
   const times = timesOf(loaded.condition, locations, timestamps);
+  const typedSql =
+    (values.count || groupBy !== undefined) && !values.stats && !times && loaded.condition !== null
+      ? typedRead(loaded.condition, {
+          from: locations,
+          timestamps: timestamps ?? DEFAULT_TIMESTAMP_READING,
+          groupBy,
+        })
+      : undefined;
   const connection = await openDuckDB(threads);
-  // Inflated here beside DuckDB's read, which says nothing of a gzip file cut short.
-  const damage = gzipDamage(locations, io.cwd);
-  damage.catch(() => undefined);
+  // Read here beside DuckDB's read, which says nothing of a gzip file cut short.
+  const local = readLocalFiles(locations, io.cwd, typedSql !== undefined);
+  local.catch(() => undefined);
   const reportDamage = async () => {
-    const found = await damage;
-    for (const text of found) io.stderr(`filterc query: ${terminalText(text)}\n`);
-    return found.length;
+    const { damage } = await local;
+    for (const text of damage) io.stderr(`filterc query: ${terminalText(text)}\n`);
+    return damage.length;
   };
   try {
     for (const statement of access.statements) await connection.run(statement);
@@ -100,7 +109,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     if (stats) io.stderr(`${keptStats(stats.kept, stats.of)}\n`);
     /** The timestamp values that are no time are counted in the pass below, unless --stats counted them. */
     const counting = stats === undefined ? times : undefined;
-    if (values.count) {
+    const typed = typedSql && (await readTyped(connection, typedSql, local, top));
+    if (typed) {
+      if (values.count) io.stdout(`${typed.count}\n`);
+      else printGroups(typed.groups!, io);
+      if (typed.misfits > 0) io.stderr(`filterc query: ${misfitReport(typed.misfits)}\n`);
+    } else if (values.count) {
       const count =
         stats?.kept.lines ??
         (counting
@@ -108,19 +122,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           : (await all(connection, `SELECT count(*) FROM (${sql.sql})`))[0]![0]);
       io.stdout(`${count}\n`);
     } else if (groupBy !== undefined) {
-      const value = `json_extract(json, ${dialects.duckdb.string(jsonPointer(groupBy))})::VARCHAR`;
+      // A null is a missing value, one group, as the typed read has it.
+      const value = `NULLIF(json_extract(json, ${dialects.duckdb.string(jsonPointer(groupBy))})::VARCHAR, 'null')`;
       const groups = counting
         ? counting.groups(value)
         : `SELECT count(*) AS n, ${value} AS value, 0 AS unreadable, NULL AS example FROM (${sql.sql}) GROUP BY value`;
       const rows = await all(connection, topGroups(groups, top));
       if (counting) counting.add(Number(rows[0]?.[4] ?? 0), (rows[0]?.[5] ?? null) as string | null);
-      const shown = rows.filter((row) => Number(row[0]) > 0);
-      for (const [n, found] of shown)
-        io.stdout(
-          `${n}\t${found === null || found === "null" ? "(missing)" : terminalText(String(found))}\n`,
-        );
-      const more = Number(rows[0]?.[3] ?? 0) - shown.length;
-      if (more > 0) io.stdout(`${rows[0]![2]}\t(${more} more value${more === 1 ? "" : "s"})\n`);
+      printGroups(rows, io);
     } else {
       const result = await connection.stream(counting ? counting.rows : sql.sql);
       for await (const rows of result.yieldRows()) {
@@ -142,6 +151,51 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   } finally {
     connection.closeSync();
   }
+}
+
+/** The rows of topGroups: each group's lines and value, then one line for the groups not shown. */
+function printGroups(rows: unknown[][], io: CliIO): void {
+  const shown = rows.filter((row) => Number(row[0]) > 0);
+  for (const [n, found] of shown)
+    io.stdout(`${n}\t${found === null ? "(missing)" : terminalText(String(found))}\n`);
+  const more = Number(rows[0]?.[3] ?? 0) - shown.length;
+  if (more > 0) io.stdout(`${rows[0]![2]}\t(${more} more value${more === 1 ? "" : "s"})\n`);
+}
+
+/** What query says of the lines whose values the typed read found of another type. */
+const misfitReport = (lines: number) =>
+  `${lines} line${lines === 1 ? "" : "s"} held a value of another type than the catalog gives its field; ${lines === 1 ? "it was" : "they were"} judged as filterc eval judges ${lines === 1 ? "it" : "them"}`;
+
+/**
+ * The count, or the groups (topGroups' rows), of the typed read, with the number of lines holding a
+ * value of another type; undefined when the JSON-text SELECT must answer instead: DuckDB's reader
+ * failed on a line (malformed, no object, a key it reads twice), or a line of the files may be JSON
+ * the reader takes and JSON.parse refuses (see LocalRead.strict); the SELECT tests each line as eval.
+ */
+async function readTyped(
+  connection: DuckDBConnection,
+  read: TypedRead,
+  local: Promise<LocalRead>,
+  top: number,
+): Promise<{ count: unknown; groups: unknown[][] | undefined; misfits: number } | undefined> {
+  const records = `SELECT ${read.kept} AS kept, ${read.misfit} AS misfit${read.group ? `, ${read.group} AS value` : ""} FROM ${read.table}`;
+  let answer: { count: unknown; groups: unknown[][] | undefined; misfits: number };
+  try {
+    if (read.group === undefined) {
+      const [row] = await all(
+        connection,
+        `SELECT count(*) FILTER (WHERE kept), count(*) FILTER (WHERE misfit) FROM (${records})`,
+      );
+      answer = { count: row![0], groups: undefined, misfits: Number(row![1]) };
+    } else {
+      const groups = `SELECT count(*) FILTER (WHERE kept) AS n, value, count(*) FILTER (WHERE misfit) AS unreadable, NULL AS example FROM (${records}) WHERE kept OR misfit GROUP BY value`;
+      const rows = await all(connection, topGroups(groups, top));
+      answer = { count: undefined, groups: rows, misfits: Number(rows[0]?.[4] ?? 0) };
+    }
+  } catch {
+    return undefined;
+  }
+  return (await local.then((read) => read.strict).catch(() => false)) ? answer : undefined;
 }
 
 /**

@@ -1,0 +1,104 @@
+import { type Cond, type Meaning, toNegationNormalForm } from "../check/index.js";
+import { terminalText } from "../diagnostics/index.js";
+import type { TimestampReading } from "../eval/index.js";
+import { columnKind } from "./columns.js";
+import { dialects, duckdbFieldsRead, duckdbRecordTest, type Location } from "./dialect.js";
+import { translate } from "./translate.js";
+import { translateTyped } from "./typed.js";
+
+/**
+ * `filterc query`'s columnar read: DuckDB parses each line once into a JSON column per field the
+ * filter names (the value's JSON as it was, not converted), and the filter is the typed condition
+ * (typed.ts) over the values where each fits its field's column type, and eval's semantics over the
+ * values' JSON (translate.ts, over an object of those fields) where one does not. The typed
+ * comparisons skip the per-line JSON functions of the JSON-text SELECT, which cost ten times the
+ * read (bench/RESULTS.md, "query reads typed").
+ */
+
+const duckdb = dialects.duckdb;
+
+/** A field's value as text: the JSON DuckDB wrote back for it (NULL: missing or null). */
+const json = (name: string) => `(${duckdb.identifier(name)}::VARCHAR)`;
+
+/**
+ * The kinds the read compares typed: whether a value's JSON fits the column type, and the typed
+ * value of one that does. DuckDB writes a value back canonically (a string escapes only `"`, `\`
+ * and controls; a number keeps its text), so a string's text without a backslash is its content
+ * between the quotes, and an integer's text holds no point or exponent.
+ */
+const FITS: Record<string, { fits(text: string): string; value(text: string): string }> = {
+  string: {
+    fits: (text) => `starts_with(${text}, '"')`,
+    value: (text) =>
+      `CASE WHEN contains(${text}, '\\') THEN json_extract_string(${text}, '$') ELSE ${text}[2:-2] END`,
+  },
+  int: {
+    fits: (text) => `TRY_CAST(${text} AS HUGEINT) IS NOT NULL AND NOT regexp_matches(${text}, '[.eE]')`,
+    value: (text) => `TRY_CAST(${text} AS HUGEINT)`,
+  },
+  bool: {
+    fits: (text) => `${text} IN ('true', 'false')`,
+    value: (text) => `(${text} = 'true')`,
+  },
+};
+
+/** The SQL of query's typed read; see the file's comment. */
+export interface TypedRead {
+  /** DuckDB's read: a JSON column per field the filter names, and the group-by field. */
+  table: string;
+  /** Whether the filter keeps the row. */
+  kept: string;
+  /** Whether a value the filter compares is of another type than its field's column. */
+  misfit: string;
+  /** The group-by field's value as JSON text (NULL: missing or null), as `json_extract` writes it. */
+  group: string | undefined;
+}
+
+/**
+ * The typed read of the filter over `from`, grouping by `groupBy` when given; undefined where the
+ * filter takes the JSON-text SELECT: a field of a kind the read does not compare typed (timestamps,
+ * floats, arrays), names DuckDB's columns cannot tell apart or write, a comparison with no exact
+ * typed form.
+ */
+export function typedRead(
+  condition: Cond,
+  options: { from: readonly Location[]; timestamps: TimestampReading; groupBy?: string },
+): TypedRead | undefined {
+  const meaning = toNegationNormalForm(condition);
+  const kinds = new Map<string, string>();
+  for (const field of leafFields(meaning)) {
+    const kind = columnKind(field);
+    if (typeof kind !== "string" || !Object.hasOwn(FITS, kind)) return undefined;
+    kinds.set(field.name, kind);
+  }
+  const names = [...kinds.keys()];
+  if (options.groupBy !== undefined && !kinds.has(options.groupBy)) {
+    // As columnKind asks of the filter's fields: a name DuckDB's identifiers write as it is.
+    if (terminalText(options.groupBy) !== options.groupBy) return undefined;
+    names.push(options.groupBy);
+  }
+  // DuckDB's column names ignore case.
+  if (new Set(names.map((name) => name.toLowerCase())).size < names.length) return undefined;
+  const typed = translateTyped(meaning, duckdb, options.timestamps, undefined, (name) =>
+    FITS[kinds.get(name)!]!.value(json(name)),
+  );
+  const exact = translate(meaning, duckdb, options.timestamps);
+  if (typed.expression === null || exact.expression === null) return undefined;
+  const misfit = names
+    .filter((name) => kinds.has(name))
+    .map((name) => `(${json(name)} IS NOT NULL AND NOT (${FITS[kinds.get(name)!]!.fits(json(name))}))`)
+    .join(" OR ");
+  // The JSON text of the fields the filter reads, which eval's semantics test as a record.
+  const record = `json_object(${exact.fields.map((name) => `${duckdb.string(name)}, ${duckdb.identifier(name)}`).join(", ")})`;
+  return {
+    table: duckdbFieldsRead(options.from, names),
+    kept: `CASE WHEN ${misfit} THEN ${duckdbRecordTest(record, exact.expression, exact.fields)} ELSE ${typed.expression} END`,
+    misfit,
+    group: options.groupBy === undefined ? undefined : json(options.groupBy),
+  };
+}
+
+function* leafFields(meaning: Meaning): Generator<Extract<Meaning, { kind: "leaf" }>["field"]> {
+  if (meaning.kind === "leaf") yield meaning.field;
+  else for (const operand of meaning.operands) yield* leafFields(operand);
+}
