@@ -57,18 +57,23 @@ function byLengthThenFirst(entries: [string, TokenType][]): [string, TokenType][
 
 const operatorSpellings = [...operatorTokens, ...nearMissTokens];
 
-/** Case-sensitive words (operators and booleans), by length. `and`, `or`, `not` match in any case. */
-const wordsByLength = byLengthThenFirst([
-  ...operatorSpellings.filter(([spelling]) => isWord(spelling)),
-  [BOOLEAN_WORDS[0], True],
-  [BOOLEAN_WORDS[1], False],
-]);
-
+/** `and`, `or`, `not`: they match in any case. */
 const anyCaseWords: [string, TokenType][] = [
   [LOGIC.and.word, And],
   [LOGIC.or.word, Or],
   [LOGIC.not.word, Not],
 ];
+
+/**
+ * Case-sensitive words (operators and booleans), by length, then the logic words as spelled, so
+ * that they are found in one lookup; in other cases they are found by anyCaseWords.
+ */
+const wordsByLength = byLengthThenFirst([
+  ...operatorSpellings.filter(([spelling]) => isWord(spelling)),
+  [BOOLEAN_WORDS[0], True],
+  [BOOLEAN_WORDS[1], False],
+  ...anyCaseWords,
+]);
 
 /** `!` followed by one of these words (by the word's length) is one token; followed by any other word it is `!` then a field. */
 const bangWordsByLength = byLengthThenFirst(
@@ -111,8 +116,9 @@ function keywordAt(source: string, start: number, end: number): [string, TokenTy
   if (length <= LONGEST_ANY_CASE_WORD) {
     for (let i = 0; i < anyCaseWords.length; i++) {
       const entry = anyCaseWords[i]!;
-      if (entry[0].length !== length || !isWordAt(source, start, entry[0], 0x20)) continue;
-      return isWordAt(source, start, entry[0], 0) ? entry : [source.slice(start, end), entry[1]];
+      // Written as spelled, the word was found above: here its image is what the source writes.
+      if (entry[0].length === length && isWordAt(source, start, entry[0], 0x20))
+        return [source.slice(start, end), entry[1]];
     }
   }
   return undefined;
