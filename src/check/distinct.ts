@@ -34,6 +34,21 @@ export class Distinct<T> {
 }
 
 /**
+ * Whether two of `items` are equal (`same`, or past PAIRWISE_LIMIT items equal keys): most lists
+ * have none, which comparing pairs finds without building anything.
+ */
+export function hasDuplicate<T>(
+  items: readonly T[],
+  same: (a: T, b: T) => boolean,
+  keyOf: (item: T) => string,
+): boolean {
+  if (items.length > PAIRWISE_LIMIT) return new Set(items.map(keyOf)).size < items.length;
+  for (let i = 1; i < items.length; i++)
+    for (let j = 0; j < i; j++) if (same(items[j]!, items[i]!)) return true;
+  return false;
+}
+
+/**
  * Up to this many values, a membership test compares them one by one; past it, it looks them up
  * in a set, which bounds the work on long lists (compared element by element, it was quadratic).
  */

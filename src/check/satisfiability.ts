@@ -15,16 +15,16 @@ export function findConstantGroups(cond: Meaning, diagnostics: Diagnostic[]): vo
     findConstantComparison(cond, diagnostics);
     return;
   }
-  let leafCount = 0;
-  const constant = new Set<FieldInfo>();
+  let constant: Set<FieldInfo> | undefined;
   for (const operand of cond.operands) {
     if (operand.kind !== "leaf") findConstantGroups(operand, diagnostics);
-    else {
-      leafCount++;
-      if (findConstantComparison(operand, diagnostics)) constant.add(operand.field);
+    else if (findConstantComparison(operand, diagnostics)) {
+      constant ??= new Set();
+      constant.add(operand.field);
     }
   }
-  if (leafCount < 2) return;
+  // Most groups compare each field once: then there is no group of one field to test.
+  if (!repeatsField(cond.operands)) return;
   // Keyed by the catalog's field object: one per field, and cheaper to hash than its name.
   const byField = new Map<FieldInfo, Leaf[]>();
   for (const operand of cond.operands) {
@@ -35,7 +35,7 @@ export function findConstantGroups(cond: Meaning, diagnostics: Diagnostic[]): vo
   }
   for (const [info, leaves] of byField) {
     // A comparison constant by itself already has its warning; the group adds nothing.
-    if (leaves.length < 2 || constant.has(info)) continue;
+    if (leaves.length < 2 || constant?.has(info)) continue;
     // An `or` always holds when the negations of its comparisons can never all hold.
     const tested =
       cond.kind === "and" ? leaves : leaves.map((leaf) => withOperator(leaf, negateOperator(leaf.operator)));
@@ -44,6 +44,31 @@ export function findConstantGroups(cond: Meaning, diagnostics: Diagnostic[]): vo
     const kind = cond.kind === "and" ? "NeverTrue" : "AlwaysTrue";
     diagnostics.push(diagnose(kind, first!, { field: info.name }, undefined, others));
   }
+}
+
+/** Past this many operands, a group's fields are told apart in a set rather than pair by pair. */
+const PAIRWISE_FIELDS_LIMIT = 16;
+
+/** Whether two comparisons among the operands compare the same field; pair by pair up to PAIRWISE_FIELDS_LIMIT, which allocates nothing. */
+function repeatsField(operands: readonly Meaning[]): boolean {
+  if (operands.length > PAIRWISE_FIELDS_LIMIT) {
+    const seen = new Set<FieldInfo>();
+    for (const operand of operands) {
+      if (operand.kind !== "leaf") continue;
+      if (seen.has(operand.field)) return true;
+      seen.add(operand.field);
+    }
+    return false;
+  }
+  for (let i = 1; i < operands.length; i++) {
+    const operand = operands[i]!;
+    if (operand.kind !== "leaf") continue;
+    for (let j = 0; j < i; j++) {
+      const other = operands[j]!;
+      if (other.kind === "leaf" && other.field === operand.field) return true;
+    }
+  }
+  return false;
 }
 
 /** Past this many comparisons of one field in one group, a warning names them all rather than search for the few that conflict. */

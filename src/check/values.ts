@@ -112,11 +112,12 @@ function checkList(elements: Scalar[], listRange: Range, context: ValueContext):
   const values: ScalarValue[] = [];
   const distinct = new Distinct(sameScalar, scalarKey);
   let failed = false;
-  elements.forEach((element, index) => {
+  for (let index = 0; index < elements.length; index++) {
+    const element = elements[index]!;
     const value = checkScalar(element, context);
     if (!value) {
       failed = true;
-      return;
+      continue;
     }
     if (!distinct.add(value)) {
       // The fix removes the element with the comma before it; in values listed without brackets
@@ -133,31 +134,34 @@ function checkList(elements: Scalar[], listRange: Range, context: ValueContext):
           bare ? undefined : { message: `remove ${text}`, range: removal, replacement: "" },
         ),
       );
-      return;
+      continue;
     }
     values.push(value);
-  });
+  }
   return failed ? undefined : values;
+}
+
+/** Reports E0201 (a value of another type than the field's), with the value rewritten where there is one; returns undefined. */
+function mismatch(value: Scalar, context: ValueContext, found: string, replacement?: string): undefined {
+  const { field } = context;
+  const suggestion =
+    replacement === undefined
+      ? undefined
+      : { message: `write ${replacement}`, range: value.range, replacement };
+  context.diagnostics.push(
+    diagnose(
+      "ValueTypeMismatch",
+      value.range,
+      { field: field.name, type: typeWithArticle(field), found, replacement },
+      suggestion,
+    ),
+  );
+  return undefined;
 }
 
 function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefined {
   const { field, diagnostics } = context;
   const type = valueTypeOf(field);
-  const mismatch = (found: string, replacement?: string) => {
-    const suggestion =
-      replacement === undefined
-        ? undefined
-        : { message: `write ${replacement}`, range: value.range, replacement };
-    diagnostics.push(
-      diagnose(
-        "ValueTypeMismatch",
-        value.range,
-        { field: field.name, type: typeWithArticle(field), found, replacement },
-        suggestion,
-      ),
-    );
-    return undefined;
-  };
   switch (value.kind) {
     case "error":
       return undefined;
@@ -168,8 +172,8 @@ function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefi
       }
       const lower = value.name.toLowerCase();
       if (type === "bool" && (lower === "true" || lower === "false"))
-        return mismatch(`the word \`${value.name}\``, lower);
-      if (type !== "string") return mismatch(`the word \`${value.name}\``);
+        return mismatch(value, context, `the word \`${value.name}\``, lower);
+      if (type !== "string") return mismatch(value, context, `the word \`${value.name}\``);
       const replacement = stringLiteral(value.name);
       diagnostics.push(
         diagnose(
@@ -182,14 +186,17 @@ function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefi
       return undefined;
     }
     case "string": {
-      const found = `the string ${textOf(context, value.range)}`;
       if (type === "string") return { kind: "string", value: value.value };
-      if (type === "int" && isIntegerText(value.value)) return mismatch(found, canonicalNumber(value.value));
-      if (type === "int" && isTimestampField(field)) return mismatch(found, nanosecondsOf(value.value));
-      if (type === "float" && isNumberText(value.value)) return mismatch(found, canonicalNumber(value.value));
+      const found = `the string ${textOf(context, value.range)}`;
+      if (type === "int" && isIntegerText(value.value))
+        return mismatch(value, context, found, canonicalNumber(value.value));
+      if (type === "int" && isTimestampField(field))
+        return mismatch(value, context, found, nanosecondsOf(value.value));
+      if (type === "float" && isNumberText(value.value))
+        return mismatch(value, context, found, canonicalNumber(value.value));
       if (type === "bool" && (value.value === "true" || value.value === "false"))
-        return mismatch(found, value.value);
-      return mismatch(found);
+        return mismatch(value, context, found, value.value);
+      return mismatch(value, context, found);
     }
     case "int": {
       if (!fitsInt64Range(value.digits)) {
@@ -201,8 +208,9 @@ function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefi
         if (isTimestampField(field)) checkTimestampUnit(text, value.range, context);
         return { kind: "number", text };
       }
-      if (type === "string") return mismatch(`the integer ${value.digits}`, JSON.stringify(value.digits));
-      return mismatch(`the integer ${value.digits}`);
+      if (type === "string")
+        return mismatch(value, context, `the integer ${value.digits}`, JSON.stringify(value.digits));
+      return mismatch(value, context, `the integer ${value.digits}`);
     }
     case "decimal": {
       if (type === "float") return { kind: "number", text: canonicalNumber(value.text) };
@@ -210,14 +218,15 @@ function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefi
         diagnostics.push(diagnose("DecimalOnIntField", value.range, { field: field.name, text: value.text }));
         return undefined;
       }
-      if (type === "string") return mismatch(`the number ${value.text}`, JSON.stringify(value.text));
-      return mismatch(`the number ${value.text}`);
+      if (type === "string")
+        return mismatch(value, context, `the number ${value.text}`, JSON.stringify(value.text));
+      return mismatch(value, context, `the number ${value.text}`);
     }
     case "bool": {
       if (type === "bool") return { kind: "bool", value: value.value };
       const text = String(value.value);
-      if (type === "string") return mismatch(text, JSON.stringify(text));
-      return mismatch(text);
+      if (type === "string") return mismatch(value, context, text, JSON.stringify(text));
+      return mismatch(value, context, text);
     }
   }
 }

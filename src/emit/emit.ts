@@ -109,14 +109,14 @@ export function emitNormal(normal: Meaning, given: EmitOptions = {}): EmitResult
   const maxOperators = options.maxOperators ?? DEFAULT_MAX_OPERATORS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const written = options.optimize === false ? normal : optimize(normal);
-  const { text, bytes, leaves } = serialize(written);
+  const { text, bytes, leaves, endBytes } = serialize(written);
   const stats: FilterStats = { operators: leaves.length, bytes, maxOperators, maxBytes };
   const invalidOptions = optionDiagnostics(given);
   if (invalidOptions.length > 0) return new Emitted(null, invalidOptions, stats, written);
   const diagnostics: Diagnostic[] = [];
   const labels = options.optionLabels;
   if (stats.operators > maxOperators) {
-    const crossing = leaves[maxOperators]!.leaf;
+    const crossing = leaves[maxOperators]!;
     const option = optionLabel(labels, "maxOperators");
     diagnostics.push(
       diagnose("TooManyOperators", crossing.range, {
@@ -128,10 +128,11 @@ export function emitNormal(normal: Meaning, given: EmitOptions = {}): EmitResult
     );
   }
   if (stats.bytes > maxBytes) {
-    const crossing = leaves.find((entry) => entry.endByte > maxBytes) ?? leaves[leaves.length - 1]!;
+    const index = endBytes.findIndex((endByte) => endByte > maxBytes);
+    const crossing = leaves[index === -1 ? leaves.length - 1 : index]!;
     const option = optionLabel(labels, "maxBytes");
     diagnostics.push(
-      diagnose("TooManyBytes", crossing.leaf.range, {
+      diagnose("TooManyBytes", crossing.range, {
         bytes: stats.bytes,
         limit: maxBytes,
         option,

@@ -1,5 +1,6 @@
 import {
   Distinct,
+  hasDuplicate,
   type Leaf,
   leafKey,
   type Meaning,
@@ -76,6 +77,7 @@ function sameValue(a: ScalarValue | ScalarValue[], b: ScalarValue | ScalarValue[
 
 /** Drops repeated operands, keeping the first of each. */
 function dedupe(operands: Meaning[]): Meaning[] {
+  if (!hasDuplicate(operands, sameCond, condKey)) return operands;
   const distinct = new Distinct(sameCond, condKey);
   const kept = operands.filter((operand) => distinct.add(operand));
   return kept.length === operands.length ? operands : kept;

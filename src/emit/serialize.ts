@@ -4,8 +4,10 @@ import { type Leaf, type Meaning, scalarText } from "../check/index.js";
 interface Serialized {
   text: string;
   bytes: number;
-  /** The comparisons in output order, each with the UTF-8 byte offset at which its JSON ends. */
-  leaves: { leaf: Leaf; endByte: number }[];
+  /** The comparisons in output order. */
+  leaves: Leaf[];
+  /** The UTF-8 byte offset at which the JSON of each of `leaves` ends (two arrays: no object per comparison). */
+  endBytes: number[];
 }
 
 /** UTF-8 length of a string whose surrogates are paired (JSON.stringify escapes lone ones). */
@@ -33,7 +35,7 @@ export function serialize(cond: Meaning): Serialized {
   const writer = new Writer();
   writer.cond(cond);
   const text = `${writer.text}}`;
-  return { text, bytes: text.length + writer.extraBytes, leaves: writer.leaves };
+  return { text, bytes: text.length + writer.extraBytes, leaves: writer.leaves, endBytes: writer.endBytes };
 }
 
 /** The JSON of one comparison, as it stands inside the filter. */
@@ -44,7 +46,8 @@ export function comparisonJson(leaf: Leaf): string {
 /** Appends the JSON to one string (V8 joins appended strings lazily, which beats collecting parts). */
 class Writer {
   text = '{"where":';
-  leaves: Serialized["leaves"] = [];
+  leaves: Leaf[] = [];
+  endBytes: number[] = [];
   /** UTF-8 bytes beyond one per UTF-16 code unit, so far. */
   extraBytes = 0;
 
@@ -52,7 +55,8 @@ class Writer {
     switch (current.kind) {
       case "leaf":
         this.text += this.leafJson(current);
-        this.leaves.push({ leaf: current, endByte: this.text.length + this.extraBytes });
+        this.leaves.push(current);
+        this.endBytes.push(this.text.length + this.extraBytes);
         return;
       case "and":
       case "or":
@@ -70,8 +74,15 @@ class Writer {
     let value: string;
     if (Array.isArray(leaf.value)) {
       // Lists hold numbers for number fields and strings otherwise; never a comma-joined string.
-      const numeric = leaf.value.every((v) => v.kind === "number");
-      value = `[${leaf.value.map((v) => (numeric ? scalarText(v) : this.quoted(scalarText(v)))).join(",")}]`;
+      const list = leaf.value;
+      let numeric = true;
+      for (let i = 0; i < list.length; i++) if (list[i]!.kind !== "number") numeric = false;
+      value = "[";
+      for (let i = 0; i < list.length; i++) {
+        const text = scalarText(list[i]!);
+        value += `${i > 0 ? "," : ""}${numeric ? text : this.quoted(text)}`;
+      }
+      value += "]";
     } else {
       value = this.quoted(scalarText(leaf.value));
     }

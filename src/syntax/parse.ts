@@ -22,7 +22,7 @@ import { filterParser, type ParseContext } from "./parser.js";
 import { lintTokens } from "./token-lints.js";
 import { Bang, LParen, Not, RParen } from "./tokens.js";
 import { readKeywordSlips } from "./typos.js";
-import { parseWellFormed } from "./well-formed.js";
+import { parseWellFormed, WELL_FORMED_MAX_DEPTH } from "./well-formed.js";
 
 /** Options of `parse`: the limits of what it reads. */
 export interface ParseOptions {
@@ -105,16 +105,23 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
   const named = reading.directive ? { directive: reading.directive } : {};
 
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const tooDeep = findDepthOverflow(lexed.tokens, maxDepth);
-  if (tooDeep) {
-    const option = optionLabel(options.optionLabels, "maxDepth");
-    diagnostics.push(diagnose("NestingTooDeep", tokenRange(tooDeep), { limit: maxDepth, option }));
-    return finish({ ...empty, comments, ...named }, diagnostics, options);
-  }
-
   const maxDiagnostics = options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS;
   // Past the diagnostics limit nothing is parsed (see parseFragments).
-  const wellFormed = diagnostics.length <= maxDiagnostics ? parseWellFormed(lexed.tokens) : undefined;
+  const readable = diagnostics.length <= maxDiagnostics;
+  // A filter the well-formed reader reads nests at most WELL_FORMED_MAX_DEPTH deep, and the depth
+  // check counts at most one more (an infix `not`): under a maxDepth past that (the default is),
+  // it is read first, and needs no walk over its tokens for their depth.
+  const readFirst = readable && maxDepth > WELL_FORMED_MAX_DEPTH + 1;
+  let wellFormed = readFirst ? parseWellFormed(lexed.tokens) : undefined;
+  if (wellFormed === undefined) {
+    const tooDeep = findDepthOverflow(lexed.tokens, maxDepth);
+    if (tooDeep) {
+      const option = optionLabel(options.optionLabels, "maxDepth");
+      diagnostics.push(diagnose("NestingTooDeep", tokenRange(tooDeep), { limit: maxDepth, option }));
+      return finish({ ...empty, comments, ...named }, diagnostics, options);
+    }
+    if (readable && !readFirst) wellFormed = parseWellFormed(lexed.tokens);
+  }
   if (wellFormed !== undefined)
     return finish(
       { kind: "filter", expr: wellFormed, comments, range: whole, ...named },

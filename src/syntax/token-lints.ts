@@ -77,16 +77,20 @@ function lexingDiagnostic(
 function tokenDiagnostics(token: IToken, source: string, diagnostics: Diagnostic[]): void {
   const type = token.tokenType;
   if (type === UnterminatedString || type === DoubleQuoted || type === SingleQuoted) {
+    const image = token.image;
+    // Most strings are printable ASCII without a backslash and terminated: nothing to say, and
+    // no range to build.
+    if (type !== UnterminatedString && isPlainText(image)) return;
     const range = tokenRange(token);
-    if (type === UnterminatedString && !isTerminated(token.image)) {
+    if (type === UnterminatedString && !isTerminated(image)) {
       // A quote right after other text (`eq "a or b eq "c"`: the first string lacks its end and
       // took the next one's start) is no string of its own to close.
       const glued = token.startOffset > 0 && /[^\s([{,=<>!&|]/.test(source[token.startOffset - 1]!);
-      diagnostics.push(unterminatedString(token.image, range, glued));
+      diagnostics.push(unterminatedString(image, range, glued));
     }
-    if (unseenInString.test(token.image)) warnUnseenCharacters(token.image, range, diagnostics);
-    if (token.image.includes("\\")) {
-      for (const invalid of findInvalidEscapes(token.image)) {
+    if (unseenInString.test(image)) warnUnseenCharacters(image, range, diagnostics);
+    if (image.includes("\\")) {
+      for (const invalid of findInvalidEscapes(image)) {
         const start = shift(range.start, invalid.offset);
         diagnostics.push(
           diagnose(
@@ -138,6 +142,15 @@ function tokenDiagnostics(token: IToken, source: string, diagnostics: Diagnostic
       );
     }
   }
+}
+
+/** Whether text is printable ASCII without a backslash: no escape to check, no character unseen. */
+function isPlainText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e || code === 0x5c) return false;
+  }
+  return true;
 }
 
 /** Characters a string holds that cannot be seen where it is read: controls, tabs, bidi and other format characters. */

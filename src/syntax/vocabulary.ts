@@ -248,11 +248,19 @@ for (const canonical of CANONICAL_OPERATORS) {
   };
 }
 
+/**
+ * OPERATORS by name in a map: the checker and the meaning analysis look an operator up per
+ * comparison, and a map read by a name that varies costs about half an object's.
+ */
+const factsByName: ReadonlyMap<string, OperatorFacts> = new Map(
+  CANONICAL_OPERATORS.map((operator) => [operator, OPERATORS[operator]]),
+);
+
 /** Every operator, for messages: "eq, !eq, lt, … and !in". */
 export const OPERATOR_NAMES = `${CANONICAL_OPERATORS.slice(0, -1).join(", ")} and ${CANONICAL_OPERATORS[CANONICAL_OPERATORS.length - 1]}`;
 
 export function isCanonicalOperator(text: string): text is CanonicalOperator {
-  return Object.hasOwn(declarations, text);
+  return factsByName.has(text);
 }
 
 /** Every spelling the language accepts for an operator (canonical ones and aliases), with its canonical operator. */
@@ -268,7 +276,7 @@ export const OPERATOR_SPELLINGS: ReadonlyMap<string, CanonicalOperator> = new Ma
  * nothing, and anything but one of the 14 canonical operators accepts nothing.
  */
 export function operatorAccepts(operator: CanonicalOperator, type: FieldType): boolean {
-  return isCanonicalOperator(operator) && OPERATORS[operator].accepts.includes(type);
+  return factsByName.get(operator)?.accepts.includes(type) === true;
 }
 
 /** The operators a field of `type` accepts, in canonical order. */
@@ -278,11 +286,11 @@ export function operatorsFor(type: FieldType): CanonicalOperator[] {
 
 /** The operator that holds exactly when `operator` does not (for a present field): the pairs Logpush JSON needs for `not`. */
 export function negateOperator(operator: CanonicalOperator): CanonicalOperator {
-  return OPERATORS[operator].negation;
+  return factsByName.get(operator)!.negation;
 }
 
 export function isListOperator(operator: CanonicalOperator): boolean {
-  return OPERATORS[operator].list;
+  return factsByName.get(operator)!.list;
 }
 
 /** Whether the operator holds for a record that lacks the field: the `!` operators do, the others do not. */

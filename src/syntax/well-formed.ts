@@ -35,7 +35,7 @@ import {
  * takes only the derivations that parser makes without an error, and builds their nodes with the
  * same functions (nodes.ts), so the trees are the same (test/syntax/well-formed.test.ts holds them to it on
  * generated sources). It declines the rarer well-formed shapes too: a word or `!word` as
- * operator, a `not` before a word, nesting deeper than MAX_DEPTH.
+ * operator, a `not` before a word, nesting deeper than WELL_FORMED_MAX_DEPTH.
  *
  * Why: chevrotain's rule calls, lookahead and recovery bookkeeping were about half of the parse
  * (bench/RESULTS.md, "Compile with a direct parse of well-formed filters").
@@ -53,7 +53,7 @@ export function parseWellFormed(tokens: readonly IToken[]): Expr | null | undefi
 }
 
 /** Nesting (parentheses and prefix `not`s) past which chevrotain's parser reads the filter, as deep ones always were. */
-const MAX_DEPTH = 64;
+export const WELL_FORMED_MAX_DEPTH = 64;
 
 /** Thrown where the filter leaves this reader's grammar; caught once, at the top. */
 const DECLINED = new Error("declined");
@@ -94,7 +94,7 @@ class Reader {
       const operator = this.operator();
       return comparisonNode(token, operator, this.value());
     }
-    if (++this.depth > MAX_DEPTH) throw DECLINED;
+    if (++this.depth > WELL_FORMED_MAX_DEPTH) throw DECLINED;
     let expr: Expr;
     if (tokenMatcher(token, Negation)) expr = notNode(token, this.unary());
     else if (token.tokenType === LParen) {

@@ -111,6 +111,23 @@ describe("the parse of well-formed filters", () => {
     }
   });
 
+  /*
+   * A filter the reader takes is read before the depth check when maxDepth is past the reader's
+   * limit (64): the check counts an infix `not` as one more level, so 64 parentheses around
+   * `X not in [1]` are 65 deep to it, and the reader takes them.
+   */
+  it.each([
+    [63, 63, ["E0002"]],
+    [63, 64, []],
+    [64, 64, ["E0002"]],
+    [64, 65, []],
+    [64, 66, []],
+  ])("%i parentheses around `X not in [1]`, maxDepth %i: %j", (parens, maxDepth, codes) => {
+    const text = `${"(".repeat(parens)}X not in [1]${")".repeat(parens)}`;
+    expect(parseWellFormed(scan(text).tokens)).toBeDefined();
+    expect(parse(text, { maxDepth }).diagnostics.map((d) => d.code)).toEqual(codes);
+  });
+
   it("takes 64 levels of nesting, and `not` before an operator", () => {
     const text = `${"(".repeat(32)}${"not ".repeat(32)}X not in [1,]${")".repeat(32)}`;
     const fast = parseWellFormed(scan(text).tokens);

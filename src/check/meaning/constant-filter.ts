@@ -36,12 +36,11 @@ export function findConstantFilter(cond: Meaning, diagnostics: Diagnostic[]): vo
   // Each field compared once, by comparisons that can each hold and fail: making every comparison
   // hold makes the filter hold (the meaning has no `not`), and failing them all fails it. No
   // search needed, and that is most filters, for which the search would cost most of a compile.
-  const { leaves, depth, fieldRepeats } = shapeOf(cond);
-  if (leaves.length > CONSTANT_FILTER_MAX_COMPARISONS) return;
-  if (!fieldRepeats && !leaves.some((leaf) => constancyOf(leaf) !== undefined)) return;
+  const { leaves, tooDeep, fieldRepeats } = shapeOf(cond);
   // Deep nesting (with maxDepth raised) would exhaust the stack of the recursive analysis: past
   // this depth the warnings are left out.
-  if (depth > CONSTANT_FILTER_MAX_DEPTH) return;
+  if (tooDeep || leaves.length > CONSTANT_FILTER_MAX_COMPARISONS) return;
+  if (!fieldRepeats && !leaves.some((leaf) => constancyOf(leaf) !== undefined)) return;
   // The record with every field missing answers one of the two questions at once.
   if (!holdsWithFieldsMissing(cond)) {
     const passing = findRecord([{ cond, negated: false }], CONSTANT_FILTER_MAX_STEPS);
@@ -53,29 +52,25 @@ export function findConstantFilter(cond: Meaning, diagnostics: Diagnostic[]): vo
 }
 
 /**
- * The comparisons of a condition, its nesting depth and whether a field is compared twice, in
- * one walk without recursion (nesting may be deep when maxDepth is raised).
+ * The comparisons of a condition, whether its nesting goes deeper than CONSTANT_FILTER_MAX_DEPTH
+ * and whether a field is compared twice, in one walk. The walk recurses no deeper than that
+ * depth (nesting may be deep when maxDepth is raised), and past it the warnings are left out, so
+ * the comparisons below need no counting.
  */
-function shapeOf(cond: Meaning): { leaves: Leaf[]; depth: number; fieldRepeats: boolean } {
-  const leaves: Leaf[] = [];
+function shapeOf(cond: Meaning): { leaves: Leaf[]; tooDeep: boolean; fieldRepeats: boolean } {
+  const shape = { leaves: [] as Leaf[], tooDeep: false, fieldRepeats: false };
   // Keyed by the catalog's field object: one per field, and cheaper to hash than its name.
   const fields = new Set<Leaf["field"]>();
-  let deepest = 0;
-  const parts = [cond];
-  const depths = [1];
-  for (let part = parts.pop(); part; part = parts.pop()) {
-    const depth = depths.pop()!;
-    if (depth > deepest) deepest = depth;
+  const walk = (part: Meaning, depth: number): void => {
     if (part.kind === "leaf") {
-      leaves.push(part);
+      shape.leaves.push(part);
       fields.add(part.field);
-    } else
-      for (const operand of part.operands) {
-        parts.push(operand);
-        depths.push(depth + 1);
-      }
-  }
-  return { leaves, depth: deepest, fieldRepeats: fields.size < leaves.length };
+    } else if (depth === CONSTANT_FILTER_MAX_DEPTH) shape.tooDeep ||= part.operands.length > 0;
+    else for (const operand of part.operands) walk(operand, depth + 1);
+  };
+  walk(cond, 1);
+  shape.fieldRepeats = fields.size < shape.leaves.length;
+  return shape;
 }
 
 /** Whether the filter passes the record with every field missing: the `!` comparisons hold then, the others fail. */

@@ -64,11 +64,11 @@ export function solveField(field: FieldInfo, literals: readonly Literal[]): Fiel
  * (`X lt -9223372036854775808`), and a float one (`X eq` a long constant no double is written as).
  */
 export function constancyOf(leaf: Leaf): "always" | "never" | undefined {
-  const values = Array.isArray(leaf.value) ? leaf.value : [leaf.value];
+  const type = leaf.field.type;
   const mayBeConstant =
-    leaf.field.type === "float" ||
-    (leaf.field.type === "string" && values.some((value) => value.kind === "string" && value.value === "")) ||
-    (leaf.field.type === "int" && values.some(isIntBound));
+    type === "float" ||
+    (type === "string" && someValue(leaf, isEmptyString)) ||
+    (type === "int" && someValue(leaf, isIntBound));
   if (!mayBeConstant) return undefined;
   const holdsFor = (present: Leaf) =>
     solveField(leaf.field, [{ present, holdsWhenMissing: false }]) !== undefined;
@@ -76,6 +76,16 @@ export function constancyOf(leaf: Leaf): "always" | "never" | undefined {
   if (!holdsFor(withOperator(leaf, negateOperator(leaf.operator)))) return "always";
   return undefined;
 }
+
+/** Whether one of the comparison's constants (one, or a list's) passes `test`; every comparison asks, so nothing is allocated. */
+function someValue(leaf: Leaf, test: (value: ScalarValue) => boolean): boolean {
+  const { value } = leaf;
+  if (!Array.isArray(value)) return test(value);
+  for (let i = 0; i < value.length; i++) if (test(value[i]!)) return true;
+  return false;
+}
+
+const isEmptyString = (value: ScalarValue) => value.kind === "string" && value.value === "";
 
 const isIntBound = (value: ScalarValue) =>
   value.kind === "number" && (value.text === "-9223372036854775808" || value.text === "18446744073709551615");

@@ -7,20 +7,19 @@ const textOf = (value: ScalarValue) => (value.kind === "string" ? value.value : 
 
 /** Whether a present string value satisfies one comparison: the evaluator's semantics (exact, case-sensitive, UTF-16 code units). */
 export function stringHolds(leaf: Leaf, value: string): boolean {
-  // The constants read where they stand: the greedy search asks this of every comparison it meets,
-  // and a copy of a list's texts per call was garbage each time.
-  const constants = listOf(leaf.value);
-  const constant = textOf(constants[0]!);
-  const isConstant = (other: ScalarValue) => textOf(other) === value;
+  // The constants read where they stand, nothing built: the greedy search asks this of every
+  // comparison it meets, and a copy of a list's texts (or a closure) per call was garbage each time.
+  const constants = leaf.value;
+  const constant = textOf(Array.isArray(constants) ? constants[0]! : constants);
   switch (leaf.operator) {
     case "eq":
       return value === constant;
     case "!eq":
       return value !== constant;
     case "in":
-      return constants.some(isConstant);
+      return isOneOf(constants, value);
     case "!in":
-      return !constants.some(isConstant);
+      return !isOneOf(constants, value);
     case "startsWith":
       return value.startsWith(constant);
     case "!startsWith":
@@ -36,6 +35,12 @@ export function stringHolds(leaf: Leaf, value: string): boolean {
     default:
       return false;
   }
+}
+
+function isOneOf(constants: ScalarValue | ScalarValue[], value: string): boolean {
+  if (!Array.isArray(constants)) return textOf(constants) === value;
+  for (let i = 0; i < constants.length; i++) if (textOf(constants[i]!) === value) return true;
+  return false;
 }
 
 /**

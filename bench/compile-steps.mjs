@@ -1,0 +1,143 @@
+// The steps of `compile` on the large filter of bench/compile.mjs, each run alone in a loop on its
+// own input (scan, the well-formed parse, the checker, the normal form's warnings, optimize,
+// serialize, …), in CPU microseconds per call: where the compile's time goes. The steps are not
+// exported, so the source is bundled here with esbuild (no build needed). `node
+// bench/compile-steps.mjs OLDER` also bundles OLDER/src (a checkout of an older commit) and
+// measures both in turns, with the ratio of each step. Prints a markdown section.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { machine, median } from "./measure.mjs";
+
+/** The large filter of bench/compile.mjs, in filterc's syntax. */
+const hosts = ["api", "www", "shop", "cdn", "docs", "blog", "auth", "img", "app", "dev"];
+const large = hosts
+  .map(
+    (host, i) =>
+      `(ClientRequestHost eq "${host}.a.io" or EdgeResponseStatus ${i % 2 ? `geq ${500 + i}` : `!in [${400 + i}, 404]`} or BotScore ${i % 3 ? "lt" : "gt"} ${i})`,
+  )
+  .join(" and ");
+const options = { maxBytes: 100_000 };
+
+const modules = {
+  scan: "syntax/lexer.ts",
+  parseWellFormed: "syntax/well-formed.ts",
+  lintTokens: "syntax/token-lints.ts",
+  readKeywordSlips: "syntax/typos.ts",
+  parse: "syntax/parse.ts",
+  Checker: "check/checker.ts",
+  toNegationNormalForm: "check/negate.ts",
+  findConstantGroups: "check/satisfiability.ts",
+  findConstantFilter: "check/meaning/constant-filter.ts",
+  analyzeExpr: "check/analyze.ts",
+  check: "check/check.ts",
+  optimize: "emit/optimize.ts",
+  serialize: "emit/serialize.ts",
+  emitNormal: "emit/emit.ts",
+  compile: "compile.ts",
+  getCatalog: "catalog/index.ts",
+};
+
+const work = mkdtempSync(join(tmpdir(), "compile-steps-"));
+/** The steps of the source tree at `root`, bundled into one module. */
+async function load(root, name) {
+  const entry = join(work, `${name}.ts`);
+  writeFileSync(
+    entry,
+    Object.entries(modules)
+      .map(([binding, file]) => `export { ${binding} } from ${JSON.stringify(resolve(root, "src", file))};`)
+      .join("\n"),
+  );
+  const outfile = join(work, `${name}.mjs`);
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    outfile,
+    logLevel: "error",
+  });
+  return import(pathToFileURL(outfile).href);
+}
+
+function stepsOf(m) {
+  const catalog = m.getCatalog("http_requests");
+  const lexed = m.scan(large);
+  const expr = m.parse(large).filter.expr;
+  const normal = m.toNegationNormalForm(new m.Checker(catalog, large).checkExpr(expr));
+  const optimized = m.optimize(normal);
+  return {
+    "**compile**, the whole": () => m.compile(large, options),
+    "**parse**": () => m.parse(large),
+    "· scan": () => m.scan(large),
+    "· well-formed parse (tokens → AST)": () => m.parseWellFormed(lexed.tokens),
+    "· token lints": () => m.lintTokens(lexed, large, []),
+    "· keyword slips": () => m.readKeywordSlips(lexed.tokens, []),
+    "**analysis** (`analyzeExpr`, on the AST)": () => m.analyzeExpr(expr, catalog, large, []),
+    "· checker (catalog, operator matrix, values)": () => new m.Checker(catalog, large).checkExpr(expr),
+    "· normal form (`not` pushed down)": () => m.toNegationNormalForm(normal),
+    "· constant comparisons and groups (W0103–W0106)": () => m.findConstantGroups(normal, []),
+    "· whole-filter analysis (W0115/W0116)": () => m.findConstantFilter(normal, []),
+    "**emit** (`emitNormal`)": () => m.emitNormal(normal, options),
+    "· optimize": () => m.optimize(normal),
+    "· serialize": () => m.serialize(optimized),
+  };
+}
+
+/** CPU microseconds per call of `fn`, over at least `ms` milliseconds of CPU time. */
+function cpuMicroseconds(fn, ms) {
+  let calls = 0;
+  const start = process.cpuUsage();
+  let used = 0;
+  while (used < ms * 1000) {
+    for (let i = 0; i < 20; i++) fn();
+    calls += 20;
+    const { user, system } = process.cpuUsage(start);
+    used = user + system;
+  }
+  return used / calls;
+}
+
+const older = process.argv[2];
+const builds = { current: stepsOf(await load(".", "current")) };
+if (older) builds.older = stepsOf(await load(older, "older"));
+rmSync(work, { recursive: true });
+
+const rounds = 11;
+const times = Object.fromEntries(
+  Object.keys(builds.current).map((name) => [
+    name,
+    Object.fromEntries(Object.keys(builds).map((b) => [b, []])),
+  ]),
+);
+for (const steps of Object.values(builds)) for (const fn of Object.values(steps)) cpuMicroseconds(fn, 200);
+for (let round = 0; round < rounds; round++) {
+  for (const name of Object.keys(builds.current)) {
+    // The builds take turns going first, so that neither always runs right after the other.
+    const order = round % 2 ? Object.keys(builds).reverse() : Object.keys(builds);
+    for (const build of order) {
+      times[name][build].push(cpuMicroseconds(builds[build][name], 40));
+    }
+  }
+}
+
+const rows = Object.entries(times).map(([name, byBuild]) => {
+  const current = median(byBuild.current).toFixed(1);
+  if (!older) return `| ${name} | ${current} |`;
+  const ratios = byBuild.older.map((time, round) => time / byBuild.current[round]);
+  return `| ${name} | ${current} | ${median(byBuild.older).toFixed(1)} | ${median(ratios).toFixed(2)}× |`;
+});
+
+console.log(`## compile, step by step
+
+The steps of \`compile\` on the large filter (${large.length} B, 30 comparisons), each run alone in a
+loop on its own input; CPU microseconds per call, medians of ${rounds} rounds of 40 ms${older ? ", the two builds in turns; the ratio is the median of the rounds' ratios (above 1×: this build is faster)" : ""}. ${machine()}.
+
+| step | µs per call |${older ? " older build | older / this |" : ""}
+|---|---|${older ? "---|---|" : ""}
+${rows.join("\n")}
+
+Reproduce: \`node bench/compile-steps.mjs${older ? " OLDER" : ""}\`
+`);
