@@ -29,10 +29,12 @@ const SEARCH_BYTES = 64 * 1024;
 export const MIN_RANGE_BYTES = SEARCH_BYTES;
 
 /**
- * The work of a byte of gzip, in bytes of plain text: logs inflate about tenfold, and inflating
- * costs besides (bench/RESULTS.md, "eval's fixed cost per worker").
+ * The work of a byte of gzip, in bytes of plain text: about the log it holds (logs inflate about
+ * tenfold). The same lines plain and gzipped run fastest on the same number of workers; counting
+ * inflating too (16) started half as many again, and they were slower (bench/RESULTS.md, "Quiet 16
+ * cores, after this round's merges").
  */
-export const GZIP_WORK_PER_BYTE = 16;
+export const GZIP_WORK_PER_BYTE = 10;
 
 /**
  * A worker is started for each this many ranges' worth of work (96 MiB by default): a worker's

@@ -96,8 +96,8 @@ describe("planParts: how many workers", () => {
       parts: [{ input: missing, start: 0, end: 100, whole: true }],
       workers: 1,
     });
-    // As gzip, 30,000 bytes would be two workers' work: the file is opened to know.
-    await expect(planParts([{ name: missing, size: 30_000 }], MIN_RANGE_BYTES, 8)).rejects.toThrow(
+    // As gzip, 50,000 bytes would be two workers' work: the file is opened to know.
+    await expect(planParts([{ name: missing, size: 50_000 }], MIN_RANGE_BYTES, 8)).rejects.toThrow(
       `${missing}: no such file`,
     );
   });
