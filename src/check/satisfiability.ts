@@ -2,7 +2,7 @@ import type { FieldInfo } from "../catalog/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
 import { negateOperator } from "../syntax/index.js";
 import { type Leaf, type Meaning, withOperator } from "./ir.js";
-import { constancyOf, solveField } from "./meaning/field.js";
+import { constancyOf, satisfiable } from "./meaning/field.js";
 
 /**
  * Warns about comparisons of one field, side by side in one group, that can never all hold
@@ -98,13 +98,4 @@ function findConstantComparison(leaf: Leaf, diagnostics: Diagnostic[]): boolean 
   const kind = constancy === "never" ? "ComparisonNeverTrue" : "ComparisonAlwaysTrue";
   diagnostics.push(diagnose(kind, leaf.range, { field: leaf.field.name }));
   return true;
-}
-
-/**
- * Whether some present value of the field satisfies every leaf (all on one field): the exact
- * solver of the whole-filter analysis, asked for a present value.
- */
-function satisfiable(leaves: Leaf[]): boolean {
-  const literals = leaves.map((present) => ({ present, holdsWhenMissing: false }));
-  return solveField(leaves[0]!.field, literals) !== undefined;
 }

@@ -70,11 +70,18 @@ export function constancyOf(leaf: Leaf): "always" | "never" | undefined {
     (type === "string" && someValue(leaf, isEmptyString)) ||
     (type === "int" && someValue(leaf, isIntBound));
   if (!mayBeConstant) return undefined;
-  const holdsFor = (present: Leaf) =>
-    solveField(leaf.field, [{ present, holdsWhenMissing: false }]) !== undefined;
-  if (!holdsFor(leaf)) return "never";
-  if (!holdsFor(withOperator(leaf, negateOperator(leaf.operator)))) return "always";
+  if (!satisfiable([leaf])) return "never";
+  if (!satisfiable([withOperator(leaf, negateOperator(leaf.operator))])) return "always";
   return undefined;
+}
+
+/**
+ * Whether some present value of the field satisfies every leaf (all on one field): the exact
+ * solver of the whole-filter analysis, asked for a present value.
+ */
+export function satisfiable(leaves: readonly Leaf[]): boolean {
+  const literals = leaves.map((present) => ({ present, holdsWhenMissing: false }));
+  return solveField(leaves[0]!.field, literals) !== undefined;
 }
 
 /** Whether one of the comparison's constants (one, or a list's) passes `test`; every comparison asks, so nothing is allocated. */
@@ -87,8 +94,10 @@ function someValue(leaf: Leaf, test: (value: ScalarValue) => boolean): boolean {
 
 const isEmptyString = (value: ScalarValue) => value.kind === "string" && value.value === "";
 
+const INT_MIN_TEXT = String(intDomain.min);
+const INT_MAX_TEXT = String(intDomain.max);
 const isIntBound = (value: ScalarValue) =>
-  value.kind === "number" && (value.text === "-9223372036854775808" || value.text === "18446744073709551615");
+  value.kind === "number" && (value.text === INT_MIN_TEXT || value.text === INT_MAX_TEXT);
 
 /** Whether a value already chosen for the field satisfies one more literal (then it need not be solved again). */
 export function choiceHolds(literal: Literal, choice: FieldChoice): boolean {
