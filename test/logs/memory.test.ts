@@ -24,18 +24,23 @@ const rssFile = fileURLToPath(new URL("../out/eval-memory-max-rss.txt", import.m
  */
 const recordPeakRss = `data:text/javascript,import { readFileSync, writeFileSync } from "node:fs"; process.on("exit", () => writeFileSync(${JSON.stringify(rssFile)}, /VmHWM:\\s*(\\d+)/.exec(readFileSync("/proc/self/status", "utf8"))[1]));`;
 
+/** `filterc eval --expr "EdgeResponseStatus geq 500" …args` under a 40 MB heap, writing its peak RSS to rssFile. */
+const cappedEval = (...args: string[]) =>
+  spawn(process.execPath, [
+    "--max-old-space-size=40",
+    "--import",
+    recordPeakRss,
+    builtCli(),
+    "eval",
+    "--expr",
+    "EdgeResponseStatus geq 500",
+    ...args,
+  ]);
+
 describe("filterc eval on a large input", () => {
   it("streams 200 MB through a heap capped at 40 MB and a peak RSS under 150 MB", async () => {
     mkdirSync(fileURLToPath(new URL("../out/", import.meta.url)), { recursive: true });
-    const child = spawn(process.execPath, [
-      "--max-old-space-size=40",
-      "--import",
-      recordPeakRss,
-      builtCli(),
-      "eval",
-      "--expr",
-      "EdgeResponseStatus geq 500",
-    ]);
+    const child = cappedEval();
     let matchedBytes = 0;
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -77,20 +82,7 @@ describe("filterc eval on a high-ratio gzip file", () => {
   it("inflates 640 MiB of zeros in a peak RSS under 150 MB (regression: a 256 KiB piece inflated at once, 0.6 GB)", async () => {
     const gz = fileURLToPath(new URL("../out/eval-memory-zeros.gz", import.meta.url));
     await zerosGzip(gz, 640 << 20);
-    const child = spawn(process.execPath, [
-      "--max-old-space-size=40",
-      "--import",
-      recordPeakRss,
-      builtCli(),
-      "eval",
-      "--expr",
-      "EdgeResponseStatus geq 500",
-      "--max-line-bytes",
-      "1000",
-      "--jobs",
-      "1",
-      gz,
-    ]);
+    const child = cappedEval("--max-line-bytes", "1000", "--jobs", "1", gz);
     const { code, stdout, stderr } = await outputOf(child);
     expect(code).toBe(0);
     expect({ stdout, stderr }).toEqual({
