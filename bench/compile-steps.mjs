@@ -74,7 +74,7 @@ function stepsOf(m) {
     "· scan": () => m.scan(large),
     "· well-formed parse (tokens → AST)": () => m.parseWellFormed(lexed.tokens),
     "· token lints": () => m.lintTokens(lexed, large, []),
-    "· keyword slips": () => m.readKeywordSlips(lexed.tokens, []),
+    "· keyword slips": () => m.readKeywordSlips(lexed.tokens, lexed.shortWords, []),
     "**analysis** (`analyzeExpr`, on the AST)": () => m.analyzeExpr(expr, catalog, large, []),
     "· checker (catalog, operator matrix, values)": () => new m.Checker(catalog, large).checkExpr(expr),
     "· normal form (`not` pushed down)": () => m.toNegationNormalForm(normal),

@@ -33,7 +33,14 @@ export class Analysis {
 
   get scanned(): ScanResult {
     this.scanResult ??= this.tooLong
-      ? { tokens: [], comments: [], errors: [], end: { offset: 0, line: 1, column: 1 } }
+      ? {
+          tokens: [],
+          comments: [],
+          errors: [],
+          lintable: [],
+          shortWords: [],
+          end: { offset: 0, line: 1, column: 1 },
+        }
       : scan(this.text);
     return this.scanResult;
   }

@@ -27,6 +27,7 @@ import {
   tokenFacts,
   UnterminatedString,
 } from "./tokens.js";
+import { isSlipLength } from "./typos.js";
 import { BOOLEAN_WORDS, LOGIC } from "./vocabulary.js";
 
 export interface ScanResult {
@@ -34,6 +35,15 @@ export interface ScanResult {
   comments: IToken[];
   /** Runs of characters no token starts with. */
   errors: { offset: number; length: number }[];
+  /**
+   * The indices of the tokens that token lints read (token-lints.ts), in order: strings that are
+   * unterminated or hold more than printable ASCII without `\`, curly-quoted ones, and numbers with
+   * a leading zero or an exponent. The scanner sees each character anyway; the lints then skip
+   * the rest, which was a tenth of a parse.
+   */
+  lintable: number[];
+  /** The indices of the unquoted words (Identifier tokens) a keyword slip may be, by length (typos.ts), in order. */
+  shortWords: number[];
   /** The position just past the last character. */
   end: Position;
 }
@@ -255,6 +265,8 @@ export function scan(source: string): ScanResult {
   const tokens: IToken[] = [];
   const comments: IToken[] = [];
   const errors: ScanResult["errors"] = [];
+  const lintable: number[] = [];
+  const shortWords: number[] = [];
   const length = source.length;
   let line = 1;
   let lineStart = 0;
@@ -274,7 +286,10 @@ export function scan(source: string): ScanResult {
       i++;
     } else if (isWordStart(c)) {
       i++;
-      while (i < length && isWordPart(source.charCodeAt(i))) i++;
+      for (; i < length; i++) {
+        const d = source.charCodeAt(i);
+        if (!(((d | 0x20) >= 97 && (d | 0x20) <= 122) || (d >= 48 && d <= 57) || d === 95)) break;
+      }
       // Keywords are short and, but for `AND`, `OR`, `NOT` in capitals, start with a small letter;
       // field names are capitalized: only possible keywords are looked up.
       const wordLength = i - start;
@@ -285,6 +300,7 @@ export function scan(source: string): ScanResult {
       if (keyword) tokens.push(token(keyword[1], source, start, i, line, lineStart, keyword[0]));
       else {
         if (i < length && joinsRun(source, i)) i = runEnd(source, i);
+        if (isSlipLength(i - start)) shortWords.push(tokens.length);
         tokens.push(token(Identifier, source, start, i, line, lineStart));
       }
     } else if (isDigit(c) || (c === 45 && isDigit(source.charCodeAt(i + 1)))) {
@@ -299,10 +315,12 @@ export function scan(source: string): ScanResult {
       // An exponent (`1e3`) is scanned with its number, so that the error can give the plain digits.
       const exponentDigit =
         source.charCodeAt(i + 1) === 43 || source.charCodeAt(i + 1) === 45 ? i + 2 : i + 1;
+      let exponent = false;
       if ((source.charCodeAt(i) | 0x20) === 101 && isDigit(source.charCodeAt(exponentDigit))) {
         i = exponentDigit + 1;
         while (i < length && isDigit(source.charCodeAt(i))) i++;
         type = Decimal;
+        exponent = true;
       }
       // `1.2.3.4`, `10.0.0.0/8`, `2024-01-01`: one unquoted value. A letter right after digits
       // does not join (`30and` stays 30 and `and`).
@@ -310,10 +328,14 @@ export function scan(source: string): ScanResult {
         i = runEnd(source, i);
         type = Identifier;
       }
+      const leadingZero = source.charCodeAt(c === 45 ? start + 1 : start) === 48;
+      if (type !== Identifier && (exponent || leadingZero)) lintable.push(tokens.length);
+      else if (type === Identifier && isSlipLength(i - start)) shortWords.push(tokens.length);
       tokens.push(token(type, source, start, i, line, lineStart));
     } else if (c === 34 || c === 39) {
       i++;
       let closed = false;
+      let plain = true;
       while (i < length) {
         const d = source.charCodeAt(i);
         if (d === c) {
@@ -322,10 +344,12 @@ export function scan(source: string): ScanResult {
           break;
         }
         if (d === 10 || d === 13) break;
+        if (d < 0x20 || d > 0x7e || d === 92) plain = false;
         if (d === 92 && i + 1 < length && source.charCodeAt(i + 1) !== 10 && source.charCodeAt(i + 1) !== 13)
           i += 2;
         else i++;
       }
+      if (!closed || !plain) lintable.push(tokens.length);
       tokens.push(
         token(
           closed ? (c === 34 ? DoubleQuoted : SingleQuoted) : UnterminatedString,
@@ -340,6 +364,7 @@ export function scan(source: string): ScanResult {
       i++;
       while (i < length && !isLineEnd(source.charCodeAt(i)) && !isCurlyQuote(source.charCodeAt(i))) i++;
       if (i < length && isCurlyQuote(source.charCodeAt(i))) i++;
+      lintable.push(tokens.length);
       tokens.push(token(CurlyQuoted, source, start, i, line, lineStart));
     } else if (c === 35) {
       while (i < length && source.charCodeAt(i) !== 10 && source.charCodeAt(i) !== 13) i++;
@@ -369,6 +394,7 @@ export function scan(source: string): ScanResult {
         else if (run > i && hasLetterOrDigit(source.slice(i, run))) {
           // `/api/v1`, `*.example.com`, `été`: an unquoted value, not a stray character.
           i = run;
+          if (isSlipLength(i - start)) shortWords.push(tokens.length);
           tokens.push(token(Identifier, source, start, i, line, lineStart));
         } else {
           i++;
@@ -378,5 +404,12 @@ export function scan(source: string): ScanResult {
       }
     }
   }
-  return { tokens, comments, errors, end: { offset: length, line, column: length - lineStart + 1 } };
+  return {
+    tokens,
+    comments,
+    errors,
+    lintable,
+    shortWords,
+    end: { offset: length, line, column: length - lineStart + 1 },
+  };
 }

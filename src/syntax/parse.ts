@@ -90,7 +90,7 @@ export function parse(source: string, options: ParseOptions = {}): ParseResult {
 
   const diagnostics: Diagnostic[] = [];
   const lexed = scan(source);
-  readKeywordSlips(lexed.tokens, diagnostics);
+  readKeywordSlips(lexed.tokens, lexed.shortWords, diagnostics);
   const whole: Range = { start: startOfSource, end: lexed.end };
   const empty: FilterSource = { kind: "filter", expr: null, comments: [], range: whole };
   lintTokens(lexed, source, diagnostics);

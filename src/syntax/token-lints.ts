@@ -27,7 +27,7 @@ export function lintTokens(lexed: ScanResult, source: string, diagnostics: Diagn
     const lines = new LineIndex(source);
     for (const error of lexed.errors) diagnostics.push(lexingDiagnostic(error, source, lines, lexed.tokens));
   }
-  for (const token of lexed.tokens) tokenDiagnostics(token, source, diagnostics);
+  for (const index of lexed.lintable) tokenDiagnostics(lexed.tokens[index]!, source, diagnostics);
 }
 
 const characterHints: Record<string, string> = {

@@ -81,16 +81,21 @@ export function joinsComparisons(tokens: readonly IToken[], offset: number): boo
   return next > 0 && endsOperand(tokens, next) && startsOperand(tokens, next);
 }
 
+/** Slips are 2 to 4 letters long (`ro`, `annd`): the scanner lists the words of these lengths. */
+export const isSlipLength = (length: number) => length >= 2 && length <= 4;
+
 /**
  * Reads each slip of `and`, `or` or `not` in a place only that keyword fits as the keyword (the
- * token is replaced in `tokens`), and reports E0112 with the keyword as the fix.
+ * token is replaced in `tokens`), and reports E0112 with the keyword as the fix. `shortWords` are
+ * the indices of the words of a slip's length (ScanResult.shortWords).
  */
-export function readKeywordSlips(tokens: IToken[], diagnostics: Diagnostic[]): void {
-  for (let i = 0; i < tokens.length; i++) {
+export function readKeywordSlips(
+  tokens: IToken[],
+  shortWords: readonly number[],
+  diagnostics: Diagnostic[],
+): void {
+  for (const i of shortWords) {
     const token = tokens[i]!;
-    // Slips are 2 to 4 letters long (`ro`, `annd`): most tokens are passed over on their length.
-    const length = token.image.length;
-    if (length < 2 || length > 4 || token.tokenType !== Identifier) continue;
     const meant = keywordMeant(token.image);
     if (meant === undefined) continue;
     const [keyword, type] = meant;
