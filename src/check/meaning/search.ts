@@ -255,8 +255,10 @@ class Search {
     const literals = state ? [...state.literals, literal] : [literal];
     const choice = solveField(field, literals);
     if (choice === undefined) return false;
-    if (state) Object.assign(state, { literals, choice });
-    else store.set(field, { field, literals, choice });
+    if (state) {
+      state.literals = literals;
+      state.choice = choice;
+    } else store.set(field, { field, literals, choice });
     return true;
   }
 
