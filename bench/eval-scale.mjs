@@ -7,14 +7,14 @@
 // `--jobs 1,2,…` (other counts), `--eval-only` (no DuckDB). eval's CPU time (user + system, all its
 // threads) comes from /proc where there is one: it shows what each worker costs.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ensureHttpRequests, MIXED_FILTER } from "./http-requests.mjs";
-import { median } from "./measure.mjs";
+import { childrenCpuMs, median } from "./measure.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -41,18 +41,6 @@ const filter = MIXED_FILTER;
 
 mkdirSync(out, { recursive: true });
 ensureHttpRequests(plain, LINES, gzipped);
-
-/**
- * The CPU time, in ms, of this process's children that have ended (user + system: /proc/self/stat's
- * cutime and cstime, in ticks of 10 ms on Linux); undefined without /proc.
- */
-function childrenCpuMs() {
-  if (!existsSync("/proc/self/stat")) return undefined;
-  const stat = readFileSync("/proc/self/stat", "utf8");
-  // The fields after the command name, which is in parentheses and may hold spaces.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[13]) + Number(fields[14])) * 10;
-}
 
 /** Wall time of one process, its CPU time (see childrenCpuMs) and its stdout. */
 function time(command, args) {

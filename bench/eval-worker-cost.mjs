@@ -11,7 +11,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ensureHttpRequests, MIXED_FILTER } from "./http-requests.mjs";
-import { median } from "./measure.mjs";
+import { childrenCpuMs, median } from "./measure.mjs";
 
 const { values } = parseArgs({ options: { cli: { type: "string" } } });
 const LINES = 2400;
@@ -22,13 +22,6 @@ const file = `${out}http_requests-${LINES}.ndjson`;
 const cli = values.cli ? resolve(values.cli) : fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 mkdirSync(out, { recursive: true });
 ensureHttpRequests(file, LINES);
-
-/** The CPU time, in ms, of this process's children that have ended (cutime + cstime, 10 ms ticks). */
-function childrenCpuMs() {
-  const stat = readFileSync("/proc/self/stat", "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[13]) + Number(fields[14])) * 10;
-}
 
 const taken = new Map(JOBS.map((jobs) => [jobs, { cpu: [], wall: [] }]));
 for (let round = 0; round < RUNS; round++)

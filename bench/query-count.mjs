@@ -1,15 +1,18 @@
 // `filterc query --count` against the same condition typed by hand over DuckDB's inferred columns
 // (read_ndjson), on bench/eval-parallel.mjs's 1,000,000 http_requests lines: the plain file and the
-// 8 gzip files (run that bench once first to write them). Both with 2 threads, in turns, RUNS
-// rounds, medians; counts printed beside. `node bench/query-count.mjs OLD/dist` times an older build
-// too, in the same turns. Run `npm run build` first; prints a markdown table.
+// 8 gzip files (run that bench once first to write them). Both with 2 threads (THREADS=N to change:
+// with fewer threads than cores, query's own check of the lines runs on a core of its own), in turns, RUNS
+// rounds, medians of wall and of CPU time (user + system, every thread: under load it moves less
+// than wall time); counts printed beside. `node bench/query-count.mjs OLD/dist` times an older
+// build too, in the same turns. Run `npm run build` first; prints a markdown table.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { MIXED_FILTER } from "./http-requests.mjs";
-import { median } from "./measure.mjs";
+import { childrenCpuMs, median } from "./measure.mjs";
 
 const RUNS = 3;
+const THREADS = process.env.THREADS ?? "2";
 const out = fileURLToPath(new URL("./out/", import.meta.url));
 const plain = [`${out}http_requests-1m.ndjson`];
 const gzipped = Array.from({ length: 8 }, (_, i) => `${out}http_requests-1m-${i}.ndjson.gz`);
@@ -22,16 +25,24 @@ const typed = (files) =>
   `SELECT * FROM read_ndjson([${files.map((file) => `'${file}'`).join(", ")}]) WHERE EdgeResponseStatus >= 500 AND ClientRequestHost IN ('api.example.com', 'shop.example.com') AND NOT (starts_with(ClientRequestPath, '/health') OR ClientRequestMethod IN ('HEAD', 'OPTIONS')) AND (BotScore < 30 OR ClientCountry NOT IN ('us', 'ca')) AND CacheCacheStatus != 'hit' AND NOT contains(ClientRequestUserAgent, 'bot') AND EdgeResponseBytes > 1000`;
 
 function time(args) {
+  const cpuBefore = childrenCpuMs();
   const start = performance.now();
   const result = spawnSync(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   if (result.status !== 0) throw new Error(`exited ${result.status}: ${result.stderr}`);
-  return { ms: performance.now() - start, count: result.stdout.toString().trim() };
+  const ms = performance.now() - start;
+  return { ms, cpu: childrenCpuMs() - cpuBefore, count: result.stdout.toString().trim() };
 }
 
+const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+console.log(`DuckDB threads: ${THREADS}; load average before: ${loadAverage()}`);
 console.log(
-  `| files | query --count ms | typed DuckDB ms | typed DuckDB's time over query's |${oldCli ? " the older build's query ms |" : ""} counts |`,
+  `| files | query --count ms (CPU) | typed DuckDB ms (CPU) | typed DuckDB's time over query's (CPU) |${oldCli ? " the older build's query ms (CPU) |" : ""} counts |`,
 );
 console.log(`|---|---|---|---|${oldCli ? "---|" : ""}---|`);
+const cell = (runs) =>
+  `${median(runs.map((run) => run.ms)).toFixed(0)} (${median(runs.map((run) => run.cpu)).toFixed(0)})`;
+const ratio = (over, under, key) =>
+  (median(over.map((run) => run[key])) / median(under.map((run) => run[key]))).toFixed(2);
 for (const [name, files] of [
   ["plain file", plain],
   ["8 gzip files", gzipped],
@@ -41,18 +52,19 @@ for (const [name, files] of [
   const old = [];
   const counts = new Set();
   for (let round = 0; round < RUNS; round++) {
-    const q = time([cli, "query", "--count", "--threads", "2", "--expr", filter, ...files]);
-    const h = time([duckdbScript, "count", "2", typed(files)]);
+    const q = time([cli, "query", "--count", "--threads", THREADS, "--expr", filter, ...files]);
+    const h = time([duckdbScript, "count", THREADS, typed(files)]);
     if (oldCli) {
-      const o = time([oldCli, "query", "--count", "--threads", "2", "--expr", filter, ...files]);
-      old.push(o.ms);
+      const o = time([oldCli, "query", "--count", "--threads", THREADS, "--expr", filter, ...files]);
+      old.push(o);
       counts.add(`old ${o.count}`);
     }
-    query.push(q.ms);
-    hand.push(h.ms);
+    query.push(q);
+    hand.push(h);
     counts.add(`${q.count}/${h.count}`);
   }
   console.log(
-    `| ${name} | ${median(query).toFixed(0)} | ${median(hand).toFixed(0)} | ${(median(hand) / median(query)).toFixed(2)}× |${oldCli ? ` ${median(old).toFixed(0)} |` : ""} ${[...counts].join(", ")} |`,
+    `| ${name} | ${cell(query)} | ${cell(hand)} | ${ratio(hand, query, "ms")}× (${ratio(hand, query, "cpu")}×) |${oldCli ? ` ${cell(old)} |` : ""} ${[...counts].join(", ")} |`,
   );
 }
+console.log(`load average after: ${loadAverage()}`);

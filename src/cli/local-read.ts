@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { compileBlockFilter, compileLineFilter } from "../eval/index.js";
+import { compileKindCheck, type KindedField } from "../eval/index.js";
 import {
   DEFAULT_MAX_LINE_BYTES,
   emptyCounts,
@@ -25,25 +25,28 @@ export interface LocalRead {
    * False also for a location that is not a local file, damage, or lines not asked to be checked.
    */
   strict: boolean;
+  /** The lines where a field holds a value of another kind than its column's (see compileKindCheck). */
+  misfits: number;
 }
 
 /**
  * Reads the local files among `locations` once, inflating the gzip ones: for their damage, and,
- * with `checkLines`, to check every line (see LocalRead). Plain files are read only for the check.
+ * given the `fields` of a typed read, to check every line and the kinds of its values (see
+ * LocalRead). Plain files are read only for the check.
  */
 export async function readLocalFiles(
   locations: readonly Location[],
   cwd: string,
-  checkLines: boolean,
+  fields: readonly KindedField[] | undefined,
 ): Promise<LocalRead> {
   const read: LocalRead = {
     damage: [],
-    strict: checkLines && locations.every((location) => location.kind === "local"),
+    strict: fields !== undefined && locations.every((location) => location.kind === "local"),
+    misfits: 0,
   };
   const noteDamage = (input: string, reason: string) =>
     read.damage.push(warningText({ kind: "damaged", input, reason, cutLine: undefined }));
-  const filter = compileLineFilter(null);
-  const blockFilter = compileBlockFilter(null, filter);
+  const check = compileKindCheck(fields ?? []);
   for (const location of locations) {
     if (location.kind !== "local") continue;
     for (const path of location.paths) {
@@ -61,8 +64,9 @@ export async function readLocalFiles(
       }
       const counts = emptyCounts();
       const { completed } = await evalLines(input, {
-        filter,
-        blockFilter,
+        filter: check.line,
+        blockFilter: undefined,
+        byteFilter: check.bytes,
         invert: false,
         write: undefined,
         // A plain file's reading stops at the first malformed line; a gzip file's goes on, to its damage.
@@ -76,6 +80,7 @@ export async function readLocalFiles(
         times: new UnreadableTimes(),
       });
       if (!completed || counts.malformed > 0 || counts.damaged > 0) read.strict = false;
+      read.misfits += counts.matched;
     }
   }
   return read;

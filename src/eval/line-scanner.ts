@@ -77,6 +77,25 @@ export class LineScanner {
   }
 
   /**
+   * Where a slot's value in the line scanned last starts, as an offset into `bytes` (-1: the line
+   * lacks the field); valueEnd tells where it ends. With these a check reads values building nothing.
+   */
+  valueStart(slot: number): number {
+    const at = this.results[slot * 3]!;
+    return at < 0 ? -1 : this.input + at;
+  }
+
+  /** Where a slot's value (present) in the line scanned last ends: see valueStart. */
+  valueEnd(slot: number): number {
+    return this.input + this.results[slot * 3 + 1]!;
+  }
+
+  /** The scanner's memory, which holds the block loaded (see valueStart). */
+  get bytes(): Uint8Array {
+    return this.memory;
+  }
+
+  /**
    * The value of a slot's field in the line scanned last, as parseRecord reads it (undefined when
    * the line lacks the field), sliced from `text`: the block decoded, where each of the line's bytes
    * stands `shift` characters before its offset in the block.

@@ -1,5 +1,5 @@
 import { constants, isAscii } from "node:buffer";
-import { type BlockFilter, type LineFilter, LineVerdict } from "../eval/index.js";
+import { type BlockFilter, type ByteFilter, type LineFilter, LineVerdict } from "../eval/index.js";
 import { InputDamage } from "./gzip.js";
 import type { LogInput } from "./input.js";
 import type { UnreadableTimes } from "./unreadable-times.js";
@@ -40,6 +40,11 @@ interface EvalLinesOptions {
   filter: LineFilter;
   /** The same filter over blocks of lines, which tests lines of ASCII faster (see compileBlockFilter). */
   blockFilter: BlockFilter | undefined;
+  /**
+   * In place of blockFilter, a filter that reads bytes (see ByteFilter): the lines it is sure of
+   * are never decoded; the others go to `filter` as text.
+   */
+  byteFilter?: ByteFilter | undefined;
   /** Select the lines that do not match (malformed lines are never selected). */
   invert: boolean;
   /**
@@ -133,7 +138,7 @@ export async function evalLines(input: LogInput, options: EvalLinesOptions): Pro
 
 /** The run itself; `run.lineCount` counts the lines read so far (the number of the current one). */
 async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: EvalEnd): Promise<boolean> {
-  const { filter, blockFilter, invert, write, strict, counts, maxLineBytes, times } = options;
+  const { filter, blockFilter, byteFilter, invert, write, strict, counts, maxLineBytes, times } = options;
   times.input = input.name;
   const selected = invert ? LineVerdict.miss : LineVerdict.match;
   /**
@@ -225,6 +230,45 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
   };
 
   /**
+   * Tests one line as `take` does, with the byte filter, whose block (loaded, -1: none) starts at
+   * byte `scannedBlock` of buf; a line the filter is not sure of is decoded for the line filter.
+   */
+  const takeBytes = (buf: Buffer, start: number, end: number, scannedBlock: number): boolean => {
+    if (end - start > maxLineBytes) return tooLong();
+    run.lineCount++;
+    if (start === end) return true;
+    times.line = run.lineCount;
+    let verdict = scannedBlock >= 0 ? byteFilter!.test(start - scannedBlock, end - scannedBlock) : undefined;
+    if (verdict === undefined) verdict = filter(buf.toString("utf8", start, end));
+    if (verdict === LineVerdict.malformed)
+      return buf.toString("utf8", start, end).trim() === "" || malformed();
+    return count(buf, start, end + 1, verdict);
+  };
+
+  /** The end (an LF) of the block of lines of chunk that starts at `start`, no further than lastNewline. */
+  const blockEndOf = (chunk: Buffer, start: number, lastNewline: number): number => {
+    if (lastNewline - start <= BLOCK_BYTES) return lastNewline;
+    const end = chunk.lastIndexOf(10, start + BLOCK_BYTES);
+    return end < start ? chunk.indexOf(10, start + BLOCK_BYTES) : end;
+  };
+
+  /** Tests the whole lines of bytes start…lastNewline of chunk with the byte filter, a block at a time. */
+  const takeLineBytes = (chunk: Buffer, start: number, lastNewline: number): boolean => {
+    while (start <= lastNewline) {
+      const blockEnd = blockEndOf(chunk, start, lastNewline);
+      const block = chunk.subarray(start, blockEnd + 1);
+      const scannedBlock = byteFilter!.load(block) ? start : -1;
+      for (let lineStart = start; lineStart <= blockEnd; ) {
+        const lineEnd = chunk.indexOf(10, lineStart);
+        if (!takeBytes(chunk, lineStart, lineEnd, scannedBlock)) return false;
+        lineStart = lineEnd + 1;
+      }
+      start = blockEnd + 1;
+    }
+    return true;
+  };
+
+  /**
    * Tests the whole lines of bytes start…lastNewline of chunk (which ends with an LF). They are
    * decoded a block at a time, into one string the lines are slices of: as Latin-1 when the bytes
    * are ASCII (the same text, decoded faster, and character offsets are byte offsets), else as
@@ -233,11 +277,7 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
    */
   const takeLines = (chunk: Buffer, start: number, lastNewline: number): boolean => {
     while (start <= lastNewline) {
-      let blockEnd = lastNewline;
-      if (lastNewline - start > BLOCK_BYTES) {
-        blockEnd = chunk.lastIndexOf(10, start + BLOCK_BYTES);
-        if (blockEnd < start) blockEnd = chunk.indexOf(10, start + BLOCK_BYTES);
-      }
+      const blockEnd = blockEndOf(chunk, start, lastNewline);
       const ascii = isAscii(chunk.subarray(start, blockEnd));
       const text = chunk.toString(ascii ? "latin1" : "utf8", start, blockEnd + 1);
       const scannedBlock = blockFilter?.load(chunk.subarray(start, blockEnd + 1), text) ? start : -1;
@@ -292,7 +332,7 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
       }
       const lastNewline = chunk.lastIndexOf(10);
       if (!stopped && lastNewline >= start) {
-        stopped = !takeLines(chunk, start, lastNewline);
+        stopped = !(byteFilter ? takeLineBytes : takeLines)(chunk, start, lastNewline);
         start = lastNewline + 1;
       }
       if (!stopped && start < chunk.length) stopped = !carryOn(chunk.subarray(start));

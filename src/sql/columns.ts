@@ -41,6 +41,9 @@ const COLUMN_TYPES: Record<ColumnKind, Record<DialectName, string>> = {
   objects: { duckdb: "JSON[]", clickhouse: "Array(JSON)" },
 };
 
+/** The column type of a kind in a dialect. */
+export const columnType = (kind: ColumnKind, dialect: DialectName): string => COLUMN_TYPES[kind][dialect];
+
 /**
  * The kind of each type, by the type and its documented form (`docType`; a custom catalog may give
  * only the type, which is then its docType too). A type not here has no column that holds it exactly.
@@ -143,7 +146,7 @@ export function createTable(
         problem: `DuckDB's column names ignore case: ${terminalJson(other)} and ${terminalJson(field.name)} would be one column`,
       };
     lowerNames.set(field.name.toLowerCase(), field.name);
-    columns.push(`  ${dialect.identifier(field.name)} ${COLUMN_TYPES[kind][options.dialect]}`);
+    columns.push(`  ${dialect.identifier(field.name)} ${columnType(kind, options.dialect)}`);
   }
   const create = `CREATE TABLE ${dialect.identifier(table)} (\n${columns.join(",\n")}\n)`;
   if (options.dialect === "duckdb") return { ok: true, sql: `${create};\n` };

@@ -269,18 +269,21 @@ function duckdbReads(
 }
 
 /**
- * DuckDB's read of the NDJSON at `locations` into a column of type JSON per field named (the
- * field's value, as DuckDB writes it back, NULL when it is missing or null), parsing each line
- * once. It fails on a line it cannot read (malformed, no object, a key twice), where
- * `read_ndjson_objects` gives a row that no filter keeps.
+ * DuckDB's read of the NDJSON at `locations` into a column per field named, of the type given (JSON:
+ * the field's value as DuckDB writes it back), NULL where the field is missing or null, parsing
+ * each line once. It fails on a line it cannot read (malformed, no object, a key twice, a value it
+ * cannot convert), where `read_ndjson_objects` gives a row that no filter keeps.
  */
-export function duckdbFieldsRead(locations: readonly Location[], fields: readonly string[]): string {
-  const types = fields.map((name) => `'${name.replaceAll("'", "''")}': 'JSON'`).join(", ");
+export function duckdbFieldsRead(
+  locations: readonly Location[],
+  fields: readonly (readonly [name: string, type: string])[],
+): string {
+  const types = fields.map(([name, type]) => `${duckdb.string(name)}: '${type}'`).join(", ");
   return duckdbReads(
     locations,
     (files, compression) =>
       `read_ndjson(${files}, columns = {${types}}, records = true, ignore_errors = false${compression})`,
-    fields.map(duckdb.identifier).join(", "),
+    fields.map(([name]) => duckdb.identifier(name)).join(", "),
   );
 }
 

@@ -1,18 +1,21 @@
 import { type Cond, type Meaning, toNegationNormalForm } from "../check/index.js";
 import { terminalText } from "../diagnostics/index.js";
-import type { TimestampReading } from "../eval/index.js";
-import { columnKind } from "./columns.js";
+import type { ColumnValueKind, KindedField, TimestampReading } from "../eval/index.js";
+import { columnKind, columnType } from "./columns.js";
 import { dialects, duckdbFieldsRead, duckdbRecordTest, type Location } from "./dialect.js";
 import { translate } from "./translate.js";
 import { translateTyped } from "./typed.js";
 
 /**
- * `filterc query`'s columnar read: DuckDB parses each line once into a JSON column per field the
- * filter names (the value's JSON as it was, not converted), and the filter is the typed condition
- * (typed.ts) over the values where each fits its field's column type, and eval's semantics over the
- * values' JSON (translate.ts, over an object of those fields) where one does not. The typed
- * comparisons skip the per-line JSON functions of the JSON-text SELECT, which cost ten times the
- * read (bench/RESULTS.md, "query reads typed").
+ * `filterc query`'s columnar reads, each parsing a line once. The direct one reads each field the
+ * filter names in its column's type, and the filter is the typed condition (typed.ts) over the
+ * columns: as fast as a query typed by hand, and exact where every value is of its column's kind,
+ * which query's own check of the lines tells (compileKindCheck). Where one is not, the fitted read
+ * takes each field into a JSON column (the value's JSON as it was, not converted), and the filter is
+ * the typed condition over the values where each fits its field's column type, and eval's semantics
+ * over the values' JSON (translate.ts, over an object of those fields) where one does not. Both skip
+ * the per-line JSON functions of the JSON-text SELECT, which cost ten times the read
+ * (bench/RESULTS.md, "query reads typed", "query reads the columns typed").
  */
 
 const duckdb = dialects.duckdb;
@@ -26,7 +29,7 @@ const json = (name: string) => `(${duckdb.identifier(name)}::VARCHAR)`;
  * and controls; a number keeps its text), so a string's text without a backslash is its content
  * between the quotes, and an integer's text holds no point or exponent.
  */
-const FITS: Record<string, { fits(text: string): string; value(text: string): string }> = {
+const FITS: Record<ColumnValueKind, { fits(text: string): string; value(text: string): string }> = {
   string: {
     fits: (text) => `starts_with(${text}, '"')`,
     value: (text) =>
@@ -42,9 +45,16 @@ const FITS: Record<string, { fits(text: string): string; value(text: string): st
   },
 };
 
-/** The SQL of query's typed read; see the file's comment. */
+/** The SQL of query's typed reads; see the file's comment. */
 export interface TypedRead {
-  /** DuckDB's read: a JSON column per field the filter names, and the group-by field. */
+  /** The fields the filter compares and their columns' kinds, for the check of the lines. */
+  fields: KindedField[];
+  /**
+   * The direct read (its `kept` and `group` over `table` as below): undefined where the group-by
+   * field is an int the filter compares, whose JSON text a typed column does not keep.
+   */
+  direct: { table: string; kept: string; group: string | undefined } | undefined;
+  /** The fitted read: a JSON column per field the filter names, and the group-by field. */
   table: string;
   /** Whether the filter keeps the row. */
   kept: string;
@@ -65,11 +75,11 @@ export function typedRead(
   options: { from: readonly Location[]; timestamps: TimestampReading; groupBy?: string },
 ): TypedRead | undefined {
   const meaning = toNegationNormalForm(condition);
-  const kinds = new Map<string, string>();
+  const kinds = new Map<string, ColumnValueKind>();
   for (const field of leafFields(meaning)) {
     const kind = columnKind(field);
     if (typeof kind !== "string" || !Object.hasOwn(FITS, kind)) return undefined;
-    kinds.set(field.name, kind);
+    kinds.set(field.name, kind as ColumnValueKind);
   }
   const names = [...kinds.keys()];
   if (options.groupBy !== undefined && !kinds.has(options.groupBy)) {
@@ -80,18 +90,41 @@ export function typedRead(
   // DuckDB's column names ignore case.
   if (new Set(names.map((name) => name.toLowerCase())).size < names.length) return undefined;
   const typed = translateTyped(meaning, duckdb, options.timestamps, undefined, (name) =>
-    FITS[kinds.get(name)!]!.value(json(name)),
+    FITS[kinds.get(name)!].value(json(name)),
   );
+  const direct = translateTyped(meaning, duckdb, options.timestamps, undefined);
   const exact = translate(meaning, duckdb, options.timestamps);
-  if (typed.expression === null || exact.expression === null) return undefined;
+  if (typed.expression === null || direct.expression === null || exact.expression === null) return undefined;
   const misfit = names
     .filter((name) => kinds.has(name))
-    .map((name) => `(${json(name)} IS NOT NULL AND NOT (${FITS[kinds.get(name)!]!.fits(json(name))}))`)
+    .map((name) => `(${json(name)} IS NOT NULL AND NOT (${FITS[kinds.get(name)!].fits(json(name))}))`)
     .join(" OR ");
   // The JSON text of the fields the filter reads, which eval's semantics test as a record.
   const record = `json_object(${exact.fields.map((name) => `${duckdb.string(name)}, ${duckdb.identifier(name)}`).join(", ")})`;
+  const groupKind = options.groupBy === undefined ? undefined : kinds.get(options.groupBy);
   return {
-    table: duckdbFieldsRead(options.from, names),
+    fields: [...kinds].map(([name, kind]) => ({ name, kind })),
+    direct:
+      groupKind === "int"
+        ? undefined
+        : {
+            table: duckdbFieldsRead(
+              options.from,
+              names.map((name) => [name, kinds.has(name) ? columnType(kinds.get(name)!, "duckdb") : "JSON"]),
+            ),
+            kept: direct.expression,
+            // A string's or a bool's JSON as DuckDB writes it back, as the JSON column holds it.
+            group:
+              options.groupBy === undefined
+                ? undefined
+                : groupKind === undefined
+                  ? json(options.groupBy)
+                  : `(to_json(${duckdb.identifier(options.groupBy)})::VARCHAR)`,
+          },
+    table: duckdbFieldsRead(
+      options.from,
+      names.map((name) => [name, "JSON"]),
+    ),
     kept: `CASE WHEN ${misfit} THEN ${duckdbRecordTest(record, exact.expression, exact.fields)} ELSE ${typed.expression} END`,
     misfit,
     group: options.groupBy === undefined ? undefined : json(options.groupBy),

@@ -94,7 +94,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       : undefined;
   const connection = await openDuckDB(threads);
   // Read here beside DuckDB's read, which says nothing of a gzip file cut short.
-  const local = readLocalFiles(locations, io.cwd, typedSql !== undefined);
+  const local = readLocalFiles(locations, io.cwd, typedSql?.fields);
   local.catch(() => undefined);
   const reportDamage = async () => {
     const { damage } = await local;
@@ -166,36 +166,50 @@ function printGroups(rows: unknown[][], io: CliIO): void {
 const misfitReport = (lines: number) =>
   `${lines} line${lines === 1 ? "" : "s"} held a value of another type than the catalog gives its field; ${lines === 1 ? "it was" : "they were"} judged as filterc eval judges ${lines === 1 ? "it" : "them"}`;
 
+type TypedAnswer = { count: unknown; groups: unknown[][] | undefined; misfits: number };
+
 /**
- * The count, or the groups (topGroups' rows), of the typed read, with the number of lines holding a
- * value of another type; undefined when the JSON-text SELECT must answer instead: DuckDB's reader
- * failed on a line (malformed, no object, a key it reads twice), or a line of the files may be JSON
- * the reader takes and JSON.parse refuses (see LocalRead.strict); the SELECT tests each line as eval.
+ * The count, or the groups (topGroups' rows), of the typed reads, with the number of lines holding
+ * a value of another type: the direct read's where the check of the lines found every value of its
+ * kind (then none), else the fitted read's. Undefined when the JSON-text SELECT must answer
+ * instead: DuckDB's reader failed on a line (malformed, no object, a key it reads twice), or a line
+ * of the files may be JSON the reader takes and JSON.parse refuses (see LocalRead.strict); the
+ * SELECT tests each line as eval.
  */
 async function readTyped(
   connection: DuckDBConnection,
   read: TypedRead,
   local: Promise<LocalRead>,
   top: number,
-): Promise<{ count: unknown; groups: unknown[][] | undefined; misfits: number } | undefined> {
+): Promise<TypedAnswer | undefined> {
+  const direct = read.direct && (await typedAnswer(connection, { ...read.direct, misfit: "false" }, top));
+  const check = await local.catch(() => undefined);
+  if (!check?.strict) return undefined;
+  if (direct && check.misfits === 0) return direct;
+  return typedAnswer(connection, read, top);
+}
+
+/** The answer of one typed read; undefined when DuckDB's reader failed. */
+async function typedAnswer(
+  connection: DuckDBConnection,
+  read: { table: string; kept: string; misfit: string; group: string | undefined },
+  top: number,
+): Promise<TypedAnswer | undefined> {
   const records = `SELECT ${read.kept} AS kept, ${read.misfit} AS misfit${read.group ? `, ${read.group} AS value` : ""} FROM ${read.table}`;
-  let answer: { count: unknown; groups: unknown[][] | undefined; misfits: number };
   try {
     if (read.group === undefined) {
       const [row] = await all(
         connection,
         `SELECT count(*) FILTER (WHERE kept), count(*) FILTER (WHERE misfit) FROM (${records})`,
       );
-      answer = { count: row![0], groups: undefined, misfits: Number(row![1]) };
-    } else {
-      const groups = `SELECT count(*) FILTER (WHERE kept) AS n, value, count(*) FILTER (WHERE misfit) AS unreadable, NULL AS example FROM (${records}) WHERE kept OR misfit GROUP BY value`;
-      const rows = await all(connection, topGroups(groups, top));
-      answer = { count: undefined, groups: rows, misfits: Number(rows[0]?.[4] ?? 0) };
+      return { count: row![0], groups: undefined, misfits: Number(row![1]) };
     }
+    const groups = `SELECT count(*) FILTER (WHERE kept) AS n, value, count(*) FILTER (WHERE misfit) AS unreadable, NULL AS example FROM (${records}) WHERE kept OR misfit GROUP BY value`;
+    const rows = await all(connection, topGroups(groups, top));
+    return { count: undefined, groups: rows, misfits: Number(rows[0]?.[4] ?? 0) };
   } catch {
     return undefined;
   }
-  return (await local.then((read) => read.strict).catch(() => false)) ? answer : undefined;
 }
 
 /**
