@@ -1,7 +1,7 @@
 import type { IToken, TokenType } from "chevrotain";
 import { type Diagnostic, diagnose, editDistance } from "../diagnostics/index.js";
 import { tokenRange } from "./nodes.js";
-import { And, Identifier, Not, Or, tokenFacts } from "./tokens.js";
+import { And, Not, Or, tokenFacts } from "./tokens.js";
 import { LOGIC, OPERATORS } from "./vocabulary.js";
 
 /*

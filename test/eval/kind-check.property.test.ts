@@ -44,11 +44,21 @@ const memberArbitrary = fc
   .tuple(fc.constantFrom(...keys), fc.constantFrom(...values), fc.constantFrom("", " ", "\t"))
   .map(([key, value, blank]) => `${blank}"${key}"${blank}:${blank}${value}${blank}`);
 const lineArbitrary = fc.oneof(
-  { weight: 8, arbitrary: fc.array(memberArbitrary, { maxLength: 5 }).map((members) => `{${members.join(",")}}`) },
+  {
+    weight: 8,
+    arbitrary: fc.array(memberArbitrary, { maxLength: 5 }).map((members) => `{${members.join(",")}}`),
+  },
   // What JSON.parse refuses or reads as no object: a comma before "}", NaN, an array, a byte order mark, a blank line.
   {
     weight: 1,
-    arbitrary: fc.constantFrom('{"Status":1,}', '{"Status":NaN}', "[1]", '\ufeff{"Status":1}', "  ", '{"Host":"a\tb"}'),
+    arbitrary: fc.constantFrom(
+      '{"Status":1,}',
+      '{"Status":NaN}',
+      "[1]",
+      '\ufeff{"Status":1}',
+      "  ",
+      '{"Host":"a\tb"}',
+    ),
   },
 );
 
@@ -70,8 +80,9 @@ function reference(line: string, int: (value: unknown, text: string) => boolean)
   }
   if (typeof record !== "object" || record === null || Array.isArray(record)) return LineVerdict.malformed;
   const texts = lastTexts(line);
-  const misfit = fields.some(({ name, kind }) =>
-    !fits((record as Record<string, unknown>)[name], kind, (value) => int(value, texts.get(name)!)),
+  const misfit = fields.some(
+    ({ name, kind }) =>
+      !fits((record as Record<string, unknown>)[name], kind, (value) => int(value, texts.get(name)!)),
   );
   return misfit ? LineVerdict.match : LineVerdict.miss;
 }
