@@ -2,7 +2,7 @@ import { type Diagnostic, diagnose } from "../../diagnostics/index.js";
 import { isNegativeOperator } from "../../syntax/index.js";
 import type { Leaf, Meaning } from "../ir.js";
 import { constancyOf } from "./field.js";
-import { findRecord } from "./search.js";
+import { provedNoRecord } from "./search.js";
 
 /**
  * Codes that already say a part of the filter never or always holds. When one of them is
@@ -43,12 +43,10 @@ export function findConstantFilter(cond: Meaning, diagnostics: Diagnostic[]): vo
   if (!fieldRepeats && !leaves.some((leaf) => constancyOf(leaf) !== undefined)) return;
   // The record with every field missing answers one of the two questions at once.
   if (!holdsWithFieldsMissing(cond)) {
-    const passing = findRecord([{ cond, negated: false }], CONSTANT_FILTER_MAX_STEPS);
-    if (passing.status === "none") diagnostics.push(diagnose("FilterNeverMatches", cond.range, {}));
-  } else {
-    const failing = findRecord([{ cond, negated: true }], CONSTANT_FILTER_MAX_STEPS);
-    if (failing.status === "none") diagnostics.push(diagnose("FilterAlwaysMatches", cond.range, {}));
-  }
+    if (provedNoRecord([{ cond, negated: false }], CONSTANT_FILTER_MAX_STEPS))
+      diagnostics.push(diagnose("FilterNeverMatches", cond.range, {}));
+  } else if (provedNoRecord([{ cond, negated: true }], CONSTANT_FILTER_MAX_STEPS))
+    diagnostics.push(diagnose("FilterAlwaysMatches", cond.range, {}));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { FieldInfo } from "../../catalog/index.js";
 import { negateOperator } from "../../syntax/index.js";
 import { type Leaf, type ScalarValue, withOperator } from "../ir.js";
 import { arrayHolds, solveArray } from "./arrays.js";
-import { decimalHolds, intDomain, numberHolds, solveDecimal, solveNumber } from "./numeric.js";
+import { decimalHolds, intDomain, intHolds, solveDecimal, solveNumber } from "./numeric.js";
 import { solveString, stringHolds } from "./strings.js";
 import type { FieldValue } from "./value.js";
 
@@ -29,10 +29,9 @@ export interface Literal {
  */
 export function solveField(field: FieldInfo, literals: readonly Literal[]): FieldChoice | undefined {
   if (literals.every((literal) => literal.holdsWhenMissing)) return "missing";
-  const leaves = literals.map((literal) => literal.present);
   switch (field.type) {
     case "string": {
-      const value = solveString(leaves);
+      const value = solveString(leavesOf(literals));
       return value === undefined ? undefined : { type: "string", value };
     }
     case "int": {
@@ -44,17 +43,21 @@ export function solveField(field: FieldInfo, literals: readonly Literal[]): Fiel
       return value === undefined ? undefined : { type: "float", value };
     }
     case "bool": {
+      const leaves = leavesOf(literals);
       const value = [true, false].find((candidate) => leaves.every((leaf) => boolHolds(leaf, candidate)));
       return value === undefined ? undefined : { type: "bool", value };
     }
     case "array": {
-      const elements = solveArray(leaves, field.elementType === "int");
+      const elements = solveArray(leavesOf(literals), field.elementType === "int");
       return elements === undefined ? undefined : { type: "array", elements };
     }
     case "object":
       return undefined;
   }
 }
+
+/** The comparisons of literals, for the solvers that read no more (the number solvers keep their points on the literals). */
+const leavesOf = (literals: readonly Literal[]) => literals.map((literal) => literal.present);
 
 /**
  * Whether one comparison, alone, holds for every present value of its field ("always"), for none
@@ -107,7 +110,7 @@ export function choiceHolds(literal: Literal, choice: FieldChoice): boolean {
     case "string":
       return stringHolds(leaf, choice.value);
     case "int":
-      return numberHolds(intDomain, literal, choice.value);
+      return intHolds(literal, choice.value);
     case "float":
       return decimalHolds(leaf, choice.value);
     case "bool":

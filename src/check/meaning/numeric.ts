@@ -14,13 +14,15 @@ interface NumberDomain {
   value(text: string): bigint;
 }
 
+/** The longest integer text read through a double: 15 characters, below 2^53 whatever they are. */
+const SHORT_DIGITS = 15;
+
 /** Integers of -2^63 … 2^64-1, exact, as the evaluator compares them. */
 export const intDomain: NumberDomain = {
   min: -(2n ** 63n),
   max: 2n ** 64n - 1n,
-  // Through a double when the text has at most 15 digits, which a double holds exactly: faster
-  // than parsing the text.
-  value: (text) => (text.length <= 15 ? BigInt(Number(text)) : BigInt(text)),
+  // Through a double when the text is short, which a double holds exactly: faster than parsing the text.
+  value: (text) => (text.length <= SHORT_DIGITS ? BigInt(Number(text)) : BigInt(text)),
 };
 
 /**
@@ -166,8 +168,67 @@ function pointsOf(domain: NumberDomain, comparison: NumberComparison): bigint[] 
   return comparison.points as bigint[];
 }
 
+/**
+ * Whether a present integer satisfies one comparison: compared as doubles where both sides are
+ * exact as doubles (the value within ±(2^53 − 1), each constant it is compared with at most 15
+ * digits, as intDomain reads it), which makes no BigInt; else as numberHolds compares.
+ */
+export function intHolds(comparison: NumberComparison, value: bigint): boolean {
+  const number = Number(value);
+  const holds = Number.isSafeInteger(number) ? shortIntHolds(comparison.present, number) : undefined;
+  return holds ?? numberHolds(intDomain, comparison, value);
+}
+
+/** intHolds in doubles; undefined where a constant it reads is too long to be exact as one. */
+function shortIntHolds(leaf: Leaf, value: number): boolean | undefined {
+  const constants = leaf.value;
+  switch (leaf.operator) {
+    case "lt":
+    case "leq":
+    case "gt":
+    case "geq": {
+      const text = numberText(Array.isArray(constants) ? constants[0]! : constants);
+      if (text.length > SHORT_DIGITS) return undefined;
+      const first = Number(text);
+      const operator = leaf.operator;
+      return operator === "lt"
+        ? value < first
+        : operator === "leq"
+          ? value <= first
+          : operator === "gt"
+            ? value > first
+            : value >= first;
+    }
+    case "eq":
+    case "in":
+    case "!eq":
+    case "!in": {
+      const found = isShortOneOf(constants, value);
+      if (found === undefined) return undefined;
+      return found === (leaf.operator === "eq" || leaf.operator === "in");
+    }
+    default:
+      return false;
+  }
+}
+
+/** Whether a constant equals the value, undefined when one is too long to be read as a double. */
+function isShortOneOf(constants: ScalarValue | ScalarValue[], value: number): boolean | undefined {
+  if (!Array.isArray(constants)) {
+    const text = numberText(constants);
+    return text.length > SHORT_DIGITS ? undefined : Number(text) === value;
+  }
+  let found = false;
+  for (let i = 0; i < constants.length; i++) {
+    const text = numberText(constants[i]!);
+    if (text.length > SHORT_DIGITS) return undefined;
+    if (Number(text) === value) found = true;
+  }
+  return found;
+}
+
 /** Whether a present value satisfies one comparison, the constants placed as the evaluator places them. */
-export function numberHolds(domain: NumberDomain, comparison: NumberComparison, value: bigint): boolean {
+function numberHolds(domain: NumberDomain, comparison: NumberComparison, value: bigint): boolean {
   const values = pointsOf(domain, comparison);
   const first = values[0]!;
   switch (comparison.present.operator) {

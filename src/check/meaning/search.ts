@@ -87,15 +87,20 @@ export function findRecord(
 ): SearchResult {
   const search = new Search(maxSteps);
   try {
-    const greedy = search.greedy(conjuncts);
-    if (greedy) return { status: "found", record: recordOf(greedy) };
-    const formulas = conjuncts.map(({ cond, negated }) =>
-      cond ? formulaOf(cond, negated) : negated ? negation(TRUE) : TRUE,
-    );
-    const store = search.solve(formulas, new Map());
+    const store = search.run(conjuncts);
     return store ? { status: "found", record: recordOf(store) } : { status: "none" };
   } catch (error) {
     if (error instanceof StepLimit) return { status: "undecided", steps: search.steps };
+    throw error;
+  }
+}
+
+/** Whether findRecord would answer "none", without making the record that the whole-filter warnings do not read. */
+export function provedNoRecord(conjuncts: readonly Conjunct[], maxSteps: number): boolean {
+  try {
+    return new Search(maxSteps).run(conjuncts) === null;
+  } catch (error) {
+    if (error instanceof StepLimit) return false;
     throw error;
   }
 }
@@ -128,11 +133,23 @@ type GreedyStore = Map<FieldInfo, Omit<FieldState, "keys">>;
 
 class Search {
   steps = 0;
+  /** chooseInPlace's literals of one `or`. */
+  private readonly literals: Literal[] = [];
 
   constructor(private readonly maxSteps: number) {}
 
   private step(): void {
     if (++this.steps > this.maxSteps) throw new StepLimit();
+  }
+
+  /** A store satisfying every conjunct: the greedy pass's, else the full search's; null when there is none. */
+  run(conjuncts: readonly Conjunct[]): ReadonlyMap<unknown, Pick<FieldState, "field" | "choice">> | null {
+    const greedy = this.greedy(conjuncts);
+    if (greedy) return greedy;
+    const formulas = conjuncts.map(({ cond, negated }) =>
+      cond ? formulaOf(cond, negated) : negated ? negation(TRUE) : TRUE,
+    );
+    return this.solve(formulas, new Map());
   }
 
   /**
@@ -183,14 +200,22 @@ class Search {
     goals: Meaning[],
     negations: boolean[],
   ): boolean {
-    const literals: Literal[] = [];
+    // The literals made in the first pass, kept for the second: one array for the whole pass (an
+    // `or` is chosen before the next is reached), its first `count` entries this `or`'s (setting
+    // its length to clear it cost more than the rest of the pass).
+    const literals = this.literals;
+    let count = 0;
     let other: Meaning | undefined;
     for (const operand of operands) {
-      if (operand.kind === "leaf") literals.push(literalFor(operand, negated));
-      else other ??= operand;
+      if (operand.kind !== "leaf") {
+        other ??= operand;
+        continue;
+      }
+      const literal = literalFor(operand, negated);
+      if (this.addInPlace(store, literal, false)) return true;
+      literals[count++] = literal;
     }
-    for (const literal of literals) if (this.addInPlace(store, literal, false)) return true;
-    for (const literal of literals) if (this.addInPlace(store, literal, true)) return true;
+    for (let i = 0; i < count; i++) if (this.addInPlace(store, literals[i]!, true)) return true;
     if (!other) return false;
     goals.push(other);
     negations.push(negated);

@@ -81,10 +81,15 @@ function freshCharacter(texts: readonly string[]): string {
  * Shorter candidates (the empty string, p, q, p+q, …) are tried first, for readable values.
  */
 export function solveString(leaves: readonly Leaf[]): string | undefined {
+  const choice = leaves.find((leaf) => leaf.operator === "eq" || leaf.operator === "in");
+  // One candidate (an `eq`, the common case): each comparison tested once, in place, no test built.
+  if (choice && !Array.isArray(choice.value)) {
+    const value = textOf(choice.value);
+    return leaves.every((leaf) => stringHolds(leaf, value)) ? value : undefined;
+  }
   const tests = leaves.map(stringTest);
   const satisfies = (value: string) => tests.every((test) => test(value));
-  const choices = leaves.filter((leaf) => leaf.operator === "eq" || leaf.operator === "in");
-  if (choices.length > 0) return listOf(choices[0]!.value).map(textOf).find(satisfies);
+  if (choice) return listOf(choice.value).map(textOf).find(satisfies);
   const constantsOf = (operator: string) =>
     leaves.filter((leaf) => leaf.operator === operator).map((leaf) => textOf(listOf(leaf.value)[0]!));
   const longest = (texts: string[]) => texts.reduce((a, b) => (b.length > a.length ? b : a), "");
