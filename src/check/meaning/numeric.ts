@@ -169,14 +169,13 @@ function pointsOf(domain: NumberDomain, comparison: NumberComparison): bigint[] 
 }
 
 /**
- * Whether a present integer satisfies one comparison: compared as doubles where both sides are
- * exact as doubles (the value within ±(2^53 − 1), each constant it is compared with at most 15
- * digits, as intDomain reads it), which makes no BigInt; else as numberHolds compares.
+ * Whether a present integer satisfies one comparison: compared as doubles where each constant it
+ * reads is short (intDomain reads those through a double too), which makes no BigInt; else as
+ * numberHolds compares. Exact: a short constant is a double exactly, and the value made a double
+ * keeps its order to it (past 2^53, where it may round, it is past every short constant).
  */
 export function intHolds(comparison: NumberComparison, value: bigint): boolean {
-  const number = Number(value);
-  const holds = Number.isSafeInteger(number) ? shortIntHolds(comparison.present, number) : undefined;
-  return holds ?? numberHolds(intDomain, comparison, value);
+  return shortIntHolds(comparison.present, Number(value)) ?? numberHolds(intDomain, comparison, value);
 }
 
 /** intHolds in doubles; undefined where a constant it reads is too long to be exact as one. */
