@@ -188,8 +188,12 @@ describe("one meaning for `not`, in every stage", () => {
           expect(runCases(loadFilter(filter).condition, cases, 1).failed).toBe(0);
 
         // The analysis: the diff solver finds the source and its JSON equivalent, and the filter a
-        // subset of no filter when a line is dropped; the whole-filter warnings are the same for the
-        // source and its JSON, and hold on the lines.
+        // subset of no filter when a line is dropped; the whole-filter warnings hold on the lines,
+        // and the source and its JSON tell the same: a whole-filter warning is left out where a part
+        // warning is given (W0103–W0106), and the optimizer's groups (`or` of a comparison twice
+        // made one, nested groups made flat) may hold a part warning the written groups do not
+        // (regression: CI's `not (not (not A or not A) or B or not A)`, A a comparison, whose JSON
+        // has `A` and its negation in one group: W0103 there, W0115 in the source).
         const same = { decided: true, relation: "equivalent", onlyA: null, onlyB: null };
         expect(diffFilters(written, fromJson)).toEqual(same);
         const againstAll = diffFilters(written, null);
@@ -198,7 +202,18 @@ describe("one meaning for `not`, in every stage", () => {
         const wholeFilter = (diagnostics: { code: string }[]) =>
           diagnostics.map(({ code }) => code).filter((code) => code === "W0115" || code === "W0116");
         const codes = wholeFilter(checked.diagnostics);
-        expect(wholeFilter(decompiled.diagnostics)).toEqual(codes);
+        const hasPartWarning = (diagnostics: { code: string }[]) =>
+          diagnostics.some(({ code }) => ["W0103", "W0104", "W0105", "W0106"].includes(code));
+        if (hasPartWarning(checked.diagnostics) === hasPartWarning(decompiled.diagnostics))
+          expect(wholeFilter(decompiled.diagnostics)).toEqual(codes);
+        else {
+          // The side without a part warning gives the whole-filter warning the other leaves out, or none.
+          const [withPart, without] = hasPartWarning(checked.diagnostics)
+            ? [codes, wholeFilter(decompiled.diagnostics)]
+            : [wholeFilter(decompiled.diagnostics), codes];
+          expect(withPart).toEqual([]);
+          if (without.includes("W0115")) expect(expected.some(Boolean)).toBe(false);
+        }
         if (codes.includes("W0115")) expect(expected.some(Boolean)).toBe(false);
         if (codes.includes("W0116")) expect(relation).toBe("equivalent");
 
