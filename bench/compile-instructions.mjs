@@ -10,12 +10,12 @@
 // Needs valgrind; each count takes about a minute, two run at once. Prints a markdown table.
 // Child mode (what valgrind runs): `node bench/compile-instructions.mjs --loop MODULE STEP N`.
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { build } from "esbuild";
+import { bundleSource } from "./bundle-source.mjs";
 import { machine } from "./measure.mjs";
 
 const hosts = ["api", "www", "shop", "cdn", "docs", "blog", "auth", "img", "app", "dev"];
@@ -89,25 +89,7 @@ if (process.argv[2] === "--loop") {
   const older = args.find((arg, i) => !arg.startsWith("--") && args[i - 1] !== "--steps");
   const work = mkdtempSync(join(tmpdir(), "compile-instructions-"));
   /** The steps of the source tree at `root`, bundled into one module. */
-  async function bundle(root, name) {
-    const entry = join(work, `${name}.ts`);
-    writeFileSync(
-      entry,
-      Object.entries(modules)
-        .map(([binding, file]) => `export { ${binding} } from ${JSON.stringify(resolve(root, "src", file))};`)
-        .join("\n"),
-    );
-    const outfile = join(work, `${name}.mjs`);
-    await build({
-      entryPoints: [entry],
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      outfile,
-      logLevel: "error",
-    });
-    return pathToFileURL(outfile).href;
-  }
+  const bundle = (root, name) => bundleSource(root, modules, work, name);
   const run = promisify(execFile);
   const self = fileURLToPath(import.meta.url);
   async function instructions(module, step, calls) {

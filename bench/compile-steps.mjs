@@ -4,11 +4,10 @@
 // exported, so the source is bundled here with esbuild (no build needed). `node
 // bench/compile-steps.mjs OLDER` also bundles OLDER/src (a checkout of an older commit) and
 // measures both in turns, with the ratio of each step. Prints a markdown section.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { join } from "node:path";
+import { bundleSource } from "./bundle-source.mjs";
 import { machine, median } from "./measure.mjs";
 
 /** The large filter of bench/compile.mjs, in filterc's syntax. */
@@ -42,25 +41,7 @@ const modules = {
 
 const work = mkdtempSync(join(tmpdir(), "compile-steps-"));
 /** The steps of the source tree at `root`, bundled into one module. */
-async function load(root, name) {
-  const entry = join(work, `${name}.ts`);
-  writeFileSync(
-    entry,
-    Object.entries(modules)
-      .map(([binding, file]) => `export { ${binding} } from ${JSON.stringify(resolve(root, "src", file))};`)
-      .join("\n"),
-  );
-  const outfile = join(work, `${name}.mjs`);
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    outfile,
-    logLevel: "error",
-  });
-  return import(pathToFileURL(outfile).href);
-}
+const load = async (root, name) => import(await bundleSource(root, modules, work, name));
 
 function stepsOf(m) {
   const catalog = m.getCatalog("http_requests");
