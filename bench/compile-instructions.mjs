@@ -16,23 +16,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { bundleSource } from "./bundle-source.mjs";
+import { large as largeFilter, options } from "./compile-filters.mjs";
 import { machine } from "./measure.mjs";
 
-const hosts = ["api", "www", "shop", "cdn", "docs", "blog", "auth", "img", "app", "dev"];
-/** The large filter of bench/compile.mjs, in filterc's syntax and in jsep's. */
-const large = hosts
-  .map(
-    (host, i) =>
-      `(ClientRequestHost eq "${host}.a.io" or EdgeResponseStatus ${i % 2 ? `geq ${500 + i}` : `!in [${400 + i}, 404]`} or BotScore ${i % 3 ? "lt" : "gt"} ${i})`,
-  )
-  .join(" and ");
-const largeJsep = hosts
-  .map(
-    (host, i) =>
-      `(ClientRequestHost == "${host}.a.io" || ${i % 2 ? `EdgeResponseStatus >= ${500 + i}` : `!(EdgeResponseStatus in [${400 + i}, 404])`} || BotScore ${i % 3 ? "<" : ">"} ${i})`,
-  )
-  .join(" && ");
-const options = { maxBytes: 100_000 };
+const large = largeFilter.filterc;
+const largeJsep = largeFilter.cel;
 
 /** A step's call on the large filter's own input to that step (only that step's input is made). */
 function stepOf(m, step) {

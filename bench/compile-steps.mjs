@@ -8,17 +8,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundleSource } from "./bundle-source.mjs";
+import { large as largeFilter, options } from "./compile-filters.mjs";
 import { machine, median } from "./measure.mjs";
 
-/** The large filter of bench/compile.mjs, in filterc's syntax. */
-const hosts = ["api", "www", "shop", "cdn", "docs", "blog", "auth", "img", "app", "dev"];
-const large = hosts
-  .map(
-    (host, i) =>
-      `(ClientRequestHost eq "${host}.a.io" or EdgeResponseStatus ${i % 2 ? `geq ${500 + i}` : `!in [${400 + i}, 404]`} or BotScore ${i % 3 ? "lt" : "gt"} ${i})`,
-  )
-  .join(" and ");
-const options = { maxBytes: 100_000 };
+const large = largeFilter.filterc;
 
 const modules = {
   scan: "syntax/lexer.ts",
