@@ -1,7 +1,7 @@
 export { type BlockFilter, compileBlockFilter } from "./block-filter.js";
 export { type ByteFilter, type ColumnValueKind, compileKindCheck, type KindedField } from "./kind-check.js";
 export { compileLineFilter, type LineFilter, type LineFilterOptions, LineVerdict } from "./line-filter.js";
-export { LineScanner, lineScannerModule } from "./line-scanner.js";
+export { lineScannerModule } from "./line-scanner.js";
 export { ExactNumber, jsonNumber, NUMERIC_TEXT } from "./numbers.js";
 export { compilePredicate, type Predicate } from "./predicate.js";
 export { compileLineRejecter } from "./prefilter.js";

@@ -1,6 +1,6 @@
 import { compileFieldReader } from "./field-reader.js";
 import { type LineFilter, LineVerdict } from "./line-filter.js";
-import { LineScanner, lineScannerModule } from "./line-scanner.js";
+import { LineScanner } from "./line-scanner.js";
 import { ExactNumber } from "./numbers.js";
 
 /** The kinds of value a typed column holds exactly, beside null: those query's typed read compares. */
@@ -20,10 +20,10 @@ export interface ByteFilter {
   /** Makes `bytes` (whole lines, the last ending with its LF) the current block; false when it is too long to scan. */
   load(bytes: Uint8Array): boolean;
   /**
-   * The verdict of the current block's line at bytes start…end (end at its LF); undefined when the
-   * line filter must decide, on the line's text.
+   * The verdict of the current block's line at bytes start…end (end at its LF), match or miss;
+   * undefined when the line filter must decide, on the line's text (a malformed line among them).
    */
-  test(start: number, end: number): LineVerdict | undefined;
+  test(start: number, end: number): typeof LineVerdict.match | typeof LineVerdict.miss | undefined;
 }
 
 /** compileKindCheck's filters. */
@@ -45,10 +45,7 @@ export interface KindCheck {
  * JSON.parse of the decoded text takes them all (an invalid one decodes to U+FFFD), and a key
  * matches a name by its bytes, which is the decoded match for names without U+FFFD.
  */
-export function compileKindCheck(
-  fields: readonly KindedField[],
-  scannerModule: WebAssembly.Module = lineScannerModule(),
-): KindCheck {
+export function compileKindCheck(fields: readonly KindedField[]): KindCheck {
   const names = fields.map((field) => field.name);
   const kinds = fields.map((field) => field.kind);
   const read = compileFieldReader(names);
@@ -62,9 +59,7 @@ export function compileKindCheck(
     },
     bytes: undefined,
   };
-  const scanner = names.some((name) => name.includes("\ufffd"))
-    ? undefined
-    : LineScanner.of(names, scannerModule);
+  const scanner = names.some((name) => name.includes("\ufffd")) ? undefined : LineScanner.of(names);
   if (scanner === undefined) return check;
   const memory = scanner.bytes;
   check.bytes = {

@@ -238,10 +238,11 @@ async function evalLineRun(input: LogInput, options: EvalLinesOptions, run: Eval
     run.lineCount++;
     if (start === end) return true;
     times.line = run.lineCount;
-    let verdict = scannedBlock >= 0 ? byteFilter!.test(start - scannedBlock, end - scannedBlock) : undefined;
-    if (verdict === undefined) verdict = filter(buf.toString("utf8", start, end));
-    if (verdict === LineVerdict.malformed)
-      return buf.toString("utf8", start, end).trim() === "" || malformed();
+    const sure = scannedBlock >= 0 ? byteFilter!.test(start - scannedBlock, end - scannedBlock) : undefined;
+    if (sure !== undefined) return count(buf, start, end + 1, sure);
+    const text = buf.toString("utf8", start, end);
+    const verdict = filter(text);
+    if (verdict === LineVerdict.malformed) return text.trim() === "" || malformed();
     return count(buf, start, end + 1, verdict);
   };
 

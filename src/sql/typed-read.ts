@@ -26,8 +26,9 @@ const json = (name: string) => `(${duckdb.identifier(name)}::VARCHAR)`;
 /**
  * The kinds the read compares typed: whether a value's JSON fits the column type, and the typed
  * value of one that does. DuckDB writes a value back canonically (a string escapes only `"`, `\`
- * and controls; a number keeps its text), so a string's text without a backslash is its content
- * between the quotes, and an integer's text holds no point or exponent.
+ * and controls; an integer keeps its text, and a number with a point or an exponent is written as
+ * a double, `5.03e2` as `503.0`), so a string's text without a backslash is its content between the
+ * quotes, and an integer's text holds no point or exponent.
  */
 const FITS: Record<ColumnValueKind, { fits(text: string): string; value(text: string): string }> = {
   string: {
@@ -95,9 +96,8 @@ export function typedRead(
   const direct = translateTyped(meaning, duckdb, options.timestamps, undefined);
   const exact = translate(meaning, duckdb, options.timestamps);
   if (typed.expression === null || direct.expression === null || exact.expression === null) return undefined;
-  const misfit = names
-    .filter((name) => kinds.has(name))
-    .map((name) => `(${json(name)} IS NOT NULL AND NOT (${FITS[kinds.get(name)!].fits(json(name))}))`)
+  const misfit = [...kinds]
+    .map(([name, kind]) => `(${json(name)} IS NOT NULL AND NOT (${FITS[kind].fits(json(name))}))`)
     .join(" OR ");
   // The JSON text of the fields the filter reads, which eval's semantics test as a record.
   const record = `json_object(${exact.fields.map((name) => `${duckdb.string(name)}, ${duckdb.identifier(name)}`).join(", ")})`;
