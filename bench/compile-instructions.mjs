@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { bundleSource } from "./bundle-source.mjs";
+import { bundleSource, STEP_MODULES } from "./bundle-source.mjs";
 import { large as largeFilter, options } from "./compile-filters.mjs";
 import { machine } from "./measure.mjs";
 
@@ -48,18 +48,6 @@ function stepOf(m, step) {
   throw new Error(`no step ${step}`);
 }
 
-const modules = {
-  scan: "syntax/lexer.ts",
-  parse: "syntax/parse.ts",
-  analyzeExpr: "check/analyze.ts",
-  check: "check/check.ts",
-  optimize: "emit/optimize.ts",
-  serialize: "emit/serialize.ts",
-  emitNormal: "emit/emit.ts",
-  compile: "compile.ts",
-  getCatalog: "catalog/index.ts",
-};
-
 if (process.argv[2] === "--loop") {
   const [, , , module, step, calls] = process.argv;
   let fn;
@@ -77,7 +65,7 @@ if (process.argv[2] === "--loop") {
   const older = args.find((arg, i) => !arg.startsWith("--") && args[i - 1] !== "--steps");
   const work = mkdtempSync(join(tmpdir(), "compile-instructions-"));
   /** The steps of the source tree at `root`, bundled into one module. */
-  const bundle = (root, name) => bundleSource(root, modules, work, name);
+  const bundle = (root, name) => bundleSource(root, STEP_MODULES, work, name);
   const run = promisify(execFile);
   const self = fileURLToPath(import.meta.url);
   async function instructions(module, step, calls) {

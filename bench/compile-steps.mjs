@@ -7,34 +7,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundleSource } from "./bundle-source.mjs";
+import { bundleSource, STEP_MODULES } from "./bundle-source.mjs";
 import { large as largeFilter, options } from "./compile-filters.mjs";
 import { machine, median } from "./measure.mjs";
 
 const large = largeFilter.filterc;
 
-const modules = {
-  scan: "syntax/lexer.ts",
-  parseWellFormed: "syntax/well-formed.ts",
-  lintTokens: "syntax/token-lints.ts",
-  readKeywordSlips: "syntax/typos.ts",
-  parse: "syntax/parse.ts",
-  Checker: "check/checker.ts",
-  toNegationNormalForm: "check/negate.ts",
-  findConstantGroups: "check/satisfiability.ts",
-  findConstantFilter: "check/meaning/constant-filter.ts",
-  analyzeExpr: "check/analyze.ts",
-  check: "check/check.ts",
-  optimize: "emit/optimize.ts",
-  serialize: "emit/serialize.ts",
-  emitNormal: "emit/emit.ts",
-  compile: "compile.ts",
-  getCatalog: "catalog/index.ts",
-};
-
 const work = mkdtempSync(join(tmpdir(), "compile-steps-"));
 /** The steps of the source tree at `root`, bundled into one module. */
-const load = async (root, name) => import(await bundleSource(root, modules, work, name));
+const load = async (root, name) => import(await bundleSource(root, STEP_MODULES, work, name));
 
 function stepsOf(m) {
   const catalog = m.getCatalog("http_requests");
