@@ -1,5 +1,6 @@
 import { element } from "../playground/dom.js";
-import { CUSTOM_FIELD_COLUMNS, type CustomFieldsConfig, namesByColumn } from "../src/api/custom-fields.js";
+import { renderResult } from "../playground/output.js";
+import { type CustomFieldsConfig, namesByColumn } from "../src/api/custom-fields.js";
 import type { JobScope } from "../src/api/index.js";
 import {
   checkDestination,
@@ -22,8 +23,11 @@ import {
 } from "../src/catalog/index.js";
 import { decompile } from "../src/decompile/index.js";
 import { call, type Failure, scopeQuery } from "./api.js";
-import { createFilterEditor } from "./filter-editor.js";
-import { failureText, say, sayProblems } from "./messages.js";
+import { oneAtATime } from "./busy.js";
+import { type Carried, setUpDataFields } from "./data-fields.js";
+import { createFilterEditor } from "./filter/editor.js";
+import { failureText, say, sayProblems, sentences } from "./messages.js";
+import { renderReview } from "./review.js";
 
 type ScopeIds = () => { zoneId: string; accountId: string };
 
@@ -47,22 +51,37 @@ function shownProblem(found: Problem): Problem {
   };
 }
 
+/** A notice of the client's in the console's words: a custom field is added in Custom Fields, not by a command. */
+const shownNotice = (notice: string) =>
+  notice.replace(/ \(add one with filterc fields add [^)]*\)$/, " (add one in Custom Fields)");
+
+/** A scope as the client's checks take it, and the path of its jobs. */
+function resolved(scope: JobScope) {
+  return "zoneId" in scope
+    ? { kind: "zone" as const, id: scope.zoneId, path: `/zones/${scope.zoneId}/logpush/jobs` }
+    : { kind: "account" as const, id: scope.accountId, path: `/accounts/${scope.accountId}/logpush/jobs` };
+}
+
 /**
  * The Connect a service view: Scope and Dataset, the data fields, the Filter section, then (Next)
- * Destination, Ownership challenge, output options and Create job. The same Filter section edits a
- * listed job's filter (`editFilter`). Before anything is sent, the settings are held to the checks
- * the client itself runs; what the API answers is shown at its place too.
+ * Destination, Ownership challenge, output options, what Create job will send, and Create job;
+ * then the job made, and Create another. The same Filter section edits a listed job's filter
+ * (`editFilter`). Before anything is sent, the settings are held to the checks the client itself
+ * runs; what the API answers is shown at its place too.
  */
 export function setUpConnect(ids: ScopeIds, jobsChanged: () => Promise<void>) {
   const scopeSelect = element<HTMLSelectElement>("scope");
   const datasetSelect = element<HTMLSelectElement>("dataset");
-  const fieldList = element("data-field-list");
   const destination = element<HTMLInputElement>("destination");
   const challenge = element<HTMLInputElement>("ownership-challenge");
   const timestamps = element<HTMLSelectElement>("timestamps");
   const sampleRate = element<HTMLInputElement>("sample-rate");
   const jobName = element<HTMLInputElement>("job-name");
-  const filter = createFilterEditor(DEFAULT_DATASET);
+  const fields = setUpDataFields();
+  const filter = createFilterEditor(
+    { builder: element("builder"), editor: element("editor"), compiled: renderResult },
+    DEFAULT_DATASET,
+  );
   let editing: { job: LogpushJob; scope: JobScope } | undefined;
 
   for (const format of TIMESTAMP_FORMATS) timestamps.add(new Option(format, format));
@@ -96,97 +115,61 @@ export function setUpConnect(ids: ScopeIds, jobsChanged: () => Promise<void>) {
     datasetSelect.value = keep ?? (offered.includes(DEFAULT_DATASET) ? DEFAULT_DATASET : offered[0]!);
   }
 
-  function selectedFields(): string[] {
-    return Array.from(fieldList.querySelectorAll<HTMLInputElement>("input:checked"), (box) => box.value);
-  }
-
-  function countFields(): void {
-    const boxes = fieldList.querySelectorAll("input").length;
-    say("data-fields-count", `${selectedFields().length} of ${boxes} selected`);
-  }
-
-  /** One checkbox a field, labelled with its name; RequestHeaders, ResponseHeaders and Cookies say what they carry. */
-  function renderFields(): void {
-    const catalog = getCatalog(datasetSelect.value)!;
-    const kept = new Set(selectedFields());
-    fieldList.replaceChildren(
-      ...[...catalog.fields.values()].map((field) => {
-        const box = document.createElement("input");
-        box.type = "checkbox";
-        box.id = `data-field-${field.name}`;
-        box.value = field.name;
-        box.checked = kept.has(field.name);
-        box.addEventListener("change", countFields);
-        const label = document.createElement("label");
-        label.htmlFor = box.id;
-        label.textContent = field.name;
-        const item = document.createElement("div");
-        item.className = "checkbox";
-        item.append(box, label);
-        if ((CUSTOM_FIELD_COLUMNS as readonly string[]).includes(field.name)) {
-          const carries = document.createElement("span");
-          carries.className = "carries";
-          carries.id = `carries-${field.name}`;
-          carries.dataset["column"] = field.name;
-          box.setAttribute("aria-describedby", carries.id);
-          item.append(carries);
-        }
-        return item;
-      }),
-    );
-    countFields();
-  }
-
   async function describeCustomFields(): Promise<void> {
-    const places = fieldList.querySelectorAll<HTMLElement>("[data-column]");
-    if (places.length === 0) return;
     const scope = currentScope();
-    if (!scope || !("zoneId" in scope)) {
-      places.forEach((place) => {
-        place.textContent = "";
-      });
-      return;
-    }
+    if (!scope || !("zoneId" in scope)) return fields.describe({});
     const answer = await call<{ config: CustomFieldsConfig }>(
       "GET",
       `/api/custom-fields?${scopeQuery(scope)}`,
     );
-    const names = answer.ok ? namesByColumn(answer.config) : undefined;
-    places.forEach((place) => {
-      const carried = names?.[place.dataset["column"] as keyof typeof names];
-      place.textContent =
-        carried === undefined
-          ? ""
-          : carried.length > 0
-            ? `carries the custom fields ${carried.join(", ")}`
-            : "no custom fields are configured: it will be empty";
-    });
+    if (!answer.ok) return fields.describe({});
+    const carried: Carried = {};
+    for (const [column, names] of Object.entries(namesByColumn(answer.config)))
+      carried[column] =
+        names.length > 0
+          ? `carries the custom fields ${names.join(", ")}`
+          : "no custom fields are configured: it will be empty";
+    fields.describe(carried);
   }
 
   async function datasetChanged(): Promise<void> {
-    renderFields();
+    fields.show(getCatalog(datasetSelect.value)!);
     filter.setDataset(datasetSelect.value);
     await describeCustomFields();
   }
 
-  function showStep(step: 1 | 2): void {
-    element("step-1").hidden = step !== 1;
-    element("step-2").hidden = step !== 2;
-    (step === 1 ? datasetSelect : destination).focus();
+  function showStep(step: 1 | 2 | 3): void {
+    for (const shown of [1, 2, 3]) element(`step-${shown}`).hidden = step !== shown;
+    if (step === 1) datasetSelect.focus();
+    else if (step === 2) {
+      updateReview();
+      destination.focus();
+    } else element("created-heading").focus();
   }
 
-  /** The settings of the first step: dataset, fields and the filter's text. */
+  /** The settings of the first step: dataset, fields in their order, and the filter's text. */
   function stepOne(): JobSettings {
-    return { dataset: datasetSelect.value, fields: selectedFields(), filter: { source: filter.text() } };
+    return { dataset: datasetSelect.value, fields: fields.picked(), filter: { source: filter.text() } };
   }
 
   function checkStepOne(): boolean {
-    const fields = selectedFields().length === 0 ? [problem("NoJobFields", "field_names", {})] : [];
-    say("data-fields-problem", fields.map((p) => p.message).join(" "));
+    const none = fields.picked().length === 0 ? [problem("NoJobFields", "field_names", {})] : [];
+    say("data-fields-problem", sentences(none.map((p) => p.message)));
     const result = filter.result();
     const errors = result.diagnostics.filter((d) => d.severity === "error").length;
-    say("step-1-problem", errors > 0 ? problem("InvalidFilter", "filter", { errors }).message : "");
-    return fields.length === 0 && errors === 0;
+    const unfinished = filter.unfinished();
+    say(
+      "step-1-problem",
+      sentences([
+        ...(errors > 0 ? [problem("InvalidFilter", "filter", { errors }).message] : []),
+        ...(unfinished.length > 0
+          ? [
+              `${unfinished.length === 1 ? "comparison" : "comparisons"} ${unfinished.join(", ")} of the builder ${unfinished.length === 1 ? "is" : "are"} not finished (no field or no value), so ${unfinished.length === 1 ? "it is" : "they are"} not in the filter: finish or remove ${unfinished.length === 1 ? "it" : "them"}`,
+            ]
+          : []),
+      ]),
+    );
+    return none.length === 0 && errors === 0 && unfinished.length === 0;
   }
 
   /** The sample rate as typed: a number when it reads as one, else the text (which the checks refuse by name). */
@@ -209,6 +192,30 @@ export function setUpConnect(ids: ScopeIds, jobsChanged: () => Promise<void>) {
     return settings;
   }
 
+  /** The body Create job sends, by the client's own checks, or the refusal they give. */
+  function built(scope: JobScope, settings: JobSettings): Record<string, unknown> | ValidationError {
+    const { kind, id } = resolved(scope);
+    try {
+      return buildCreateBody(settings, "create job", { kind, id }).body;
+    } catch (error) {
+      if (error instanceof ValidationError) return error;
+      throw error;
+    }
+  }
+
+  /** What Create job will send, shown beside it as the settings change. */
+  function updateReview(): void {
+    const scope = currentScope();
+    const settings = stepTwo();
+    const body = scope ? built(scope, settings) : undefined;
+    renderReview({
+      request: scope ? `POST ${resolved(scope).path}` : "no scope yet",
+      settings,
+      filter: filter.result(),
+      body: body instanceof ValidationError ? undefined : body,
+    });
+  }
+
   function sayFailure(failure: Failure, otherwise: string): void {
     if (failure.kind === "refused")
       sayProblems(failure.problems.map(shownProblem), STEP_TWO_PLACES, otherwise, failure.operation);
@@ -219,41 +226,50 @@ export function setUpConnect(ids: ScopeIds, jobsChanged: () => Promise<void>) {
     const scope = currentScope();
     if (!scope) return;
     const settings = stepTwo();
-    const place =
-      "zoneId" in scope
-        ? { kind: "zone" as const, id: scope.zoneId }
-        : { kind: "account" as const, id: scope.accountId };
-    try {
-      buildCreateBody(settings, "create job", place);
-    } catch (error) {
-      if (!(error instanceof ValidationError)) throw error;
-      sayFailure(
+    const body = built(scope, settings);
+    if (body instanceof ValidationError)
+      return sayFailure(
         {
           kind: "refused",
-          operation: error.operation,
-          problems: error.problems,
+          operation: body.operation,
+          problems: body.problems,
           diagnostics: [],
           filterSource: null,
         },
         "create-problem",
       );
-      return;
-    }
     sayProblems([], STEP_TWO_PLACES, "create-problem", "");
     const answer = await call<JobResult>("POST", "/api/jobs", { scope, settings });
     if (!answer.ok) return sayFailure(answer.error, "create-problem");
-    say("connect-status", [`Created job ${answer.job.id}.`, ...answer.notices].join(" "));
-    for (const input of [destination, challenge, jobName]) input.value = "";
-    say("ownership-note", "");
-    showStep(1);
+    const { job } = answer;
+    say("connect-status", sentences([`Created job ${job.id}.`, ...answer.notices.map(shownNotice)]));
+    say(
+      "created-text",
+      `Job ${job.id}${job.name ? ` (${job.name})` : ""} pushes ${job.dataset ?? settings.dataset} to ${job.destination_conf ?? ""}. It is listed below, under Logpush jobs.`,
+    );
+    showStep(3);
     await jobsChanged();
+  }
+
+  /** Back to the first step with nothing chosen but the scope and dataset: the next job starts anew. */
+  function createAnother(): void {
+    fields.reset();
+    filter.setText("");
+    for (const input of [destination, challenge, jobName]) input.value = "";
+    sampleRate.value = "1";
+    timestamps.value = DEFAULT_TIMESTAMPS;
+    destination.removeAttribute("aria-invalid");
+    for (const id of ["ownership-note", "connect-status", "data-fields-problem", "step-1-problem"])
+      say(id, "");
+    sayProblems([], STEP_TWO_PLACES, "create-problem", "");
+    showStep(1);
   }
 
   async function requestChallenge(): Promise<void> {
     const scope = currentScope();
     if (!scope) return;
     const checked = checkDestination(destination.value.trim());
-    say("destination-problem", checked.problems.map((p) => p.message).join(" "));
+    say("destination-problem", sentences(checked.problems.map((p) => p.message)));
     if (checked.problems.length > 0) return destination.focus();
     say("ownership-note", "Asking for the ownership challenge…");
     const answer = await call<{ filename: string | null; token?: string; tokenProblem?: string }>(
@@ -275,12 +291,13 @@ export function setUpConnect(ids: ScopeIds, jobsChanged: () => Promise<void>) {
         "ownership-note",
         `The service wrote ${file} into the destination: open it and give its token here.${answer.tokenProblem ? ` (It could not be read here: ${answer.tokenProblem}.)` : ""}`,
       );
+    updateReview();
   }
 
   function liveDestination(): void {
     const text = destination.value.trim();
     const checked = text === "" ? [] : checkDestination(text).problems;
-    say("destination-problem", checked.map((p) => p.message).join(" "));
+    say("destination-problem", sentences(checked.map((p) => p.message)));
     destination.setAttribute("aria-invalid", String(checked.length > 0));
     if (checked.length === 0 && text !== "" && needsOwnershipChallenge(text) && challenge.value === "")
       say("ownership-note", "This destination takes the token of its ownership challenge.");
@@ -302,6 +319,11 @@ export function setUpConnect(ids: ScopeIds, jobsChanged: () => Promise<void>) {
 
   async function saveFilter(): Promise<void> {
     if (!editing) return;
+    const unfinished = filter.unfinished();
+    if (unfinished.length > 0) {
+      checkStepOne();
+      return;
+    }
     const text = filter.text();
     const answer = await call<JobResult>("PUT", `/api/jobs/${encodeURIComponent(String(editing.job.id))}`, {
       scope: editing.scope,
@@ -325,33 +347,32 @@ export function setUpConnect(ids: ScopeIds, jobsChanged: () => Promise<void>) {
     await jobsChanged();
   });
   datasetSelect.addEventListener("change", datasetChanged);
-  element("select-all-fields").addEventListener("click", () => {
-    fieldList.querySelectorAll<HTMLInputElement>("input").forEach((box) => {
-      box.checked = true;
-    });
-    countFields();
-  });
-  element("select-no-fields").addEventListener("click", () => {
-    fieldList.querySelectorAll<HTMLInputElement>("input").forEach((box) => {
-      box.checked = false;
-    });
-    countFields();
+  element("skip-to-filter").addEventListener("click", (event) => {
+    // The page's address names its view: the link moves the focus, not the address.
+    event.preventDefault();
+    element("filter-heading").focus();
   });
   element("next").addEventListener("click", () => {
     if (checkStepOne()) showStep(2);
   });
   element("back").addEventListener("click", () => showStep(1));
-  element("create-job").addEventListener("click", createJob);
-  element("request-challenge").addEventListener("click", requestChallenge);
+  const create = element<HTMLButtonElement>("create-job");
+  create.addEventListener("click", oneAtATime(create, createJob));
+  element("create-another").addEventListener("click", createAnother);
+  const request = element("request-challenge");
+  request.addEventListener("click", oneAtATime(request, requestChallenge));
   destination.addEventListener("input", liveDestination);
-  element("save-filter").addEventListener("click", saveFilter);
+  element("step-2").addEventListener("input", updateReview);
+  element("step-2").addEventListener("change", updateReview);
+  const save = element("save-filter");
+  save.addEventListener("click", oneAtATime(save, saveFilter));
   element("cancel-edit").addEventListener("click", () => {
     setEditing(undefined);
     filter.setText("");
   });
 
   fillDatasets();
-  renderFields();
+  fields.show(getCatalog(datasetSelect.value)!);
 
   return {
     /** The scope this view lists jobs of. */
@@ -371,7 +392,7 @@ export function setUpConnect(ids: ScopeIds, jobsChanged: () => Promise<void>) {
       scopeSelect.value = "zoneId" in scope ? "zone" : "account";
       fillDatasets();
       datasetSelect.value = dataset;
-      renderFields();
+      fields.show(getCatalog(dataset)!);
       filter.setDataset(dataset);
       filter.setText(read.source ?? "");
       element("filter-heading").scrollIntoView();

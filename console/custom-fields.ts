@@ -10,7 +10,8 @@ import {
 } from "../src/api/custom-fields.js";
 import type { SetCustomFieldsResult } from "../src/index.js";
 import { call, scopeQuery } from "./api.js";
-import { failureText, say } from "./messages.js";
+import { oneAtATime } from "./busy.js";
+import { failureText, say, sentences } from "./messages.js";
 
 /** The Field Types the dashboard offers, by the seed's words, and the list each one sets. */
 const FIELD_TYPES: ReadonlyArray<{ list: CustomFieldList; label: string }> = [
@@ -68,7 +69,12 @@ export function setUpCustomFields(zoneId: () => string): { load(): Promise<void>
             remove.type = "button";
             remove.textContent = "Remove";
             remove.setAttribute("aria-label", `Remove ${noun} ${name}`);
-            remove.addEventListener("click", () => change("remove", list, name));
+            remove.addEventListener(
+              "click",
+              oneAtATime(remove, async () => {
+                await change("remove", list, name);
+              }),
+            );
             item.append(remove);
           }
           names.append(item);
@@ -105,9 +111,9 @@ export function setUpCustomFields(zoneId: () => string): { load(): Promise<void>
 
   function showPreview(showProblems: boolean): boolean {
     const { notes, problems } = preview();
-    say("field-name-note", notes.join(" "));
+    say("field-name-note", sentences(notes));
     const shown = showProblems || fieldName.value !== "";
-    say("field-name-problem", shown ? problems.join(" ") : "");
+    say("field-name-problem", shown ? sentences(problems) : "");
     fieldName.setAttribute("aria-invalid", String(shown && problems.length > 0));
     return problems.length === 0;
   }
@@ -133,7 +139,7 @@ export function setUpCustomFields(zoneId: () => string): { load(): Promise<void>
       ...(answer.created ? ["The zone's custom fields ruleset was created."] : []),
       ...answer.notices.map(unplaced),
     ];
-    say("custom-fields-status", [done, ...notes].join(" "));
+    say("custom-fields-status", sentences([done, ...notes]));
     return true;
   }
 
@@ -161,8 +167,7 @@ export function setUpCustomFields(zoneId: () => string): { load(): Promise<void>
   });
   fieldName.addEventListener("input", () => showPreview(false));
   fieldType.addEventListener("change", () => showPreview(false));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  const save = oneAtATime(form.querySelector<HTMLButtonElement>('button[type="submit"]')!, async () => {
     if (!showPreview(true)) {
       fieldName.focus();
       return;
@@ -172,6 +177,10 @@ export function setUpCustomFields(zoneId: () => string): { load(): Promise<void>
       form.hidden = true;
       element("set-new-custom-field").focus();
     }
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    void save();
   });
 
   return {

@@ -4,6 +4,7 @@ import { DEFAULT_DATASET, getCatalog } from "../src/catalog/index.js";
 import { decompile } from "../src/decompile/index.js";
 import type { JobResult, LogpushJob } from "../src/index.js";
 import { call, scopeQuery } from "./api.js";
+import { oneAtATime } from "./busy.js";
 import type { ConnectView } from "./connect.js";
 import { failureText, say } from "./messages.js";
 
@@ -58,12 +59,17 @@ export function setUpJobs(connect: () => ConnectView) {
       problem.textContent = text;
       problem.hidden = text === "";
     };
-    const button = (text: string, label: string, onClick: () => void) => {
+    const button = (text: string, label: string, onClick: () => void | Promise<void>) => {
       const element = document.createElement("button");
       element.type = "button";
       element.textContent = text;
       element.setAttribute("aria-label", label);
-      element.addEventListener("click", onClick);
+      element.addEventListener(
+        "click",
+        oneAtATime(element, async () => {
+          await onClick();
+        }),
+      );
       return element;
     };
     const enabled = job.enabled !== false;

@@ -9,10 +9,26 @@ export function say(id: string, text: string): void {
   place.hidden = text === "";
 }
 
+/**
+ * Messages as sentences, one after another: each begins with a capital and ends with a stop, so
+ * that the client's notices and problems (written to be listed, lower case, no stop) do not run
+ * into each other when the page shows several in one place.
+ */
+export function sentences(messages: readonly string[]): string {
+  return messages
+    .map((message) => message.trim())
+    .filter((message) => message !== "")
+    .map((message) => {
+      const capital = message.replace(/^[a-z]/, (letter) => letter.toUpperCase());
+      return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+    })
+    .join(" ");
+}
+
 /** A failure in words: every problem of a refusal (nothing was sent), else what the server said. */
 export function failureText(failure: Failure): string {
   if (failure.kind !== "refused") return failure.message;
-  return `${failure.operation}: nothing was sent. ${failure.problems.map((p) => p.message).join(" ")}`;
+  return `${failure.operation}: nothing was sent. ${sentences(failure.problems.map((p) => p.message))}`;
 }
 
 /**
@@ -30,7 +46,7 @@ export function sayProblems(
     const place = places.find(([prefix]) => problem.path.startsWith(prefix))?.[1] ?? otherwise;
     found.set(place, [...(found.get(place) ?? []), problem.message]);
   }
-  for (const [, id] of places) say(id, (found.get(id) ?? []).join(" "));
+  for (const [, id] of places) say(id, sentences(found.get(id) ?? []));
   const rest = found.get(otherwise);
-  say(otherwise, rest ? `${operation}: nothing was sent. ${rest.join(" ")}` : "");
+  say(otherwise, rest ? `${operation}: nothing was sent. ${sentences(rest)}` : "");
 }

@@ -3,39 +3,50 @@ import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { lintGutter } from "@codemirror/lint";
 import { Annotation, Compartment, EditorState } from "@codemirror/state";
 import { drawSelection, EditorView, keymap, lineNumbers } from "@codemirror/view";
-import { element } from "../playground/dom.js";
-import { renderResult } from "../playground/output.js";
-import { getCatalog } from "../src/catalog/index.js";
-import { filterResult, logpushFilter } from "../src/codemirror/index.js";
-import type { CompileResult } from "../src/compile.js";
-import { conditionToExpr, print } from "../src/print/index.js";
+import { getCatalog } from "../../src/catalog/index.js";
+import { filterResult, logpushFilter } from "../../src/codemirror/index.js";
+import type { CompileResult } from "../../src/compile.js";
+import { conditionToExpr, print } from "../../src/print/index.js";
 import { createBuilder } from "./builder.js";
-import { builderText, comparisonsOf, readBuilder } from "./builder-model.js";
+import { builderText, comparisonsOf, readBuilder } from "./model.js";
 
 /** Marks the text changes the builder made, which the builder must not read back. */
 const fromBuilder = Annotation.define<true>();
 
-/** The Filter section: the builder and the text side by side, and what the filter compiles to. */
-interface FilterEditor {
+/** A Filter section: the builder and the text side by side, and what the filter compiles to. */
+export interface FilterEditor {
   readonly view: EditorView;
   setDataset(dataset: string): void;
   /** Replaces the text (a job's filter to edit); the builder follows. */
   setText(text: string): void;
   text(): string;
   result(): CompileResult;
+  /** The numbers of the builder's rows that are not yet in the filter (no field or no value). */
+  unfinished(): number[];
+}
+
+/** Where a Filter section is drawn, and what follows each compile of its text. */
+export interface FilterSectionPlaces {
+  /** Where the Field, Operator, Value rows go. */
+  builder: HTMLElement;
+  /** Where the text editor goes. */
+  editor: HTMLElement;
+  /** Called with each new compile of the text (the page's JSON, gauges, diagnostics). */
+  compiled?: (view: EditorView, result: CompileResult) => void;
 }
 
 /**
  * Each side follows the other: a change of the text is read into the builder (or the builder says
- * why it cannot show it), a change in the builder is printed into the text. The compiled JSON, the
- * gauges, the diagnostics and each row's problems follow the text's one compile.
+ * why it cannot show it), a change in the builder is printed into the text. Each row's problems,
+ * and whatever the page shows of the compile (`compiled`), follow the text's one compile.
  */
-export function createFilterEditor(initialDataset: string): FilterEditor {
+export function createFilterEditor(places: FilterSectionPlaces, initialDataset: string): FilterEditor {
   let dataset = initialDataset;
   const settings = new Compartment();
   const options = () => logpushFilter({ dataset });
+  const compiled = places.compiled ?? (() => undefined);
 
-  const builder = createBuilder(element("builder"), (group) => {
+  const builder = createBuilder(places.builder, (group) => {
     const text = builderText(group, getCatalog(dataset)!);
     if (text === view.state.doc.toString()) {
       markRows(filterResult(view.state));
@@ -74,7 +85,7 @@ export function createFilterEditor(initialDataset: string): FilterEditor {
   }
 
   const view = new EditorView({
-    parent: element("editor"),
+    parent: places.editor,
     state: EditorState.create({
       doc: "",
       extensions: [
@@ -90,7 +101,7 @@ export function createFilterEditor(initialDataset: string): FilterEditor {
         EditorView.updateListener.of((update) => {
           const result = filterResult(update.state);
           if (result === filterResult(update.startState)) return;
-          renderResult(update.view, result);
+          compiled(update.view, result);
           if (!update.transactions.some((transaction) => transaction.annotation(fromBuilder)))
             readIntoBuilder(result);
           markRows(result);
@@ -106,13 +117,16 @@ export function createFilterEditor(initialDataset: string): FilterEditor {
       view.dispatch({ effects: settings.reconfigure(options()) });
     },
     setText(text) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      // The same text still gives the builder anew: its unfinished rows go too.
+      if (text === view.state.doc.toString()) readIntoBuilder(filterResult(view.state));
+      else view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
     },
     text: () => view.state.doc.toString(),
     result: () => filterResult(view.state),
+    unfinished: () => builder.unfinished(),
   };
   const first = filterResult(view.state);
-  renderResult(view, first);
+  compiled(view, first);
   readIntoBuilder(first);
   return editor;
 }

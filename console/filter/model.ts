@@ -1,6 +1,6 @@
-import type { Catalog, FieldInfo } from "../src/catalog/index.js";
-import type { Diagnostic, Range } from "../src/diagnostics/index.js";
-import { print } from "../src/print/index.js";
+import type { Catalog, FieldInfo } from "../../src/catalog/index.js";
+import type { Diagnostic, Range } from "../../src/diagnostics/index.js";
+import { print } from "../../src/print/index.js";
 import {
   type CanonicalOperator,
   type Comparison,
@@ -13,33 +13,44 @@ import {
   scan,
   tokenFacts,
   type Value,
-} from "../src/syntax/index.js";
+} from "../../src/syntax/index.js";
 
 /*
- * The Filter section's builder as data: rows of Field, Operator and Value joined by AND / OR, and
- * groups in parentheses. It reads a filter from the parsed source and gives one back as an AST,
- * which the printer writes: the text and the builder never disagree, and no second parser exists.
+ * The Filter section's builder as data: rows of Field, Operator and Value, in groups that each join
+ * all their items one way, AND or OR. A group's items are rows and groups of the other join, so
+ * the groups the rows are drawn in are the parentheses of the filter, and of its JSON: a chain that
+ * mixes AND and OR is never shown flat. It reads a filter from the parsed source and gives one
+ * back as an AST, which the printer writes: the text and the builder never disagree, and no second
+ * parser exists. Any page with a filter (a job's, a live tail's) builds on it.
  */
 
 export type Join = "and" | "or";
 /** What the Value control holds: one value as typed, or a list (one value a line). */
 type RowValue = { kind: "one"; text: string } | { kind: "list"; items: string[] };
 
+/**
+ * A comparison. A new row has no field and no value yet (`null`): it is unfinished, drawn but left
+ * out of the filter, until its field is chosen and its value typed.
+ */
 export interface Row {
   kind: "row";
-  field: string;
-  operator: CanonicalOperator;
-  value: RowValue;
+  field: string | null;
+  operator: CanonicalOperator | null;
+  value: RowValue | null;
 }
 
-/** Items read left to right, `joins[i]` between items i and i + 1, `and` binding tighter than `or` as in the text. */
+/**
+ * Items joined all one way. A group inside another has at least two items and the other join (a
+ * group of its parent's join would be no group: its items are its parent's); the outermost group
+ * has any number, and holds one item only if it is a row.
+ */
 export interface Group {
   kind: "group";
+  join: Join;
   items: Item[];
-  joins: Join[];
 }
 
-type Item = Row | Group;
+export type Item = Row | Group;
 
 /** A filter the builder shows, or why it cannot (then `pushDown` says the text's `not` is the reason). */
 type BuilderReading = { ok: true; group: Group } | { ok: false; reason: string; pushDown: boolean };
@@ -58,38 +69,131 @@ export function builderFields(catalog: Catalog): FieldInfo[] {
 }
 
 export function emptyGroup(): Group {
-  return { kind: "group", items: [], joins: [] };
+  return { kind: "group", join: "and", items: [] };
 }
 
-/** A new row: on the field of the row before it (lists of one field are common), else the first field. */
-export function newRow(catalog: Catalog, before: Row | undefined): Row {
-  const field = (before && catalog.fields.get(before.field)) ?? builderFields(catalog)[0]!;
-  return { kind: "row", field: field.name, operator: operatorsFor(field.type)[0]!, value: emptyValue(field) };
+/** A new row: no field, no operator, no value, so that nothing is claimed before it is chosen. */
+export function newRow(): Row {
+  return { kind: "row", field: null, operator: null, value: null };
 }
 
-function emptyValue(field: FieldInfo): RowValue {
-  return { kind: "one", text: valueType(field) === "bool" ? "true" : "" };
+/** Whether a row is in the filter: its field chosen and its value given. */
+export function isFinished(
+  row: Row,
+): row is Row & { field: string; operator: CanonicalOperator; value: RowValue } {
+  return row.field !== null && row.operator !== null && row.value !== null;
 }
 
-/** The row on another field: its operator kept where the field's type takes it, its value kept as typed. */
-export function withField(row: Row, field: FieldInfo): Row {
+/** A bool field's Value control always holds a value: true until false is chosen. */
+const startValue = (field: FieldInfo): RowValue | null =>
+  valueType(field) === "bool" ? { kind: "one", text: "true" } : null;
+
+/**
+ * The row on another field (`was`: the field it had): its operator kept where the field's type takes
+ * it, its value kept as typed, except a bool field's true/false, which was chosen, not typed.
+ */
+export function withField(row: Row, field: FieldInfo, was: FieldInfo | undefined): Row {
   const operators = operatorsFor(field.type);
-  const operator = operators.includes(row.operator) ? row.operator : operators[0]!;
+  const operator = row.operator && operators.includes(row.operator) ? row.operator : operators[0]!;
+  const chosen = was !== undefined && valueType(was) === "bool";
   const value =
-    valueType(field) === "bool" && (row.value.kind === "list" || !["true", "false"].includes(row.value.text))
-      ? emptyValue(field)
-      : row.value;
+    valueType(field) === "bool"
+      ? row.value?.kind === "one" && ["true", "false"].includes(row.value.text)
+        ? row.value
+        : startValue(field)
+      : chosen
+        ? null
+        : row.value;
   return withOperator({ ...row, field: field.name, value }, operator);
 }
 
 /** The row with another operator: one value becomes a list of it for `in`, a list of one value one value again. */
 export function withOperator(row: Row, operator: CanonicalOperator): Row {
   const { value } = row;
+  if (value === null) return { ...row, operator };
   if (isListOperator(operator) && value.kind === "one")
     return { ...row, operator, value: { kind: "list", items: value.text === "" ? [] : [value.text] } };
   if (!isListOperator(operator) && value.kind === "list" && value.items.length <= 1)
     return { ...row, operator, value: { kind: "one", text: value.items[0] ?? "" } };
   return { ...row, operator };
+}
+
+// Editing the groups. Each edit keeps the shape `Group` promises, so what is drawn is the filter's
+// grouping: the outermost group is edited in place, as the page holds it.
+
+const other = (join: Join): Join => (join === "and" ? "or" : "and");
+
+/** The group that holds `item`, or undefined for the outermost group (or an item not in it). */
+export function parentOf(root: Group, item: Item): Group | undefined {
+  for (const inner of root.items) {
+    if (inner === item) return root;
+    if (inner.kind === "group") {
+      const found = parentOf(inner, item);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Items as they stand in a group of `join`: a group of that same join gives its items instead. */
+const spliced = (items: readonly Item[], join: Join): Item[] =>
+  items.flatMap((item) => (item.kind === "group" && item.join === join ? item.items : [item]));
+
+/**
+ * Puts `replacement` where `group` is: in its parent (a group of the parent's join gives its items
+ * there), or, for the outermost group, as the outermost group itself.
+ */
+function replace(root: Group, group: Group, replacement: Item): void {
+  const parent = group === root ? undefined : parentOf(root, group);
+  if (!parent) {
+    const outermost =
+      replacement.kind === "group"
+        ? replacement
+        : { kind: "group" as const, join: root.join, items: [replacement] };
+    root.join = outermost.join;
+    root.items = outermost.items;
+    return;
+  }
+  const at = parent.items.indexOf(group);
+  parent.items.splice(at, 1, ...spliced([replacement], parent.join));
+}
+
+/**
+ * Adds an item at the end of `group`, joined with `join`, read left to right as a person reads the
+ * rows: when the group joins its items the other way, the items before it are put in a group of
+ * their own first, so that `a OR b`, AND `c` is `(a or b) and c`, with the parentheses shown.
+ */
+export function addItem(root: Group, group: Group, join: Join, item: Item): void {
+  if (group.items.length <= 1 || group.join === join) {
+    group.join = join;
+    group.items.push(...spliced([item], join));
+  } else {
+    const before: Group = { kind: "group", join: group.join, items: group.items };
+    replace(root, group, { kind: "group", join, items: [before, ...spliced([item], join)] });
+  }
+  const [only] = root.items;
+  if (root.items.length === 1 && only!.kind === "group") replace(root, root, only!);
+}
+
+/** A group of two new rows, joined the other way than it is joined to the rest. */
+export function newGroup(joinedWith: Join): Group {
+  return { kind: "group", join: other(joinedWith), items: [newRow(), newRow()] };
+}
+
+/**
+ * Joins all of a group's items with `join` (one setting a group, however many joins it shows);
+ * items and a parent of that join then hold its items directly.
+ */
+export function setJoin(root: Group, group: Group, join: Join): void {
+  if (group.join === join) return;
+  replace(root, group, { kind: "group", join, items: spliced(group.items, join) });
+}
+
+/** Removes an item; a group left with one item is that item. */
+export function removeItem(root: Group, group: Group, index: number): void {
+  group.items.splice(index, 1);
+  const [only] = group.items;
+  if (group.items.length === 1 && (group !== root || only!.kind === "group")) replace(root, group, only!);
 }
 
 // Builder → text.
@@ -123,7 +227,8 @@ function scalarNode(text: string, type: ReturnType<typeof valueType>): Scalar {
   return { kind: "string", value: text, range: nowhere };
 }
 
-function rowExpr(row: Row, catalog: Catalog): Comparison {
+function rowExpr(row: Row, catalog: Catalog): Comparison | null {
+  if (!isFinished(row)) return null;
   const field = catalog.fields.get(row.field);
   const type = field ? valueType(field) : "string";
   const value: Value =
@@ -139,21 +244,14 @@ function rowExpr(row: Row, catalog: Catalog): Comparison {
   };
 }
 
-function joined(kind: Join, operands: Expr[]): Expr {
-  const flat = operands.flatMap((operand) => (operand.kind === kind ? operand.operands : [operand]));
-  return flat.length === 1 ? flat[0]! : { kind, operands: flat, range: nowhere };
-}
-
-/** The group as an AST, read as the text is: `and` binds tighter than `or`. Null when it has no rows. */
+/** The group as an AST, its unfinished rows left out. Null when it has no finished row. */
 function groupExpr(group: Group, catalog: Catalog): Expr | null {
-  const chains: Expr[][] = [[]];
-  group.items.forEach((item, index) => {
-    if (index > 0 && group.joins[index - 1] === "or") chains.push([]);
-    const expr = item.kind === "row" ? rowExpr(item, catalog) : groupExpr(item, catalog);
-    if (expr) chains[chains.length - 1]!.push(expr);
-  });
-  const ands = chains.filter((chain) => chain.length > 0).map((chain) => joined("and", chain));
-  return ands.length === 0 ? null : joined("or", ands);
+  const operands = group.items
+    .map((item) => (item.kind === "row" ? rowExpr(item, catalog) : groupExpr(item, catalog)))
+    .filter((expr): expr is Expr => expr !== null)
+    .flatMap((expr) => (expr.kind === group.join ? expr.operands : [expr]));
+  if (operands.length <= 1) return operands[0] ?? null;
+  return { kind: group.join, operands, range: nowhere };
 }
 
 /** The text of the builder's filter, as the formatter writes it. */
@@ -189,7 +287,8 @@ export function readBuilder(
   if (!filter.expr) return { ok: true, group: emptyGroup() };
   try {
     const reader = new Reader(catalog, diagnostics);
-    return { ok: true, group: reader.sequence(filter.expr) };
+    const item = reader.item(filter.expr);
+    return { ok: true, group: item.kind === "group" ? item : { kind: "group", join: "and", items: [item] } };
   } catch (error) {
     if (error instanceof Unshowable) return unshowable(error.reason, error.pushDown);
     throw error;
@@ -211,27 +310,21 @@ class Reader {
     private readonly diagnostics: readonly Diagnostic[],
   ) {}
 
-  /** An expression as the items of one group: an `or` of `and` chains, as the text reads it. */
-  sequence(expr: Expr): Group {
-    const group = emptyGroup();
-    const ors = expr.kind === "or" ? expr.operands : [expr];
-    ors.forEach((chain, chainIndex) => {
-      const ands = chain.kind === "and" ? chain.operands : [chain];
-      ands.forEach((operand, index) => {
-        if (group.items.length > 0) group.joins.push(index === 0 && chainIndex > 0 ? "or" : "and");
-        group.items.push(this.item(operand));
-      });
-    });
-    return group;
-  }
-
-  private item(expr: Expr): Item {
+  /** An expression as a row, or as a group of its join (the parser holds no `and` directly in an `and`). */
+  item(expr: Expr): Item {
     switch (expr.kind) {
       case "comparison":
         return this.row(expr);
       case "and":
       case "or":
-        return this.sequence(expr);
+        return {
+          kind: "group",
+          join: expr.kind,
+          items: spliced(
+            expr.operands.map((operand) => this.item(operand)),
+            expr.kind,
+          ),
+        };
       case "not":
         throw new Unshowable(
           "the builder has no NOT (Logpush's JSON has none either): the filter can be written without it, as its comparisons negated",
@@ -325,7 +418,7 @@ export function comparisonsOf(expr: Expr | null): Comparison[] {
   }
 }
 
-/** The rows of a group, depth first: the order of the text's comparisons. */
+/** The rows of a group, depth first: the order of the text's comparisons (the finished ones). */
 export function rowsOf(group: Group): Row[] {
   return group.items.flatMap((item) => (item.kind === "row" ? [item] : rowsOf(item)));
 }
