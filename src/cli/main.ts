@@ -4,6 +4,7 @@ import { terminalText } from "../diagnostics/terminal-text.js";
 import { isLogReadError } from "../logs/read-error.js";
 import { commands } from "./commands.js";
 import { type CliIO, cannotReadText, isUsageError, isUserError } from "./io.js";
+import { nearestWord } from "./nearest-word.js";
 
 function overview(): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));
@@ -26,7 +27,12 @@ Run filterc <command> --help for a command's options.`;
  */
 function shortUsage(name: string, usage: string): string {
   // The synopsis: the lines before the first blank one (one per subcommand for jobs and fields).
-  const synopsis = usage.split("\n\n", 1)[0]!.replaceAll("\n", "\n       ");
+  // Each line after the first under "Usage: ", whatever indent the usage text gave it.
+  const synopsis = usage
+    .split("\n\n", 1)[0]!
+    .split("\n")
+    .map((line, index) => (index === 0 ? line : `       ${line.trimStart()}`))
+    .join("\n");
   return `Usage: ${synopsis}\nRun filterc ${name} --help for the options.\n`;
 }
 
@@ -43,7 +49,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.stdout(`${overview()}\n`);
     return 0;
   }
-  if (name === "--version" || name === "-V") {
+  // -v and -V as well: the spellings other CLIs take for the version.
+  if (name === "--version" || name === "-V" || name === "-v") {
     io.stdout(`${version}\n`);
     return 0;
   }
@@ -55,7 +62,15 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return failure === "usage" ? 2 : 1;
   };
   const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (!entry) return fail("usage", "filterc", `unknown command ${JSON.stringify(name)}`, `\n${overview()}\n`);
+  if (!entry) {
+    const near = nearestWord(name, Object.keys(commands));
+    return fail(
+      "usage",
+      "filterc",
+      `unknown command ${JSON.stringify(name)}${near ? `; did you mean ${near}?` : ""}`,
+      "Run filterc --help for the commands.\n",
+    );
+  }
   const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
     io.stdout(`${command.usage}\n`);
@@ -65,7 +80,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return await command.run(rest, io);
   } catch (error) {
     if (isUsageError(error))
-      return fail("usage", `filterc ${name}`, error.message, shortUsage(name, command.usage));
+      return fail("usage", `filterc ${name}`, error.message, error.help ?? shortUsage(name, command.usage));
     if (isUserError(error)) return fail("input", `filterc ${name}`, error.message, "");
     if (isLogReadError(error))
       return fail("input", `filterc ${name}`, cannotReadText(error.path, error.reason), "");

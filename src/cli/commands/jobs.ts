@@ -30,7 +30,7 @@ import {
   runApiAction,
   scopeFrom,
 } from "../api-common.js";
-import { parseCommandArgs, parseCount } from "../args.js";
+import { parseCommandArgs, parseCount, subcommandOf } from "../args.js";
 import { compilerFlags, compilerOptionsFrom, folderDefaults } from "../compiler-options.js";
 import { type CliIO, readSource, UsageError, UserError } from "../io.js";
 import { diffJobs, pullJobs } from "../job-drift.js";
@@ -75,6 +75,7 @@ filterc jobs diff [--dir D] [--max-steps N] [--zone ID | --account ID]
 Manages Logpush jobs of a zone or an account. create and update check every setting before anything
 is sent: the dataset against the scope, the destination, the fields against the dataset's catalog,
 every output option and upload limit, and the filter, compiled with the dataset's catalog.
+"ls" is list; a deletion is only ever spelt "delete".
 
 A new job takes output_options, or with --logpull-options the older form's string, checked and
 sent exactly as given. A destination that needs an ownership challenge (S3 without keys, Cloud
@@ -187,14 +188,14 @@ type Subcommand = (typeof subcommands)[number];
 const needsId: ReadonlySet<Subcommand> = new Set(["get", "update", "delete", "enable", "disable"]);
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const [subcommand, ...rest] = argv;
-  if (!subcommands.includes(subcommand as Subcommand))
-    throw new UsageError(
-      subcommand === undefined
-        ? `say ${subcommands.join(", ")}`
-        : `unknown subcommand ${JSON.stringify(subcommand)}; use ${subcommands.join(", ")}`,
-    );
-  const sub = subcommand as Subcommand;
+  const [word, ...rest] = argv;
+  // ls is list, as people type it for a read; a deletion is only ever spelt out (no rm).
+  const sub = subcommandOf(
+    word,
+    subcommands,
+    { ls: "list" },
+    { rm: "did you mean delete? (jobs delete --id N)" },
+  );
   const writes = sub === "create" || sub === "update";
   const destinationCall = sub === "ownership" || sub === "validate";
   const drift = sub === "pull" || sub === "diff";
