@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -53,6 +54,17 @@ function writeCodeCaches(): void {
       Buffer.concat([Buffer.from(id, "latin1"), script.createCachedData()]),
     );
   }
+}
+
+/**
+ * The manual page the package installs (package.json's "man"): `filterc help --man`, made from
+ * every command's help by the CLI just built (src/cli/man-page.ts).
+ */
+function writeManPage(): void {
+  const page = execFileSync(process.execPath, [join("dist", "cli.cjs"), "help", "--man"], {
+    encoding: "utf8",
+  });
+  writeFileSync(join("dist", "filterc.1"), page);
 }
 
 /**
@@ -126,6 +138,7 @@ export default defineConfig([
       for (const key of ["runtime", "grammar"] as const)
         copyFileSync(require.resolve(PARSER_PACKAGE_FILES[key]), join("dist", PARSER_FILE_NAMES[key]));
       writeCodeCaches();
+      writeManPage();
     },
     esbuildOptions(options) {
       // Dynamic imports become requires: the commands stay separate files, loaded synchronously.

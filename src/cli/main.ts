@@ -5,21 +5,7 @@ import { isLogReadError } from "../logs/read-error.js";
 import { commands } from "./commands.js";
 import { type CliIO, cannotReadText, isUsageError, isUserError } from "./io.js";
 import { nearestWord } from "./nearest-word.js";
-
-function overview(): string {
-  const width = Math.max(...Object.keys(commands).map((name) => name.length));
-  const list = Object.entries(commands)
-    .map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`)
-    .join("\n");
-  return `filterc: Cloudflare Logpush filters, checked before they are sent
-
-Usage: filterc <command> [options]
-
-Commands:
-${list}
-
-Run filterc <command> --help for a command's options.`;
-}
+import { overview } from "./overview.js";
 
 /**
  * What follows a usage error: the command's synopsis and where the rest is. The whole usage (40
@@ -41,12 +27,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   // No command is a usage error: the overview goes to stderr, as every usage error's does.
   if (name === undefined) {
-    io.stderr(`${overview()}\n`);
+    io.stderr(`${overview(commands)}\n`);
     return 2;
   }
-  if (name === "help" && rest.length > 0) return main([...rest, "--help"], io);
-  if (name === "--help" || name === "-h" || name === "help") {
-    io.stdout(`${overview()}\n`);
+  // help COMMAND is COMMAND --help; help's own flags (--man) are its module's.
+  if (name === "help" && rest.length > 0 && !rest[0]!.startsWith("-")) return main([...rest, "--help"], io);
+  if (name === "--help" || name === "-h" || (name === "help" && rest.length === 0)) {
+    io.stdout(`${overview(commands)}\n`);
     return 0;
   }
   // -v and -V as well: the spellings other CLIs take for the version.
@@ -77,7 +64,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   try {
-    return await command.run(rest, io);
+    return await command.run(rest, io, commands);
   } catch (error) {
     if (isUsageError(error))
       return fail("usage", `filterc ${name}`, error.message, error.help ?? shortUsage(name, command.usage));
