@@ -94,9 +94,12 @@ name; read the token from it and give it with --ownership-challenge-file. valida
 to check the destination (and the challenge, when given) and whether a job already pushes there.
 
 pull writes each job's filter into D (default .) as a formatted job-ID-NAME.lpf file whose first
-line names the job, and whose "# dataset:" line its dataset; diff compares those files with the
-live jobs by meaning (as filterc diff does) and lists the jobs whose filter really changed, with a
-record only one side keeps, live jobs without a file and files whose job is gone. A job no file
+line names the job, whose "# dataset:" line its dataset, and whose "# setting KEY: JSON" lines
+its other settings (name, destination_conf with its credentials masked, enabled, output_options or
+logpull_options, the upload limits…); diff compares those files with the live jobs, the filter by
+meaning (as filterc diff does) and each setting a file holds exactly, and lists the jobs that
+really changed, with a record only one side keeps and each setting that differs, live jobs
+without a file and files whose job is gone. A setting line removed from a file is not compared. A job no file
 can hold (its id not a job ID or listed twice, its filter not a string, its dataset not a
 dataset's name) and a file that cannot be read are reported, and the others still written and
 compared. diff exits like terraform plan -detailed-exitcode: 0 nothing changed, 2 changes, 1
@@ -104,8 +107,8 @@ errors.
 
 What the service answers is printed with every credential masked as ****: the API's, and those
 of destinations (the job's, and the one a call sends), in whatever form the service echoes them.
---show-secrets prints the destinations' as they are (never the API's); a pulled file holds no
-destination.
+--show-secrets prints the destinations' as they are (never the API's); a pulled file holds the
+destination masked.
 
 Job options:
 ${usageRows(tableFlagRows(), JOB_FLAG_COLUMN)}
