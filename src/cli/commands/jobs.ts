@@ -36,6 +36,7 @@ import { type CliIO, readSource, UsageError, UserError } from "../io.js";
 import { diffJobs, pullJobs } from "../job-drift.js";
 import { describeJob, describeJobs } from "../job-listing.js";
 import { oneLine } from "../served-text.js";
+import { LOGPUSH_LIMITS, warnAboveServiceLimits } from "../service-limits.js";
 import { usageRows } from "../usage-rows.js";
 
 /** Where the help of a job option starts. */
@@ -542,6 +543,12 @@ async function jobSettingsFrom(
     }
   }
   if (filter !== undefined) settings.filter = filter;
+  // The filter goes to the service, which holds it to its own limits whatever ours were.
+  if (filter)
+    warnAboveServiceLimits(io, compileOptions, LOGPUSH_LIMITS, {
+      maxOperators: text("max-operators") === undefined ? "filterc.json's maxOperators" : "--max-operators",
+      maxBytes: text("max-bytes") === undefined ? "filterc.json's maxBytes" : "--max-bytes",
+    });
   if (sub === "update" && Object.keys(settings).length === 1)
     throw new UsageError(
       "jobs update needs something to change (--name, --destination, --fields, --timestamps, --filter…)",
