@@ -97,7 +97,8 @@ export default defineConfig([
     entry: { index: "src/index.ts" },
     format: ["esm", "cjs"],
     dts: true,
-    sourcemap: true,
+    // No source maps: the library's bundles are not minified, and the maps were 3 MB of the install.
+    sourcemap: false,
     target: "node20",
   },
   // filterc/codemirror: browser ESM; the editor packages are the page's own (peer dependencies).
@@ -105,7 +106,7 @@ export default defineConfig([
     entry: { codemirror: "src/codemirror/index.ts" },
     format: ["esm"],
     dts: true,
-    sourcemap: true,
+    sourcemap: false,
     target: "es2022",
     platform: "browser",
     external: [/^@codemirror\//, /^@lezer\//],
