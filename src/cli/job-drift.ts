@@ -32,6 +32,12 @@ const settingPattern = /^# setting ([^:]*): (.*)$/;
 /** The most characters of a job's name a file's header holds (the header only names the job). */
 const MAX_HEADER_NAME_LENGTH = 200;
 
+/**
+ * The most characters of JSON a setting line holds: a file of a job whose name or output options
+ * are longer would be too large for jobs diff to read back (its source limit).
+ */
+const MAX_SETTING_CHARACTERS = 10_000;
+
 /** `job-1-errors.lpf`: the id, then the name in lower-case letters, digits and dashes (at most 40). */
 function fileNameOf(job: LiveJob): string {
   const slug = (job.name ?? "")
@@ -51,12 +57,17 @@ function fileNameOf(job: LiveJob): string {
  * for a dataset filterc knows, so no other text a server sends becomes a line of the source. Each
  * setting of PULLED_SETTINGS follows on a line of its own, as JSON written with the same escapes.
  */
-function header(job: LiveJob): string {
+function header(job: LiveJob, io: CliIO): string {
   const name = job.name === null ? "" : ` ${terminalJson(shortened(job.name, MAX_HEADER_NAME_LENGTH))}`;
   const directive = getCatalog(job.dataset) ? `# dataset: ${job.dataset}\n` : "";
-  const settings = PULLED_SETTINGS.map(
-    (key) => `# setting ${key}: ${terminalJson(job.settings[key])}\n`,
-  ).join("");
+  const settings = PULLED_SETTINGS.map((key) => {
+    const json = terminalJson(job.settings[key]);
+    if (json.length <= MAX_SETTING_CHARACTERS) return `# setting ${key}: ${json}\n`;
+    io.stderr(
+      `note: job ${jobLabel(job)}: its ${key} is ${json.length} characters as JSON, more than a pulled file holds (${MAX_SETTING_CHARACTERS}); not written, so not compared\n`,
+    );
+    return "";
+  }).join("");
   return `# Logpush job ${job.id}${name} (dataset ${job.dataset})\n${headerNote}\n${directive}${settings}`;
 }
 
@@ -96,7 +107,7 @@ export async function pullJobs(
     }
     const body = read.source === "" ? "# no filter: the job pushes every record\n" : `${read.source}\n`;
     const name = fileNameOf(job);
-    await writeFile(join(target, name), header(job) + body).catch((error: unknown) => {
+    await writeFile(join(target, name), header(job, io) + body).catch((error: unknown) => {
       throw cannotWrite(join(dir, name), error);
     });
     written.push(name);
