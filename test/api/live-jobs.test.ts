@@ -13,7 +13,8 @@ const api = useTestApi();
 
 const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
 const LIST = `GET /zones/${ZONE}/logpush/jobs`;
-const NOTE = "# pulled by filterc jobs pull; filterc jobs diff compares the filter by meaning, each setting exactly\n";
+const NOTE =
+  "# pulled by filterc jobs pull; filterc jobs diff compares the filter by meaning, each setting exactly\n";
 /** The setting lines of a job(), after its name's; the destination's credentials masked. */
 const SETTINGS = [
   'destination_conf: "s3://bucket/logs?region=us-west-2&access-key-id=****&secret-access-key=****"',
