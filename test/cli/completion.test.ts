@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getCatalog } from "../../src/catalog/index.js";
 import { readUsage } from "../../src/cli/command-reference.js";
@@ -157,6 +158,35 @@ describe("filterc completion fish and zsh", () => {
       "ColoCode,QueryType\tthe fields each record carries (output_options.field_names)",
     ]);
     expect(fish("filterc compile err")).toEqual(["errors.lpf"]);
+  });
+
+  it("zsh: _filterc offers commands, subcommands, flags, words, datasets and fields", () => {
+    expect(hasShell("zsh")).toBe(true);
+    const stub = fileURLToPath(new URL("../fixtures/completion/run-zsh-completion.zsh", import.meta.url));
+    const zsh = (...words: string[]) =>
+      execFileSync("zsh", ["-f", stub, scripts["zsh"]!, ...words], { encoding: "utf8" })
+        .split("\n")
+        .filter((line) => line !== "");
+    expect(zsh("filterc", "comp")).toEqual(["compile", "completion"]);
+    expect(zsh("filterc", "jobs", "d")).toEqual(["delete", "disable", "diff"]);
+    expect(zsh("filterc", "compile", "--max")).toEqual(["--max-operators", "--max-bytes"]);
+    expect(zsh("filterc", "sql", "--dialect", "")).toEqual(["duckdb", "clickhouse"]);
+    expect(zsh("filterc", "check", "--dataset", "gateway_h")).toEqual(["gateway_http"]);
+    expect(zsh("filterc", "check", "--dataset=dns_")).toEqual([
+      "--dataset=dns_firewall_logs",
+      "--dataset=dns_logs",
+    ]);
+    expect(zsh("filterc", "jobs", "create", "--fields", "RayID,EdgeResponseS")).toEqual([
+      "RayID,EdgeResponseStatus",
+    ]);
+    expect(zsh("filterc", "datasets", "gateway_")).toEqual([
+      "gateway_dns",
+      "gateway_http",
+      "gateway_network",
+    ]);
+    expect(zsh("filterc", "compile", "err")).toEqual(["(files)"]);
+    expect(zsh("filterc", "jobs", "pull", "--dir", "")).toEqual(["(files-/)"]);
+    expect(zsh("filterc", "sandbox", "e")).toEqual([]);
   });
 
   it("zsh: the script reads, and defines _filterc under compinit", () => {
