@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -56,6 +57,17 @@ function writeCodeCaches(): void {
 }
 
 /**
+ * The manual page the package installs (package.json's "man"): `filterc help --man`, made from
+ * every command's help by the CLI just built (src/cli/man-page.ts).
+ */
+function writeManPage(): void {
+  const page = execFileSync(process.execPath, [join("dist", "cli.cjs"), "help", "--man"], {
+    encoding: "utf8",
+  });
+  writeFileSync(join("dist", "filterc.1"), page);
+}
+
+/**
  * Embedded DuckDB stays a package of its own, required when `filterc query` runs: it is an optional
  * dependency with a native engine, which no bundle can hold.
  */
@@ -85,7 +97,8 @@ export default defineConfig([
     entry: { index: "src/index.ts" },
     format: ["esm", "cjs"],
     dts: true,
-    sourcemap: true,
+    // No source maps: the library's bundles are not minified, and the maps were 3 MB of the install.
+    sourcemap: false,
     target: "node20",
   },
   // filterc/codemirror: browser ESM; the editor packages are the page's own (peer dependencies).
@@ -93,7 +106,7 @@ export default defineConfig([
     entry: { codemirror: "src/codemirror/index.ts" },
     format: ["esm"],
     dts: true,
-    sourcemap: true,
+    sourcemap: false,
     target: "es2022",
     platform: "browser",
     external: [/^@codemirror\//, /^@lezer\//],
@@ -126,6 +139,7 @@ export default defineConfig([
       for (const key of ["runtime", "grammar"] as const)
         copyFileSync(require.resolve(PARSER_PACKAGE_FILES[key]), join("dist", PARSER_FILE_NAMES[key]));
       writeCodeCaches();
+      writeManPage();
     },
     esbuildOptions(options) {
       // Dynamic imports become requires: the commands stay separate files, loaded synchronously.

@@ -1,4 +1,4 @@
-import { closestMatch } from "../diagnostics/index.js";
+import { closestMatch, editDistance } from "../diagnostics/index.js";
 import type { Catalog, FieldSpec } from "./catalog.js";
 import { createCatalog } from "./catalog.js";
 import accessRequests from "./datasets/access_requests.json";
@@ -115,8 +115,26 @@ export function datasetScopes(dataset: string): readonly ScopeKind[] | undefined
   return Object.hasOwn(scopes, dataset) ? scopes[dataset] : undefined;
 }
 
-/** The accepted dataset names for a message about `unknown`, with the closest one first when one is near. */
+/** How many dataset names a message about an unknown one lists: the nearest, not all of them. */
+const NEAREST_DATASETS = 5;
+
+/**
+ * The dataset names nearest `unknown` for a message about it, and how many others there are, with
+ * the closest one offered when one is near: the nearest few, since the whole list (37 names) buried
+ * the message. A name that starts with the word, then one that holds it (`http` in gateway_http), is
+ * nearer than any other.
+ */
 export function knownDatasets(unknown: string): string {
+  const word = unknown.toLowerCase();
+  const score = (name: string) =>
+    (name.startsWith(word) ? 0 : name.includes(word) ? 500 : 1000) + editDistance(word, name);
+  const nearest = [...datasetNames]
+    .sort((a, b) => score(a) - score(b) || (a < b ? -1 : 1))
+    .slice(0, NEAREST_DATASETS);
   const closest = closestMatch(unknown, datasetNames);
-  return closest ? `${datasetNames.join(", ")} (did you mean ${closest}?)` : datasetNames.join(", ");
+  const listed = closest
+    ? [closest, ...nearest.filter((name) => name !== closest)].slice(0, NEAREST_DATASETS)
+    : nearest;
+  const others = datasetNames.length - listed.length;
+  return `${listed.join(", ")}${others > 0 ? ` and ${others} more` : ""}${closest ? ` (did you mean ${closest}?)` : ""}`;
 }

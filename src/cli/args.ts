@@ -1,6 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { closestMatch } from "../diagnostics/index.js";
 import { UsageError } from "./io.js";
+import { nearestWord } from "./nearest-word.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -67,9 +68,34 @@ export function parseCount(
  */
 export const MAX_THREADS = 256;
 
+/** What follows a usage error about a dataset's name, instead of the command's synopsis. */
+export const DATASETS_HELP = "Run filterc datasets for every name.\n";
+
 /** At most one positional (a file or `-`). */
 export function singleInput(positionals: string[], command: string): string | undefined {
   if (positionals.length > 1)
     throw new UsageError(`${command} reads one file (or - for standard input), not ${positionals.length}`);
   return positionals[0];
+}
+
+/**
+ * The subcommand `word` names: one of `names`, or a word `aliases` maps to one (`fields list` for
+ * `get`, the word people type for a read). Anything else is a usage error naming the nearest
+ * subcommand, as an unknown command's does.
+ */
+export function subcommandOf<T extends string>(
+  word: string | undefined,
+  names: readonly T[],
+  aliases: Readonly<Record<string, T>> = {},
+  refused: Readonly<Record<string, string>> = {},
+): T {
+  if (word !== undefined && (names as readonly string[]).includes(word)) return word as T;
+  if (word !== undefined && Object.hasOwn(aliases, word)) return aliases[word]!;
+  if (word === undefined) throw new UsageError(`say ${names.join(", ")}`);
+  if (Object.hasOwn(refused, word))
+    throw new UsageError(`unknown subcommand ${JSON.stringify(word)}; ${refused[word]}`);
+  const near = nearestWord(word, names);
+  throw new UsageError(
+    `unknown subcommand ${JSON.stringify(word)}; ${near ? `did you mean ${near}? (${names.join(", ")})` : `use ${names.join(", ")}`}`,
+  );
 }

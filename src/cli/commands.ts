@@ -1,16 +1,10 @@
-import type { CliIO } from "./io.js";
-
-/** A command module: its usage text and what it does. */
-interface Command {
-  usage: string;
-  run(argv: string[], io: CliIO): Promise<number>;
-}
+import type { CommandTable } from "./command-types.js";
 
 /**
  * Every command, loaded only when called: the bundle splits per command, so `filterc compile`
  * never loads the LSP server or the HTTP client.
  */
-export const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+export const commands: CommandTable = {
   compile: { summary: "compile filter source to Logpush JSON", load: () => import("./commands/compile.js") },
   check: {
     summary: "check filter source against the dataset and limits",
@@ -73,5 +67,13 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
   console: {
     summary: "serve the dashboard's custom fields and jobs flows on 127.0.0.1",
     load: () => import("./commands/console.js"),
+  },
+  completion: {
+    summary: "print a shell completion script (bash, zsh, fish)",
+    load: () => import("./commands/completion.js"),
+  },
+  help: {
+    summary: "print a command's help, or the manual page (--man)",
+    load: () => import("./commands/help.js"),
   },
 };

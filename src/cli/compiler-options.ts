@@ -4,7 +4,7 @@ import type { CompileOptions } from "../compile.js";
 import type { FilterDefaults } from "../diff/index.js";
 import { ConfigError, ConfigLookup } from "../files/index.js";
 import { withoutByteOrderMark } from "../syntax/index.js";
-import { parseCount } from "./args.js";
+import { DATASETS_HELP, parseCount } from "./args.js";
 import { type CliIO, decodeText, isUserError, readFileUpTo, UsageError, UserError } from "./io.js";
 import { CLI_OPTION_LABELS } from "./option-labels.js";
 
@@ -31,6 +31,7 @@ export async function compilerOptionsFrom(values: CompilerFlagValues): Promise<C
     if (!getCatalog(values.dataset) && values.catalog === undefined) {
       throw new UsageError(
         `unknown dataset ${JSON.stringify(values.dataset)}; known datasets: ${knownDatasets(values.dataset)}`,
+        DATASETS_HELP,
       );
     }
     options.dataset = values.dataset;

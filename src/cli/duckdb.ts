@@ -1,6 +1,7 @@
-import { peerDependencies } from "../../package.json";
+import { peerDependencies, version } from "../../package.json";
 import { hasControlCharacter, maskSecrets } from "../api/index.js";
 import type { Location } from "../sql/index.js";
+import { installCommand, installKind } from "./install-hint.js";
 import { UserError } from "./io.js";
 
 type DuckDB = typeof import("@duckdb/node-api");
@@ -17,8 +18,10 @@ export async function openDuckDB(threads: number | undefined): Promise<DuckDBCon
   try {
     duckdb = await import("@duckdb/node-api");
   } catch (error) {
+    const spec = `@duckdb/node-api@${peerDependencies["@duckdb/node-api"]}`;
+    const how = installKind();
     throw new UserError(
-      `filterc query runs embedded DuckDB, the optional package @duckdb/node-api, which is not installed here (${(error as Error).message.split("\n")[0]}); install it beside filterc with: npm install '@duckdb/node-api@${peerDependencies["@duckdb/node-api"]}'`,
+      `embedded DuckDB, the optional package @duckdb/node-api, is not installed beside filterc (${(error as Error).message.split("\n")[0]}); ${how.kind === "npx" ? "run it with both packages" : "install it with"}: ${installCommand(spec, version, how)}`,
     );
   }
   const instance = await duckdb.DuckDBInstance.create(

@@ -21,9 +21,18 @@ export interface CliIO {
   writeStdout?: (bytes: Uint8Array) => Promise<void>;
 }
 
-/** A mistake in how the command was called: printed with the usage, exit code 2. */
+/**
+ * A mistake in how the command was called: printed with the command's synopsis, exit code 2, or
+ * with `help` instead where the synopsis is no help (a wrong dataset name: where the names are).
+ */
 export class UsageError extends Error {
   override readonly name = "UsageError";
+  constructor(
+    message: string,
+    readonly help?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A failure the user can act on (a missing file, an API error): printed without a stack, exit code 1. */

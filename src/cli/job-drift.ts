@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import type { JobScope, LogpushClient } from "../api/index.js";
 import { getCatalog } from "../catalog/index.js";
 import {
+  closestMatch,
   type Diagnostic,
   hasErrors,
   terminalJson,
@@ -15,7 +16,7 @@ import { configLookup, folderDefaults } from "./compiler-options.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, cannotWrite, decodeText, isUserError, readSourceBytes, UserError } from "./io.js";
 import { jobLabel } from "./job-listing.js";
-import { checkLiveJobs, type LiveJob, readLiveFilter } from "./live-jobs.js";
+import { checkLiveJobs, type LiveJob, PULLED_SETTINGS, readLiveFilter } from "./live-jobs.js";
 import { CLI_OPTION_LABELS } from "./option-labels.js";
 import { shortened } from "./served-text.js";
 
@@ -23,10 +24,19 @@ import { shortened } from "./served-text.js";
 const headerPattern = /^# Logpush job (\d+)(?: ("(?:[^"\\]|\\.)*"))? \(dataset ([^\s)]+)\)$/;
 
 const headerNote =
-  "# pulled by filterc jobs pull; filterc jobs diff compares it with the live job by meaning";
+  "# pulled by filterc jobs pull; filterc jobs diff compares the filter by meaning, each setting exactly";
+
+/** A line of a pulled file's header that holds one setting of the job, as JSON. */
+const settingPattern = /^# setting ([^:]*): (.*)$/;
 
 /** The most characters of a job's name a file's header holds (the header only names the job). */
 const MAX_HEADER_NAME_LENGTH = 200;
+
+/**
+ * The most characters of JSON a setting line holds: a file of a job whose name or output options
+ * are longer would be too large for jobs diff to read back (its source limit).
+ */
+const MAX_SETTING_CHARACTERS = 10_000;
 
 /** `job-1-errors.lpf`: the id, then the name in lower-case letters, digits and dashes (at most 40). */
 function fileNameOf(job: LiveJob): string {
@@ -44,12 +54,21 @@ function fileNameOf(job: LiveJob): string {
  * checked (checkLiveJobs); the name is written as JSON with every character a terminal or an
  * editor must not take raw escaped (line breaks, controls, bidi overrides), cut to a length. The
  * `# dataset:` directive makes the file check against the job's dataset anywhere; it is written only
- * for a dataset filterc knows, so no other text a server sends becomes a line of the source.
+ * for a dataset filterc knows, so no other text a server sends becomes a line of the source. Each
+ * setting of PULLED_SETTINGS follows on a line of its own, as JSON written with the same escapes.
  */
-function header(job: LiveJob): string {
+function header(job: LiveJob, io: CliIO): string {
   const name = job.name === null ? "" : ` ${terminalJson(shortened(job.name, MAX_HEADER_NAME_LENGTH))}`;
   const directive = getCatalog(job.dataset) ? `# dataset: ${job.dataset}\n` : "";
-  return `# Logpush job ${job.id}${name} (dataset ${job.dataset})\n${headerNote}\n${directive}`;
+  const settings = PULLED_SETTINGS.map((key) => {
+    const json = terminalJson(job.settings[key]);
+    if (json.length <= MAX_SETTING_CHARACTERS) return `# setting ${key}: ${json}\n`;
+    io.stderr(
+      `note: job ${jobLabel(job)}: its ${key} is ${json.length} characters as JSON, more than a pulled file holds (${MAX_SETTING_CHARACTERS}); not written, so not compared\n`,
+    );
+    return "";
+  }).join("");
+  return `# Logpush job ${job.id}${name} (dataset ${job.dataset})\n${headerNote}\n${directive}${settings}`;
 }
 
 /**
@@ -88,7 +107,7 @@ export async function pullJobs(
     }
     const body = read.source === "" ? "# no filter: the job pushes every record\n" : `${read.source}\n`;
     const name = fileNameOf(job);
-    await writeFile(join(target, name), header(job) + body).catch((error: unknown) => {
+    await writeFile(join(target, name), header(job, io) + body).catch((error: unknown) => {
       throw cannotWrite(join(dir, name), error);
     });
     written.push(name);
@@ -101,12 +120,39 @@ export async function pullJobs(
 /** A job ID as `--json` gives it: a number where one holds it exactly, else its digits. */
 const jobNumber = (id: string) => (Number.isSafeInteger(Number(id)) ? Number(id) : id);
 
-/** A pulled file, read back: the job named in its header and its text. */
+/** A pulled file, read back: the job named in its header, the settings it holds, and its text. */
 interface PulledFile {
   file: string;
   id: string;
   dataset: string;
+  settings: Map<string, unknown>;
   text: string;
+}
+
+/**
+ * The settings a file's header holds, from its `# setting KEY: JSON` lines (the comment lines it
+ * starts with), or why they cannot be read. A line removed from the file is a setting not compared.
+ */
+function settingsOf(text: string): Map<string, unknown> | string {
+  const settings = new Map<string, unknown>();
+  const lines = text.split("\n");
+  for (let index = 0; index < lines.length && lines[index]!.startsWith("#"); index++) {
+    const match = settingPattern.exec(lines[index]!.replace(/\r$/, ""));
+    if (!match) continue;
+    const [, key, json] = match;
+    const at = `line ${index + 1}`;
+    if (!PULLED_SETTINGS.includes(key!)) {
+      const near = closestMatch(key!, PULLED_SETTINGS);
+      return `${at}: no job setting is named ${JSON.stringify(key)}${near ? `; did you mean ${near}?` : ""}`;
+    }
+    if (settings.has(key!)) return `${at}: the setting ${key} is written twice`;
+    try {
+      settings.set(key!, JSON.parse(json!));
+    } catch {
+      return `${at}: the value of ${key} is not JSON`;
+    }
+  }
+  return settings;
 }
 
 /** A file of `dir` that could not be compared, and why. */
@@ -119,7 +165,12 @@ interface FileError {
  * The pulled files of `dir`, in name order. A file that cannot be read (too large, not UTF-8, not a
  * file) is an error of its own and the others are still read; one without the header is noted.
  */
-async function readPulled(io: CliIO, dir: string, errors: FileError[]): Promise<PulledFile[]> {
+async function readPulled(
+  io: CliIO,
+  dir: string,
+  errors: FileError[],
+  unread: Set<string>,
+): Promise<PulledFile[]> {
   const target = resolve(io.cwd, dir);
   let names: string[];
   try {
@@ -146,7 +197,14 @@ async function readPulled(io: CliIO, dir: string, errors: FileError[]): Promise<
       io.stderr(`note: ${terminalText(file)} has no "# Logpush job" header line; not compared\n`);
       continue;
     }
-    files.push({ file, id: match[1]!, dataset: match[3]!, text });
+    const settings = settingsOf(text);
+    if (typeof settings === "string") {
+      errors.push({ file, message: `not compared: ${settings}` });
+      // The file names its job: the job is not one without a file.
+      unread.add(match[1]!);
+      continue;
+    }
+    files.push({ file, id: match[1]!, dataset: match[3]!, settings, text });
   }
   return files;
 }
@@ -163,10 +221,64 @@ interface Drift {
   onlyLive: string | null;
   /** Set when the dataset itself changed: the filters were not compared. */
   datasets?: { file: string; live: string };
+  /** The settings the file holds that the live job holds otherwise, in the table's order. */
+  settings: SettingChange[];
+}
+
+/** A setting whose value differs: `setting` is the body's name (`output_options.field_names`). */
+interface SettingChange {
+  setting: string;
+  file: unknown;
+  live: unknown;
+}
+
+/** Two JSON values alike: objects key by key in any order, arrays element by element in order. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  return (
+    keysA.length === keysB.length &&
+    keysA.every(
+      (key) =>
+        Object.hasOwn(b, key) &&
+        sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+    )
+  );
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The settings `file` holds that `job` holds otherwise, each compared exactly; in two objects
+ * (output_options), key by key, so that the change names the key (`output_options.field_names`).
+ */
+function settingChanges(file: PulledFile, job: LiveJob): SettingChange[] {
+  const changes: SettingChange[] = [];
+  for (const key of PULLED_SETTINGS) {
+    if (!file.settings.has(key)) continue;
+    const mine = file.settings.get(key);
+    const theirs = job.settings[key];
+    if (sameJson(mine, theirs)) continue;
+    if (isObject(mine) && isObject(theirs)) {
+      for (const inner of new Set([...Object.keys(mine), ...Object.keys(theirs)]))
+        if (!sameJson(mine[inner] ?? null, theirs[inner] ?? null))
+          changes.push({
+            setting: `${key}.${inner}`,
+            file: mine[inner] ?? null,
+            live: theirs[inner] ?? null,
+          });
+    } else changes.push({ setting: key, file: mine, live: theirs });
+  }
+  return changes;
 }
 
 /** How the live job's filter relates to the file's, in words. */
-const relationWords: Record<Exclude<Relation, "equivalent">, string> = {
+const relationWords: Record<Relation, string> = {
+  equivalent: "the filter means the same; settings differ",
   subset: "the live job lets more through",
   superset: "the live job lets less through",
   overlap: "the live job keeps other records",
@@ -191,7 +303,8 @@ export async function diffJobs(
     if (!json) reportDiagnostics(io, diagnostics, text, file);
     errors.push({ file, message });
   };
-  const files = await readPulled(io, dir, errors);
+  const unread = new Set<string>();
+  const files = await readPulled(io, dir, errors, unread);
   const live = new Map<string, LiveJob>();
   const refused = new Set<string>();
   for (const checked of checkLiveJobs(await client.listJobs(scope))) {
@@ -233,10 +346,12 @@ export async function diffJobs(
       error(file.file, "the file's filter has errors", mine.diagnostics, file.text);
       continue;
     }
+    const settings = settingChanges(file, job);
     if (job.dataset !== mine.dataset) {
       changes.push({
         ...drift(id, job, file.file, "changed"),
         datasets: { file: mine.dataset, live: job.dataset },
+        settings,
       });
       continue;
     }
@@ -253,7 +368,7 @@ export async function diffJobs(
       );
       continue;
     }
-    if (compared.relation === "equivalent") {
+    if (compared.relation === "equivalent" && settings.length === 0) {
       same.push(jobNumber(id));
       continue;
     }
@@ -262,9 +377,11 @@ export async function diffJobs(
       relation: compared.relation,
       onlyFile: compared.onlyA,
       onlyLive: compared.onlyB,
+      settings,
     });
   }
-  for (const job of live.values()) if (!byId.has(job.id)) changes.push(drift(job.id, job, null, "no file"));
+  for (const job of live.values())
+    if (!byId.has(job.id) && !unread.has(job.id)) changes.push(drift(job.id, job, null, "no file"));
   if (json)
     io.stdout(
       `{"changes":[${changes.map(driftJson).join(",")}],"same":${terminalJson(same)},"errors":${terminalJson(errors)}}\n`,
@@ -281,7 +398,16 @@ export async function diffJobs(
 
 function drift(id: string, job: LiveJob | null, file: string | null, status: DriftStatus): Drift {
   const name = job?.name ?? null;
-  return { id: jobNumber(id), name, file, status, relation: null, onlyFile: null, onlyLive: null };
+  return {
+    id: jobNumber(id),
+    name,
+    file,
+    status,
+    relation: null,
+    onlyFile: null,
+    onlyLive: null,
+    settings: [],
+  };
 }
 
 /** A change as JSON, its records written as they are (JSON.parse would round 64-bit integers). */
@@ -296,10 +422,17 @@ function describeDrift(change: Drift, dir: string): string {
   if (change.status === "no file")
     return `no file  ${job}: a live job with no file in ${terminalText(dir)} (pull it to compare it)\n`;
   if (change.status === "job gone") return `gone     job ${change.id}${file}: no live job has this id\n`;
+  const settings = change.settings
+    .map(
+      ({ setting, file: mine, live }) =>
+        `  ${terminalText(setting)}: ${terminalJson(live)} live, ${terminalJson(mine)} in the file\n`,
+    )
+    .join("");
   if (change.datasets)
-    return `changed  ${job}${file}: the dataset is ${terminalText(change.datasets.live)} now, not ${terminalText(change.datasets.file)}\n`;
-  let text = `changed  ${job}${file}: ${relationWords[change.relation as Exclude<Relation, "equivalent">]}\n`;
+    return `changed  ${job}${file}: the dataset is ${terminalText(change.datasets.live)} now, not ${terminalText(change.datasets.file)}\n${settings}`;
+  let text = `changed  ${job}${file}: ${relationWords[change.relation!]}\n`;
   if (change.onlyLive) text += `  only the live job keeps: ${terminalText(change.onlyLive)}\n`;
   if (change.onlyFile) text += `  only the file keeps: ${terminalText(change.onlyFile)}\n`;
+  text += settings;
   return text;
 }

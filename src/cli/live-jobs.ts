@@ -1,4 +1,4 @@
-import { isJobId, type LogpushJob } from "../api/index.js";
+import { isJobId, JOB_OPTIONS, type LogpushJob, maskDestination } from "../api/index.js";
 import { DEFAULT_DATASET } from "../catalog/index.js";
 import { type Meaning, toNegationNormalForm } from "../check/index.js";
 import { decompile } from "../decompile/index.js";
@@ -20,6 +20,26 @@ export interface LiveJob {
   dataset: string;
   /** The filter as the service stores it (Logpush filter JSON); null for none. */
   filter: string | null;
+  /** Each of PULLED_SETTINGS as the job holds it (null where it holds none), the destination masked. */
+  settings: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The settings of a job that a pulled file holds and `jobs diff` compares exactly: every option of
+ * the table the service keeps on a job, but the dataset (the header's) and the filter (compared by
+ * meaning). A new job option is one of them as soon as the table has it.
+ */
+export const PULLED_SETTINGS: readonly string[] = JOB_OPTIONS.filter(
+  (option) => option.stored !== undefined && option.key !== "dataset" && option.key !== "filter",
+).map((option) => option.key);
+
+/**
+ * A setting as a file holds it: the job's value, null where the job has none, the destination with
+ * its credentials masked (a file kept in a repository holds no secret).
+ */
+function pulledSetting(job: LogpushJob, key: string): unknown {
+  const value = job[key] ?? null;
+  return key === "destination_conf" && typeof value === "string" ? maskDestination(value) : value;
 }
 
 /** A job of the listing that cannot be written or compared, and why, in words. */
@@ -72,7 +92,8 @@ export function checkLiveJobs(jobs: readonly LogpushJob[]): Array<{ job: LiveJob
     const dataset = job.dataset ?? DEFAULT_DATASET;
     if (typeof dataset !== "string" || !DATASET_NAME.test(dataset))
       return refuse(`its dataset ${shown(dataset)} is not the name of a dataset`);
-    return { job: { id, name, dataset, filter } };
+    const settings = Object.fromEntries(PULLED_SETTINGS.map((key) => [key, pulledSetting(job, key)]));
+    return { job: { id, name, dataset, filter, settings } };
   });
 }
 

@@ -4,21 +4,8 @@ import { terminalText } from "../diagnostics/terminal-text.js";
 import { isLogReadError } from "../logs/read-error.js";
 import { commands } from "./commands.js";
 import { type CliIO, cannotReadText, isUsageError, isUserError } from "./io.js";
-
-function overview(): string {
-  const width = Math.max(...Object.keys(commands).map((name) => name.length));
-  const list = Object.entries(commands)
-    .map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`)
-    .join("\n");
-  return `filterc: Cloudflare Logpush filters, checked before they are sent
-
-Usage: filterc <command> [options]
-
-Commands:
-${list}
-
-Run filterc <command> --help for a command's options.`;
-}
+import { nearestWord } from "./nearest-word.js";
+import { overview } from "./overview.js";
 
 /**
  * What follows a usage error: the command's synopsis and where the rest is. The whole usage (40
@@ -26,7 +13,12 @@ Run filterc <command> --help for a command's options.`;
  */
 function shortUsage(name: string, usage: string): string {
   // The synopsis: the lines before the first blank one (one per subcommand for jobs and fields).
-  const synopsis = usage.split("\n\n", 1)[0]!.replaceAll("\n", "\n       ");
+  // Each line after the first under "Usage: ", whatever indent the usage text gave it.
+  const synopsis = usage
+    .split("\n\n", 1)[0]!
+    .split("\n")
+    .map((line, index) => (index === 0 ? line : `       ${line.trimStart()}`))
+    .join("\n");
   return `Usage: ${synopsis}\nRun filterc ${name} --help for the options.\n`;
 }
 
@@ -35,15 +27,17 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   // No command is a usage error: the overview goes to stderr, as every usage error's does.
   if (name === undefined) {
-    io.stderr(`${overview()}\n`);
+    io.stderr(`${overview(commands)}\n`);
     return 2;
   }
-  if (name === "help" && rest.length > 0) return main([...rest, "--help"], io);
-  if (name === "--help" || name === "-h" || name === "help") {
-    io.stdout(`${overview()}\n`);
+  // help COMMAND is COMMAND --help; help's own flags (--man) are its module's.
+  if (name === "help" && rest.length > 0 && !rest[0]!.startsWith("-")) return main([...rest, "--help"], io);
+  if (name === "--help" || name === "-h" || (name === "help" && rest.length === 0)) {
+    io.stdout(`${overview(commands)}\n`);
     return 0;
   }
-  if (name === "--version" || name === "-V") {
+  // -v and -V as well: the spellings other CLIs take for the version.
+  if (name === "--version" || name === "-V" || name === "-v") {
     io.stdout(`${version}\n`);
     return 0;
   }
@@ -55,17 +49,25 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return failure === "usage" ? 2 : 1;
   };
   const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (!entry) return fail("usage", "filterc", `unknown command ${JSON.stringify(name)}`, `\n${overview()}\n`);
+  if (!entry) {
+    const near = nearestWord(name, Object.keys(commands));
+    return fail(
+      "usage",
+      "filterc",
+      `unknown command ${JSON.stringify(name)}${near ? `; did you mean ${near}?` : ""}`,
+      "Run filterc --help for the commands.\n",
+    );
+  }
   const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
     io.stdout(`${command.usage}\n`);
     return 0;
   }
   try {
-    return await command.run(rest, io);
+    return await command.run(rest, io, commands);
   } catch (error) {
     if (isUsageError(error))
-      return fail("usage", `filterc ${name}`, error.message, shortUsage(name, command.usage));
+      return fail("usage", `filterc ${name}`, error.message, error.help ?? shortUsage(name, command.usage));
     if (isUserError(error)) return fail("input", `filterc ${name}`, error.message, "");
     if (isLogReadError(error))
       return fail("input", `filterc ${name}`, cannotReadText(error.path, error.reason), "");

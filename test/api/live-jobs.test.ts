@@ -13,7 +13,20 @@ const api = useTestApi();
 
 const ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
 const LIST = `GET /zones/${ZONE}/logpush/jobs`;
-const NOTE = "# pulled by filterc jobs pull; filterc jobs diff compares it with the live job by meaning\n";
+const NOTE =
+  "# pulled by filterc jobs pull; filterc jobs diff compares the filter by meaning, each setting exactly\n";
+/** The setting lines of a job(), after its name's; the destination's credentials masked. */
+const SETTINGS = [
+  'destination_conf: "s3://bucket/logs?region=us-west-2&access-key-id=****&secret-access-key=****"',
+  "enabled: true",
+  ...["frequency", "kind", "logpull_options", "output_options", "max_upload_bytes", "max_upload_records"].map(
+    (key) => `${key}: null`,
+  ),
+  "max_upload_interval_seconds: null",
+  "filter_attack_traffic: null",
+]
+  .map((line) => `# setting ${line}\n`)
+  .join("");
 const FILTER = '{"where":{"key":"EdgeResponseStatus","operator":"geq","value":"500"}}';
 const job = (id: unknown, extra: Record<string, unknown> = {}) => ({
   id,
@@ -98,7 +111,7 @@ describe("jobs pull and jobs diff on what the service sends", () => {
     });
     // A job without a dataset is of the service's default one.
     expect(read("job-4-job-4.lpf")).toBe(
-      `# Logpush job 4 "job 4" (dataset http_requests)\n${NOTE}# dataset: http_requests\nEdgeResponseStatus geq 500\n`,
+      `# Logpush job 4 "job 4" (dataset http_requests)\n${NOTE}# dataset: http_requests\n# setting name: "job 4"\n${SETTINGS}EdgeResponseStatus geq 500\n`,
     );
   });
 
@@ -110,14 +123,17 @@ describe("jobs pull and jobs diff on what the service sends", () => {
       code: 0,
       stdout:
         "wrote job-1-a-edgeresponsestatus-eq-200-b-2j-cba.lpf\nwrote job-2-nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn.lpf\n",
-      stderr: "",
+      // A setting too long for a file to hold is left out, and said: the file must stay readable.
+      stderr: `note: job 2 "${"n".repeat(200)}…": its name is 1000002 characters as JSON, more than a pulled file holds (10000); not written, so not compared\n`,
     });
     expect(read("job-1-a-edgeresponsestatus-eq-200-b-2j-cba.lpf")).toBe(
       '# Logpush job 1 "a\\nEdgeResponseStatus eq 200 b\\r\\u001b[2J\\u0007\\u202ecba\\u2028\\u0085\\ud800 \\u200b" (dataset http_requests)\n' +
-        `${NOTE}# dataset: http_requests\nEdgeResponseStatus geq 500\n`,
+        `${NOTE}# dataset: http_requests\n` +
+        '# setting name: "a\\nEdgeResponseStatus eq 200 b\\r\\u001b[2J\\u0007\\u202ecba\\u2028\\u0085\\ud800 \\u200b"\n' +
+        `${SETTINGS}EdgeResponseStatus geq 500\n`,
     );
     expect(read(files()[1]!)).toBe(
-      `# Logpush job 2 "${"n".repeat(200)}…" (dataset http_requests)\n${NOTE}# dataset: http_requests\nEdgeResponseStatus geq 500\n`,
+      `# Logpush job 2 "${"n".repeat(200)}…" (dataset http_requests)\n${NOTE}# dataset: http_requests\n${SETTINGS}EdgeResponseStatus geq 500\n`,
     );
     // Both read back, the long name too (once a file too large for jobs diff, which then stopped).
     expect(await jobs("diff")).toEqual({ code: 0, stdout: "0 jobs changed, 2 the same\n", stderr: "" });
@@ -230,7 +246,7 @@ describe("jobs pull and jobs diff on what the service sends", () => {
     ]);
     const json = await jobs("diff", "--json");
     expect(json.stdout).toBe(
-      '{"changes":[{"id":1,"name":"job 1","file":"job-1-job-1.lpf","status":"changed","relation":"disjoint","onlyFile":{"ClientRequestPath":"/x"},"onlyLive":{"ClientRequestPath":"/a\\u202eb"}}],"same":[],"errors":[]}\n',
+      '{"changes":[{"id":1,"name":"job 1","file":"job-1-job-1.lpf","status":"changed","relation":"disjoint","settings":[],"onlyFile":{"ClientRequestPath":"/x"},"onlyLive":{"ClientRequestPath":"/a\\u202eb"}}],"same":[],"errors":[]}\n',
     );
   });
 

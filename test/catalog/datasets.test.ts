@@ -91,7 +91,7 @@ describe("filterc datasets", () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe("");
     expect(unknown.stderr.split("\n")[0]).toBe(
-      `filterc datasets: unknown dataset "gateway_htp"; known datasets: ${datasetNames.join(", ")} (did you mean gateway_http?)`,
+      `filterc datasets: unknown dataset "gateway_htp"; known datasets: gateway_http, gateway_dns, gateway_network, audit_logs, firewall_events and 32 more (did you mean gateway_http?)`,
     );
     const scope = await runCli(["datasets", "--scope", "zones"]);
     expect(scope.code).toBe(2);

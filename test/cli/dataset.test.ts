@@ -1,7 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { datasetNames } from "../../src/catalog/index.js";
 import { runCli } from "../helpers/cli.js";
 import { temporaryFolder } from "../helpers/folders.js";
 
@@ -74,7 +73,7 @@ describe("a filter file that names its dataset", () => {
       {
         code: "E0004",
         severity: "error",
-        message: `unknown dataset \`gatway_http\`; known datasets: ${datasetNames.join(", ")} (did you mean gateway_http?)`,
+        message: `unknown dataset \`gatway_http\`; known datasets: gateway_http, gateway_dns, gateway_network, audit_logs, zaraz_events and 32 more (did you mean gateway_http?)`,
         range: {
           start: { offset: 11, line: 1, column: 12 },
           end: { offset: 22, line: 1, column: 23 },
@@ -239,7 +238,7 @@ describe("filterc.json", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, failure: "input" });
     await writeFile(join(dir, "filterc.json"), '{"dataset": "gatway_http"}');
     expect((await run(["eval", "--expr", "BotScore lt 30"], dir)).stderr).toBe(
-      `filterc eval: filterc.json:1:13: unknown dataset "gatway_http"; known datasets: ${datasetNames.join(", ")} (did you mean gateway_http?)\n`,
+      `filterc eval: filterc.json:1:13: unknown dataset "gatway_http"; known datasets: gateway_http, gateway_dns, gateway_network, audit_logs, zaraz_events and 32 more (did you mean gateway_http?)\n`,
     );
     await writeFile(join(dir, "filterc.json"), "{} // defaults");
     expect(await run(["explain", "-"], dir, "BotScore lt 30")).toEqual({

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,24 +14,17 @@ import { ensurePlayground } from "../helpers/bundles.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
-/** What a default install of filterc may weigh, its dependencies included. */
-const MAX_INSTALL_BYTES = 20 * 1024 * 1024;
+/** What a default install of filterc may weigh on disk, its dependencies included, as `du -sk` counts it. */
+const MAX_INSTALL_KIB = 20 * 1024;
 const EXPECTED_JSON = '{"where":{"key":"EdgeResponseStatus","operator":"geq","value":"500"}}';
 
 let dir: string;
+let tarball: string;
+/** What npm said while it installed the tarball. */
+let installed: { stdout: string; stderr: string };
 const run = (command: string, args: string[], input?: string) =>
   execFileSync(command, args, { cwd: dir, encoding: "utf8", input, stdio: ["pipe", "pipe", "pipe"] });
-const npm = (args: string[]) => run("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline"]);
-
-async function bytesUnder(path: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(path, { withFileTypes: true })) {
-    const full = join(path, entry.name);
-    if (entry.isDirectory()) total += await bytesUnder(full);
-    else if (entry.isFile()) total += (await stat(full)).size;
-  }
-  return total;
-}
+const NPM_QUIET = ["--no-audit", "--no-fund", "--prefer-offline"];
 
 beforeAll(async () => {
   ensurePlayground();
@@ -44,7 +37,13 @@ beforeAll(async () => {
     }),
   );
   await writeFile(join(dir, "package.json"), '{"name":"uses-filterc","private":true}\n');
-  npm(["install", "--engine-strict", join(dir, packed.filename)]);
+  tarball = join(dir, packed.filename);
+  const install = spawnSync("npm", ["install", "--engine-strict", tarball, ...NPM_QUIET], {
+    cwd: dir,
+    encoding: "utf8",
+  });
+  expect(install.status, install.stderr).toBe(0);
+  installed = { stdout: install.stdout, stderr: install.stderr };
 }, 300_000);
 
 afterAll(async () => {
@@ -52,9 +51,19 @@ afterAll(async () => {
 });
 
 describe("the packed package, installed from its tarball", () => {
-  it("weighs at most 20 MB with its dependencies, and installs no optional peer", async () => {
+  it("installs quietly: no script runs at install, and npm has nothing to warn of", async () => {
+    expect(installed.stderr).toBe("");
+    const scripts = JSON.parse(
+      await readFile(join(dir, "node_modules/filterc/package.json"), "utf8"),
+    ).scripts;
+    for (const event of ["preinstall", "install", "postinstall", "prepare"])
+      expect(scripts).not.toHaveProperty(event);
+  });
+
+  it("weighs at most 20 MB on disk with its dependencies (du -sk), and installs no optional peer", async () => {
     const modules = join(dir, "node_modules");
-    expect(await bytesUnder(modules)).toBeLessThanOrEqual(MAX_INSTALL_BYTES);
+    const kib = Number(execFileSync("du", ["-sk", modules], { encoding: "utf8" }).split("\t")[0]);
+    expect(kib).toBeLessThanOrEqual(MAX_INSTALL_KIB);
     const installed = (await readdir(modules)).filter((name) => !name.startsWith("."));
     expect(installed).not.toContain("@duckdb");
     expect(installed).not.toContain("@codemirror");
@@ -129,4 +138,147 @@ describe("package.json", () => {
     ].sort();
     expect(external).toEqual(declared);
   });
+});
+
+/** The command `bin` as a user's shell runs it, from `cwd`. */
+function filterc(bin: string, args: string[], cwd = dir) {
+  const ran = spawnSync(bin, args, { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  return { code: ran.status, stdout: ran.stdout, stderr: ran.stderr };
+}
+
+const DUCKDB = `@duckdb/node-api@${manifest.peerDependencies["@duckdb/node-api"]}`;
+const LOG = '{"BotScore":10,"RayID":"a"}\n{"BotScore":90,"RayID":"b"}\n';
+
+/** The command the query's error says to run, after its last ": ". */
+function hintedCommand(stderr: string): string {
+  const line = stderr.split("\n")[0]!;
+  return line.slice(line.lastIndexOf(": ") + 2);
+}
+
+/** What the CLI does the same however it was installed: did you mean, the version, completion, the manual. */
+async function checkCommand(bin: string, page: string): Promise<void> {
+  for (const flag of ["-v", "-V"])
+    expect(filterc(bin, [flag])).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: "" });
+  expect(filterc(bin, ["compil"]).stderr).toBe(
+    'filterc: unknown command "compil"; did you mean compile?\nRun filterc --help for the commands.\n',
+  );
+  expect(filterc(bin, ["fields", "list"]).stderr.split("\n")[0]).toBe(
+    filterc(bin, ["fields", "get"]).stderr.split("\n")[0],
+  );
+  const script = join(dir, "filterc.bash");
+  await writeFile(script, filterc(bin, ["completion", "bash"]).stdout);
+  const completed = execFileSync(
+    "bash",
+    [
+      "--norc",
+      "-c",
+      `source ${script}; complete -p filterc; COMP_WORDS=(filterc jobs d); COMP_CWORD=2; _filterc; echo "\${COMPREPLY[*]}"`,
+    ],
+    { encoding: "utf8" },
+  );
+  expect(completed).toBe("complete -F _filterc filterc\ndelete disable diff\n");
+  const man = spawnSync("man", ["--warnings", "-P", "cat", ...page.split(" ")], {
+    encoding: "utf8",
+    env: { ...process.env, MANWIDTH: "100", LANG: "C.UTF-8" },
+  });
+  expect(man.stderr).toBe("");
+  expect(man.stdout).toContain("filterc - Cloudflare Logpush filters, checked before they are sent");
+  expect(man.stdout).toContain("filterc completion bash|zsh|fish");
+}
+
+describe("the filterc command of a local install", () => {
+  const bin = () => join(dir, "node_modules/.bin/filterc");
+
+  it("suggests, prints its version, completes in bash and has its manual page", async () => {
+    await checkCommand(bin(), `-l ${join(dir, "node_modules/filterc/dist/filterc.1")}`);
+  });
+
+  it("says the command that installs DuckDB beside it, which then works", async () => {
+    await writeFile(join(dir, "log.ndjson"), LOG);
+    const query = ["query", "--expr", "BotScore lt 30", "log.ndjson"];
+    const missing = filterc(bin(), query);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(
+      /^filterc query: embedded DuckDB, the optional package @duckdb\/node-api, is not installed beside filterc \(Cannot find module '@duckdb\/node-api'\); install it with: /,
+    );
+    const command = hintedCommand(missing.stderr);
+    expect(command).toBe(`npm install --prefix ${dir} ${DUCKDB}`);
+    // Run from elsewhere: the command says where, so the working folder does not matter.
+    execFileSync("sh", ["-c", `${command} ${NPM_QUIET.join(" ")}`], { cwd: tmpdir(), stdio: "pipe" });
+    const found = filterc(bin(), query);
+    expect(found.stderr).toBe("");
+    expect(found).toMatchObject({ code: 0, stdout: expect.stringContaining('"RayID":"a"') });
+    expect(found.stdout).not.toContain('"RayID":"b"');
+  }, 300_000);
+});
+
+describe("the filterc command of a global install", () => {
+  let prefix: string;
+  let elsewhere: string;
+  beforeAll(async () => {
+    // Outside the local install's folder, whose node_modules Node would find DuckDB in.
+    prefix = await mkdtemp(join(tmpdir(), "filterc-global-"));
+    elsewhere = await mkdtemp(join(tmpdir(), "filterc-elsewhere-"));
+    const install = spawnSync("npm", ["install", "--global", "--prefix", prefix, tarball, ...NPM_QUIET], {
+      encoding: "utf8",
+      cwd: elsewhere,
+    });
+    expect(install.status, install.stderr).toBe(0);
+    expect(install.stderr).toBe("");
+  }, 300_000);
+  afterAll(async () => {
+    for (const folder of [prefix, elsewhere]) if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  it("suggests, prints its version, completes in bash, and man filterc finds its page", async () => {
+    await checkCommand(join(prefix, "bin/filterc"), `-M ${join(prefix, "share/man")} filterc`);
+  });
+
+  it("says the global install of DuckDB beside it, which then works from any folder", async () => {
+    await writeFile(join(elsewhere, "log.ndjson"), LOG);
+    const query = ["query", "--expr", "BotScore lt 30", "log.ndjson"];
+    const missing = filterc(join(prefix, "bin/filterc"), query, elsewhere);
+    expect(missing.code).toBe(1);
+    const command = hintedCommand(missing.stderr);
+    expect(command).toBe(`npm install --global --prefix ${prefix} ${DUCKDB}`);
+    execFileSync("sh", ["-c", `${command} ${NPM_QUIET.join(" ")}`], { cwd: elsewhere, stdio: "pipe" });
+    const found = filterc(join(prefix, "bin/filterc"), query, elsewhere);
+    expect(found).toMatchObject({ code: 0, stderr: "", stdout: expect.stringContaining('"RayID":"a"') });
+  }, 300_000);
+});
+
+describe("the filterc command run by npx", () => {
+  it("says the npx command with DuckDB beside filterc, which then works", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "filterc-npx-"));
+    try {
+      await writeFile(join(folder, "log.ndjson"), LOG);
+      const npx = (packages: string[]) =>
+        spawnSync(
+          "npx",
+          [
+            "--yes",
+            ...packages.flatMap((name) => ["-p", name]),
+            "filterc",
+            "query",
+            "--expr",
+            "BotScore lt 30",
+            "log.ndjson",
+          ],
+          {
+            cwd: folder,
+            encoding: "utf8",
+            env: { ...process.env, NO_COLOR: "1", npm_config_prefer_offline: "true" },
+          },
+        );
+      const missing = npx([tarball]);
+      expect(missing.status).toBe(1);
+      const command = hintedCommand(missing.stderr);
+      expect(command).toBe(`npx -p filterc@${manifest.version} -p ${DUCKDB} filterc query …`);
+      // The same command, with the tarball standing for the published package.
+      const found = npx([tarball, DUCKDB]);
+      expect(found).toMatchObject({ status: 0, stdout: expect.stringContaining('"RayID":"a"') });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

@@ -41,6 +41,24 @@ async function createJob(name: string, source: string | null): Promise<void> {
   );
 }
 
+/** The setting lines of a pulled job as createJob makes it, its name written as JSON. */
+const settingLines = (name: string) =>
+  [
+    `name: "${name}"`,
+    `destination_conf: "${DESTINATION}"`,
+    "enabled: true",
+    'frequency: "high"',
+    'kind: ""',
+    "logpull_options: null",
+    'output_options: {"field_names":["RayID"],"timestamp_format":"rfc3339"}',
+    "max_upload_bytes: null",
+    "max_upload_records: null",
+    "max_upload_interval_seconds: null",
+    "filter_attack_traffic: null",
+  ]
+    .map((line) => `# setting ${line}\n`)
+    .join("");
+
 /** A job's filter replaced out of band, as another tool would: raw JSON in a PUT. */
 async function putFilter(id: number, filter: string): Promise<void> {
   const answer = await call(running, "PUT", `/zones/${ZONE}/logpush/jobs/${id}`, { filter });
@@ -66,14 +84,16 @@ describe("jobs pull and jobs diff against the sandbox", () => {
     ]);
     expect(await readFile(join(dir, "job-1-5xx-on-the-api.lpf"), "utf8")).toBe(
       '# Logpush job 1 "5xx on the API" (dataset http_requests)\n' +
-        "# pulled by filterc jobs pull; filterc jobs diff compares it with the live job by meaning\n" +
+        "# pulled by filterc jobs pull; filterc jobs diff compares the filter by meaning, each setting exactly\n" +
         "# dataset: http_requests\n" +
+        settingLines("5xx on the API") +
         'EdgeResponseStatus geq 500 and ClientRequestHost in ["a.example", "b.example"]\n',
     );
     expect(await readFile(join(dir, "job-2-every-thing-at-once.lpf"), "utf8")).toBe(
       '# Logpush job 2 "every \\"thing\\"\\nat once" (dataset http_requests)\n' +
-        "# pulled by filterc jobs pull; filterc jobs diff compares it with the live job by meaning\n" +
+        "# pulled by filterc jobs pull; filterc jobs diff compares the filter by meaning, each setting exactly\n" +
         "# dataset: http_requests\n" +
+        settingLines('every \\"thing\\"\\nat once') +
         "# no filter: the job pushes every record\n",
     );
     expect(await jobs("diff")).toEqual({ code: 0, stdout: "0 jobs changed, 2 the same\n", stderr: "" });
@@ -111,7 +131,7 @@ describe("jobs pull and jobs diff against the sandbox", () => {
     expect(await jobs("diff", "--json")).toEqual({
       code: 2,
       stdout:
-        '{"changes":[{"id":1,"name":"errors","file":"job-1-errors.lpf","status":"changed","relation":"subset","onlyFile":null,"onlyLive":{"EdgeResponseStatus":400}}],"same":[2],"errors":[]}\n',
+        '{"changes":[{"id":1,"name":"errors","file":"job-1-errors.lpf","status":"changed","relation":"subset","settings":[],"onlyFile":null,"onlyLive":{"EdgeResponseStatus":400}}],"same":[2],"errors":[]}\n',
       stderr: "",
     });
   });
@@ -142,7 +162,7 @@ describe("jobs pull and jobs diff against the sandbox", () => {
     expect(diff.code).toBe(1);
     expect(diff.stdout).toBe("0 jobs changed, 0 the same\n");
     expect(diff.stderr).toContain('note: notes.lpf has no "# Logpush job" header line; not compared\n');
-    expect(diff.stderr).toContain(" --> job-1-errors.lpf:4:24\n");
+    expect(diff.stderr).toContain(" --> job-1-errors.lpf:15:24\n");
     expect(diff.stderr).toContain("filterc jobs diff: job-1-errors.lpf: the file's filter has errors\n");
   });
 

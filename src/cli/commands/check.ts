@@ -4,6 +4,7 @@ import { checkTerraformPaths, namesTerraform } from "../check-terraform.js";
 import { compilerFlags, compilerOptionsFrom, withFolderDefaults } from "../compiler-options.js";
 import { diagnosticsJson, reportDiagnostics, statsLine } from "../diagnostics-output.js";
 import { type CliIO, readSource, UsageError } from "../io.js";
+import { warnAboveServiceLimits } from "../service-limits.js";
 
 export const usage = `filterc check [FILE|-] [options]
        filterc check PATH.tf|FOLDER... [--fix] [--json]
@@ -31,11 +32,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       throw new UsageError(
         "--dataset, --catalog and --no-optimize apply to filter files; a job names its own dataset",
       );
+    const limits = {
+      maxOperators: parseCount(values["max-operators"], "--max-operators", 1),
+      maxBytes: parseCount(values["max-bytes"], "--max-bytes", 1),
+    };
+    // terraform apply sends these jobs: the service holds their filters to its own limits.
+    warnAboveServiceLimits(io, limits);
     return checkTerraformPaths(io, positionals, {
       fix: values.fix === true,
       json: values.json === true,
-      maxOperators: parseCount(values["max-operators"], "--max-operators", 1),
-      maxBytes: parseCount(values["max-bytes"], "--max-bytes", 1),
+      ...limits,
     });
   }
   if (values.fix) throw new UsageError("--fix applies to Terraform files (.tf) and folders");

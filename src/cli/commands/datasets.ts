@@ -8,7 +8,7 @@ import {
   SCOPES,
   type ScopeKind,
 } from "../../catalog/index.js";
-import { parseCommandArgs } from "../args.js";
+import { DATASETS_HELP, parseCommandArgs } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
 
 export const usage = `filterc datasets [--scope zone|account] [--json]
@@ -35,7 +35,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (name !== undefined) {
     if (values.scope !== undefined) throw new UsageError("--scope lists datasets; it takes no dataset name");
     const catalog = getCatalog(name);
-    if (!catalog) throw new UsageError(unknownDataset(name));
+    if (!catalog) throw new UsageError(unknownDataset(name), DATASETS_HELP);
     io.stdout(json ? `${JSON.stringify(datasetFields(catalog))}\n` : fieldTable(catalog));
     return 0;
   }

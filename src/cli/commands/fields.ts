@@ -17,7 +17,7 @@ import {
   runApiAction,
   scopeFrom,
 } from "../api-common.js";
-import { parseCommandArgs } from "../args.js";
+import { parseCommandArgs, subcommandOf } from "../args.js";
 import { type CliIO, UsageError } from "../io.js";
 import { oneLine } from "../served-text.js";
 
@@ -35,7 +35,7 @@ note); cookie names keep their case. "add" and "remove" read the current configu
 names given to it, or remove them from it, then set the result; a name to remove must be
 configured (a cookie only in its own letter case), and removing the last ones clears the
 configuration. "clear" PUTs the ruleset with no rules; a zone without the ruleset has nothing to
-clear.
+clear. "list" and "ls" are "get".
 
 Options of set, add and remove (each may be repeated):
   --request-header H              raw request header (request_fields)
@@ -74,13 +74,9 @@ function describeConfig(config: CustomFieldsConfig): string {
 const subcommands = ["get", "set", "add", "remove", "clear"] as const;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const [subcommand, ...rest] = argv;
-  if (!subcommands.includes(subcommand as (typeof subcommands)[number]))
-    throw new UsageError(
-      subcommand === undefined
-        ? `say ${subcommands.join(", ")}`
-        : `unknown subcommand ${JSON.stringify(subcommand)}; use ${subcommands.join(", ")}`,
-    );
+  const [word, ...rest] = argv;
+  // "list" and "ls" are what people type for a read: they are get.
+  const subcommand = subcommandOf(word, subcommands, { list: "get", ls: "get" });
   const { values } = parseCommandArgs(
     rest,
     { ...apiFlags, ...(subcommand === "get" || subcommand === "clear" ? {} : listFlags) },

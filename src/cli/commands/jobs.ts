@@ -30,12 +30,13 @@ import {
   runApiAction,
   scopeFrom,
 } from "../api-common.js";
-import { parseCommandArgs, parseCount } from "../args.js";
+import { parseCommandArgs, parseCount, subcommandOf } from "../args.js";
 import { compilerFlags, compilerOptionsFrom, folderDefaults } from "../compiler-options.js";
 import { type CliIO, readSource, UsageError, UserError } from "../io.js";
 import { diffJobs, pullJobs } from "../job-drift.js";
 import { describeJob, describeJobs } from "../job-listing.js";
 import { oneLine } from "../served-text.js";
+import { LOGPUSH_LIMITS, warnAboveServiceLimits } from "../service-limits.js";
 import { usageRows } from "../usage-rows.js";
 
 /** Where the help of a job option starts. */
@@ -75,6 +76,7 @@ filterc jobs diff [--dir D] [--max-steps N] [--zone ID | --account ID]
 Manages Logpush jobs of a zone or an account. create and update check every setting before anything
 is sent: the dataset against the scope, the destination, the fields against the dataset's catalog,
 every output option and upload limit, and the filter, compiled with the dataset's catalog.
+"ls" is list; a deletion is only ever spelt "delete".
 
 A new job takes output_options, or with --logpull-options the older form's string, checked and
 sent exactly as given. A destination that needs an ownership challenge (S3 without keys, Cloud
@@ -93,9 +95,12 @@ name; read the token from it and give it with --ownership-challenge-file. valida
 to check the destination (and the challenge, when given) and whether a job already pushes there.
 
 pull writes each job's filter into D (default .) as a formatted job-ID-NAME.lpf file whose first
-line names the job, and whose "# dataset:" line its dataset; diff compares those files with the
-live jobs by meaning (as filterc diff does) and lists the jobs whose filter really changed, with a
-record only one side keeps, live jobs without a file and files whose job is gone. A job no file
+line names the job, whose "# dataset:" line its dataset, and whose "# setting KEY: JSON" lines
+its other settings (name, destination_conf with its credentials masked, enabled, output_options or
+logpull_options, the upload limits…); diff compares those files with the live jobs, the filter by
+meaning (as filterc diff does) and each setting a file holds exactly, and lists the jobs that
+really changed, with a record only one side keeps and each setting that differs, live jobs
+without a file and files whose job is gone. A setting line removed from a file is not compared. A job no file
 can hold (its id not a job ID or listed twice, its filter not a string, its dataset not a
 dataset's name) and a file that cannot be read are reported, and the others still written and
 compared. diff exits like terraform plan -detailed-exitcode: 0 nothing changed, 2 changes, 1
@@ -103,8 +108,8 @@ errors.
 
 What the service answers is printed with every credential masked as ****: the API's, and those
 of destinations (the job's, and the one a call sends), in whatever form the service echoes them.
---show-secrets prints the destinations' as they are (never the API's); a pulled file holds no
-destination.
+--show-secrets prints the destinations' as they are (never the API's); a pulled file holds the
+destination masked.
 
 Job options:
 ${usageRows(tableFlagRows(), JOB_FLAG_COLUMN)}
@@ -187,14 +192,14 @@ type Subcommand = (typeof subcommands)[number];
 const needsId: ReadonlySet<Subcommand> = new Set(["get", "update", "delete", "enable", "disable"]);
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const [subcommand, ...rest] = argv;
-  if (!subcommands.includes(subcommand as Subcommand))
-    throw new UsageError(
-      subcommand === undefined
-        ? `say ${subcommands.join(", ")}`
-        : `unknown subcommand ${JSON.stringify(subcommand)}; use ${subcommands.join(", ")}`,
-    );
-  const sub = subcommand as Subcommand;
+  const [word, ...rest] = argv;
+  // ls is list, as people type it for a read; a deletion is only ever spelt out (no rm).
+  const sub = subcommandOf(
+    word,
+    subcommands,
+    { ls: "list" },
+    { rm: "did you mean delete? (jobs delete --id N)" },
+  );
   const writes = sub === "create" || sub === "update";
   const destinationCall = sub === "ownership" || sub === "validate";
   const drift = sub === "pull" || sub === "diff";
@@ -538,6 +543,12 @@ async function jobSettingsFrom(
     }
   }
   if (filter !== undefined) settings.filter = filter;
+  // The filter goes to the service, which holds it to its own limits whatever ours were.
+  if (filter)
+    warnAboveServiceLimits(io, compileOptions, LOGPUSH_LIMITS, {
+      maxOperators: text("max-operators") === undefined ? "filterc.json's maxOperators" : "--max-operators",
+      maxBytes: text("max-bytes") === undefined ? "filterc.json's maxBytes" : "--max-bytes",
+    });
   if (sub === "update" && Object.keys(settings).length === 1)
     throw new UsageError(
       "jobs update needs something to change (--name, --destination, --fields, --timestamps, --filter…)",

@@ -39,7 +39,8 @@ Options:
 ${TIMESTAMPS_USAGE}
 Credentials for buckets come from the environment: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
 (AWS_SESSION_TOKEN, AWS_REGION) for s3://; R2_ACCESS_KEY_ID, R2_SECRET_ACCESS_KEY and R2_ACCOUNT_ID
-for r2://. They are never printed. Needs the optional package @duckdb/node-api (npm install @duckdb/node-api).
+for r2://. They are never printed. Needs the optional package @duckdb/node-api beside filterc;
+without it, query prints the command that installs it for the way filterc was installed.
 Exit status: 0 ran (also when nothing matched), 1 errors in the filter, paths that match nothing,
 unreadable data, a damaged gzip file (what came before the damage is read) or missing
 credentials, 2 usage.`;

@@ -1,0 +1,14 @@
+import type { CliIO } from "./io.js";
+
+/**
+ * A command module: its usage text (what `--help` prints) and what it does. `run` is handed the
+ * table of every command, for the commands that describe the others (help, completion): they read
+ * it as given rather than import it, since the table loads them.
+ */
+export interface Command {
+  usage: string;
+  run(argv: string[], io: CliIO, commands: CommandTable): Promise<number>;
+}
+
+/** Every command by name: its one-line summary (the overview's) and its module, loaded when called. */
+export type CommandTable = Readonly<Record<string, { summary: string; load: () => Promise<Command> }>>;
