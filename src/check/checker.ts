@@ -1,4 +1,4 @@
-import type { Catalog, FieldInfo } from "../catalog/index.js";
+import { type Catalog, type FieldInfo, insteadOfUnfilterable } from "../catalog/index.js";
 import { closestMatch, type Diagnostic, diagnose, type Suggestion } from "../diagnostics/index.js";
 import {
   CANONICAL_OPERATORS,
@@ -16,7 +16,10 @@ import {
   type Value,
 } from "../syntax/index.js";
 import type { Cond, Leaf } from "./ir.js";
+import { likeFix } from "./like.js";
 import { fittingOperator, replacementForNotBefore, suggestOperator } from "./operators.js";
+import type { FixSyntax } from "./rewrite.js";
+import { lintComparison } from "./value-lints.js";
 import { checkValue, typeWithArticle } from "./values.js";
 
 /**
@@ -34,12 +37,23 @@ export class Checker {
   /** Every comparison that checked, in source order. */
   readonly comparisons: Leaf[] = [];
 
+  /** The whole filter: a fix that rewrites a comparison into several needs no parentheses there. */
+  private root: Expr | undefined;
+
   constructor(
     private readonly catalog: Catalog,
     private readonly source: string,
+    /** How fixes are written: as filter source, or as the Logpush JSON the checked text was read from. */
+    private readonly syntax: FixSyntax = "source",
+    /**
+     * Whether the parser found errors: the warnings on what a value means (W0123–W0127) are given
+     * only on a source that parsed, where their fixes cannot land in text that was misread.
+     */
+    private readonly parsedWithErrors = false,
   ) {}
 
   checkExpr(expr: Expr): Cond | undefined {
+    this.root ??= expr;
     switch (expr.kind) {
       case "error":
         return undefined;
@@ -64,18 +78,22 @@ export class Checker {
   }
 
   private checkComparison(comparison: Comparison): Leaf | undefined {
-    const field = this.resolveField(comparison.field);
+    const resolved = this.resolveField(comparison.field);
+    // A misspelt field with a fix stands in for the field meant: the rest of the comparison is
+    // checked against it, so that every mistake shows at once (`ClientIp eq 1.2.3.4`).
+    const field = resolved.field ?? resolved.meant;
     // Said even when the operator is wrong too, so that fixing the operator brings no new error.
     const filterable = field !== undefined && this.checkFilterable(field, comparison.field);
     const operator =
       comparison.operator.kind === "operator"
-        ? this.resolveOperator(comparison.operator, filterable ? field : undefined, comparison.value)
+        ? this.resolveOperator(comparison.operator, filterable ? field : undefined, comparison)
         : undefined;
     if (!field || !filterable || !operator || comparison.operator.kind !== "operator") return undefined;
     if (!operatorAccepts(operator, field.type)) {
       this.reportOperatorForType(operator, field, comparison.operator, comparison.value);
       return undefined;
     }
+    const wholeFilter = this.root === comparison;
     const value = checkValue(comparison.value, {
       field,
       operator,
@@ -83,19 +101,36 @@ export class Checker {
       catalog: this.catalog,
       source: this.source,
       diagnostics: this.diagnostics,
+      comparison: { range: comparison.range, wholeFilter },
+      syntax: this.syntax,
     });
-    if (!value) return undefined;
+    if (!value || !resolved.field) return undefined;
     const leaf: Leaf = { kind: "leaf", field, operator, value, range: comparison.range };
+    if (!this.parsedWithErrors)
+      lintComparison({
+        catalog: this.catalog,
+        comparison,
+        field,
+        operator,
+        value,
+        syntax: this.syntax,
+        wholeFilter,
+        diagnostics: this.diagnostics,
+      });
     this.comparisons.push(leaf);
     return leaf;
   }
 
-  private resolveField(ref: FieldRef): FieldInfo | undefined {
+  /**
+   * The field a name resolves to, or the field its fix names (`meant`) after reporting the name;
+   * neither when the name has no fix.
+   */
+  private resolveField(ref: FieldRef): { field?: FieldInfo; meant?: FieldInfo } {
     const field = this.catalog.fields.get(ref.name);
     if (field) {
       if (field.deprecated)
         this.diagnostics.push(diagnose("DeprecatedField", ref.range, { field: field.name }));
-      return field;
+      return { field };
     }
     const sameLetters = this.catalog.byLowerName.get(ref.name.toLowerCase());
     if (sameLetters) {
@@ -107,12 +142,12 @@ export class Checker {
           this.replace(ref, sameLetters.name),
         ),
       );
-      return undefined;
+      return { meant: sameLetters };
     }
     const object = this.objectOfMember(ref.name);
     if (object) {
       this.diagnostics.push(diagnose("ObjectMember", ref.range, { name: ref.name, object: object.name }));
-      return undefined;
+      return {};
     }
     const closest = closestMatch(ref.name, this.catalog.fields.keys());
     this.diagnostics.push(
@@ -123,7 +158,7 @@ export class Checker {
         closest ? this.replace(ref, closest) : undefined,
       ),
     );
-    return undefined;
+    return closest === undefined ? {} : { meant: this.catalog.fields.get(closest)! };
   }
 
   /**
@@ -133,9 +168,16 @@ export class Checker {
   private resolveOperator(
     ref: OperatorRef,
     field: FieldInfo | undefined,
-    value: Value,
+    comparison: Comparison,
   ): CanonicalOperator | undefined {
     if (ref.op) return ref.op;
+    const { value } = comparison;
+    const like = likeFix(ref, comparison, field);
+    if (like) {
+      const args = { operator: ref.text, meant: like.operator, known: OPERATOR_NAMES };
+      this.diagnostics.push(diagnose("UnknownOperator", ref.range, args, like.fix));
+      return undefined;
+    }
     const fitting = (meant: CanonicalOperator) => fittingOperator(meant, field, value);
     const notBefore = /^not\s+(\S+)$/i.exec(ref.text);
     if (notBefore) {
@@ -201,9 +243,9 @@ export class Checker {
         diagnose("ObjectField", ref.range, { field: field.name, docType: field.docType }),
       );
     } else {
-      this.diagnostics.push(
-        diagnose("NotFilterable", ref.range, { field: field.name, dataset: this.catalog.dataset }),
-      );
+      const { dataset } = this.catalog;
+      const instead = insteadOfUnfilterable(dataset, field.name);
+      this.diagnostics.push(diagnose("NotFilterable", ref.range, { field: field.name, dataset, instead }));
     }
     return false;
   }
