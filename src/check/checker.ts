@@ -18,7 +18,7 @@ import {
 import type { Cond, Leaf } from "./ir.js";
 import { likeFix } from "./like.js";
 import { fittingOperator, replacementForNotBefore, suggestOperator } from "./operators.js";
-import type { FixSyntax } from "./rewrite.js";
+import type { Around, FixSyntax } from "./rewrite.js";
 import { lintComparison } from "./value-lints.js";
 import { checkValue, typeWithArticle } from "./values.js";
 
@@ -37,9 +37,6 @@ export class Checker {
   /** Every comparison that checked, in source order. */
   readonly comparisons: Leaf[] = [];
 
-  /** The whole filter: a fix that rewrites a comparison into several needs no parentheses there. */
-  private root: Expr | undefined;
-
   constructor(
     private readonly catalog: Catalog,
     private readonly source: string,
@@ -52,15 +49,15 @@ export class Checker {
     private readonly parsedWithErrors = false,
   ) {}
 
-  checkExpr(expr: Expr): Cond | undefined {
-    this.root ??= expr;
+  /** Checks an expression; `around` is what it stands in, which a fix rewriting a comparison reads. */
+  checkExpr(expr: Expr, around: Around = "nothing"): Cond | undefined {
     switch (expr.kind) {
       case "error":
         return undefined;
       case "comparison":
-        return this.checkComparison(expr);
+        return this.checkComparison(expr, around);
       case "not": {
-        const operand = this.checkExpr(expr.operand);
+        const operand = this.checkExpr(expr.operand, "not");
         return operand && { kind: "not", operand, range: expr.range };
       }
       case "and":
@@ -68,7 +65,7 @@ export class Checker {
         const operands: Cond[] = [];
         let failed = false;
         for (const operand of expr.operands) {
-          const checked = this.checkExpr(operand);
+          const checked = this.checkExpr(operand, expr.kind);
           if (checked) operands.push(checked);
           else failed = true;
         }
@@ -77,7 +74,7 @@ export class Checker {
     }
   }
 
-  private checkComparison(comparison: Comparison): Leaf | undefined {
+  private checkComparison(comparison: Comparison, around: Around): Leaf | undefined {
     const resolved = this.resolveField(comparison.field);
     // A misspelt field with a fix stands in for the field meant: the rest of the comparison is
     // checked against it, so that every mistake shows at once (`ClientIp eq 1.2.3.4`).
@@ -93,7 +90,6 @@ export class Checker {
       this.reportOperatorForType(operator, field, comparison.operator, comparison.value);
       return undefined;
     }
-    const wholeFilter = this.root === comparison;
     const value = checkValue(comparison.value, {
       field,
       operator,
@@ -101,7 +97,7 @@ export class Checker {
       catalog: this.catalog,
       source: this.source,
       diagnostics: this.diagnostics,
-      comparison: { range: comparison.range, wholeFilter },
+      comparison: { range: comparison.range, around },
       syntax: this.syntax,
     });
     if (!value || !resolved.field) return undefined;
@@ -114,7 +110,7 @@ export class Checker {
         operator,
         value,
         syntax: this.syntax,
-        wholeFilter,
+        around,
         diagnostics: this.diagnostics,
       });
     this.comparisons.push(leaf);

@@ -2,7 +2,7 @@ import { type FieldInfo, type FieldUnit, namedNumbersOf, unitOf } from "../catal
 import { type Diagnostic, diagnose, type Range, type Suggestion } from "../diagnostics/index.js";
 import { type CanonicalOperator, numberClass, numberWithUnit, type UnitWord } from "../syntax/index.js";
 import { canonicalNumber, fitsInt64Range } from "./numbers.js";
-import { type FixSyntax, type Rewritten, writeRewrite } from "./rewrite.js";
+import { type Around, type FixSyntax, type Rewritten, writeRewrite } from "./rewrite.js";
 
 /*
  * What a number field's value written as a word or a string most likely meant: a name of a
@@ -16,7 +16,7 @@ export interface NumberWordContext {
   field: FieldInfo;
   operator: CanonicalOperator;
   /** The comparison's range, replaced by a fix that rewrites it, and whether it is the whole filter. */
-  comparison: { range: Range; wholeFilter: boolean };
+  comparison: { range: Range; around: Around };
   /** Whether the value is the comparison's only value (not an element of a list). */
   alone: boolean;
   syntax: FixSyntax;
@@ -169,10 +169,8 @@ function classDiagnostic(
     value: { kind: "number", text: number },
   }));
   const rewrite = { join: parts.join, comparisons };
-  const shown = writeRewrite(rewrite, "source", true);
-  const replacement = meant
-    ? writeRewrite(rewrite, context.syntax, context.comparison.wholeFilter)
-    : undefined;
+  const shown = writeRewrite(rewrite, "source", "nothing");
+  const replacement = meant ? writeRewrite(rewrite, context.syntax, context.comparison.around) : undefined;
   return diagnose(
     "NumberClass",
     range,

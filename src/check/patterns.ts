@@ -86,7 +86,9 @@ export function readPattern(text: string, operator: CanonicalOperator): PatternR
     core = core.slice(1);
     start = false;
   }
-  if (core.endsWith(".*") && !core.endsWith("\\.*")) {
+  // `.*` at the end is a regular expression's only after one at the start (`^/api.*`, `.*admin.*`):
+  // after other text it is a glob's literal dot and wildcard (`example.*`).
+  if ((first === "^" || first === ".*") && core.endsWith(".*") && !core.endsWith("\\.*")) {
     found(".*");
     core = core.slice(0, -2);
     end = false;

@@ -51,15 +51,20 @@ function writeOne(comparison: Rewritten, syntax: FixSyntax): string {
   return `${field.name} ${operator} ${written}`;
 }
 
+/** What a comparison stands in: nothing (it is the whole filter), an `and`, an `or`, or a `not`. */
+export type Around = "nothing" | "and" | "or" | "not";
+
 /**
- * The rewrite as text: one comparison alone, several joined (in source, in parentheses unless
- * the comparison replaced is the whole filter, so that `and`, `or` and `not` around it keep
- * their reading; in JSON, a group node).
+ * The rewrite as text: one comparison alone, several joined (in source, in parentheses where the
+ * comparison replaced stands in something that would read them otherwise: a `not`, or an `and`
+ * around comparisons joined by `or`; in JSON, a group node).
  */
-export function writeRewrite(rewrite: Rewrite, syntax: FixSyntax, wholeFilter: boolean): string {
+export function writeRewrite(rewrite: Rewrite, syntax: FixSyntax, around: Around): string {
   const written = rewrite.comparisons.map((comparison) => writeOne(comparison, syntax));
   if (written.length === 1) return written[0]!;
   if (syntax === "json") return `{${JSON.stringify(rewrite.join)}:[${written.join(",")}]}`;
   const joined = written.join(` ${rewrite.join} `);
-  return wholeFilter ? joined : `(${joined})`;
+  const reads =
+    around === "nothing" || around === rewrite.join || (rewrite.join === "and" && around === "or");
+  return reads ? joined : `(${joined})`;
 }

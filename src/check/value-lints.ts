@@ -18,7 +18,7 @@ import {
 import { MAX_LISTED_ADDRESSES, MAX_LISTED_PREFIXES, parseRange, rangeText } from "./addresses.js";
 import { type ScalarValue, sameScalar } from "./ir.js";
 import { readPattern } from "./patterns.js";
-import { type FixSyntax, type Rewrite, type Rewritten, writeRewrite } from "./rewrite.js";
+import { type Around, type FixSyntax, type Rewrite, type Rewritten, writeRewrite } from "./rewrite.js";
 
 /*
  * Warnings on comparisons that check but do not do what they seem to (W0123–W0127): `in` on an
@@ -35,8 +35,8 @@ export interface LintContext {
   operator: CanonicalOperator;
   value: ScalarValue | ScalarValue[];
   syntax: FixSyntax;
-  /** Whether the comparison is the whole filter (a rewrite into several then needs no parentheses). */
-  wholeFilter: boolean;
+  /** What the comparison stands in (a rewrite into several may need parentheses). */
+  around: Around;
   diagnostics: Diagnostic[];
 }
 
@@ -61,7 +61,7 @@ export function lintComparison(context: LintContext): void {
 
 /** A fix that rewrites the whole comparison. */
 function rewriteFix(context: LintContext, rewrite: Rewrite, shown: string) {
-  const replacement = writeRewrite(rewrite, context.syntax, context.wholeFilter);
+  const replacement = writeRewrite(rewrite, context.syntax, context.around);
   return { message: `write ${shown}`, range: context.comparison.range, replacement };
 }
 
@@ -77,7 +77,7 @@ function warnInOnArray(context: LintContext): void {
       value,
     })),
   };
-  const shown = writeRewrite(rewrite, "source", true);
+  const shown = writeRewrite(rewrite, "source", "nothing");
   const operatorRef = context.comparison.operator;
   context.diagnostics.push(
     diagnose(
@@ -143,11 +143,11 @@ function warnAddressRange(element: Extract<Scalar, { kind: "string" }>, context:
     );
     rewrite = withElement(context, text(element.value), [...meant]);
     const starts = written.prefixes.map((prefix) => stringLiteral(prefix)).join(" or ");
-    advice = `its addresses are those whose text starts with ${starts}: write \`${writeRewrite(rewrite, "source", true)}\``;
+    advice = `its addresses are those whose text starts with ${starts}: write \`${writeRewrite(rewrite, "source", "nothing")}\``;
   } else if (written.kind === "addresses") {
     rewrite = withElement(context, text(element.value), [], written.addresses.map(text));
     const count = written.addresses.length;
-    advice = `it holds ${count === 1 ? "one address" : `${count} addresses`}; list ${count === 1 ? "it" : "them"}: \`${writeRewrite(rewrite, "source", true)}\``;
+    advice = `it holds ${count === 1 ? "one address" : `${count} addresses`}; list ${count === 1 ? "it" : "them"}: \`${writeRewrite(rewrite, "source", "nothing")}\``;
   } else {
     const count = written.kind === "too large" ? countText(written.addresses) : "";
     advice =
@@ -155,7 +155,7 @@ function warnAddressRange(element: Extract<Scalar, { kind: "string" }>, context:
         ? `an array's elements cannot be compared with startsWith; list the addresses with ${negative ? "`!contains`" : "`contains`"}`
         : `its ${count} addresses are more than a fix lists (${MAX_LISTED_ADDRESSES} addresses, or ${MAX_LISTED_PREFIXES} prefixes of whole octets or groups); compare with startsWith on a range of whole octets (/8, /16, /24) or list the addresses`;
   }
-  const shown = rewrite && writeRewrite(rewrite, "source", true);
+  const shown = rewrite && writeRewrite(rewrite, "source", "nothing");
   context.diagnostics.push(
     diagnose(
       "AddressRange",
@@ -191,7 +191,7 @@ function warnPattern(element: Extract<Scalar, { kind: "string" }>, context: Lint
       rewrite = withElement(context, text(element.value), [], [text(meant.text)]);
     else rewrite = withElement(context, text(element.value), [replacement]);
   }
-  const shown = rewrite && writeRewrite(rewrite, "source", true);
+  const shown = rewrite && writeRewrite(rewrite, "source", "nothing");
   const advice =
     shown === undefined
       ? "Logpush has no pattern operator; compare the literal text with eq, startsWith, endsWith or contains"
@@ -252,7 +252,7 @@ function warnSeveralValues(
   if (parts.some((part) => part === "")) return false;
   const values = [...new Set(parts.map((part) => asLogged(part, form) ?? part))].map(text);
   const rewrite = withElement(context, text(element.value), [], values);
-  const shown = writeRewrite(rewrite, "source", true);
+  const shown = writeRewrite(rewrite, "source", "nothing");
   context.diagnostics.push(
     diagnose(
       "SeveralValuesInOne",

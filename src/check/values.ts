@@ -20,7 +20,7 @@ import { Distinct } from "./distinct.js";
 import { type ScalarValue, sameScalar, scalarKey } from "./ir.js";
 import { numberWordDiagnostic } from "./number-words.js";
 import { canonicalNumber, fitsInt64Range, isIntegerText, isNumberText } from "./numbers.js";
-import type { FixSyntax } from "./rewrite.js";
+import type { Around, FixSyntax } from "./rewrite.js";
 
 /** The type one value must have: the field's type, or for arrays the element type. */
 type ValueType = "string" | "int" | "float" | "bool";
@@ -33,7 +33,7 @@ interface ValueContext {
   source: string;
   diagnostics: Diagnostic[];
   /** The comparison's range (a fix may rewrite it whole) and whether it is the whole filter. */
-  comparison: { range: Range; wholeFilter: boolean };
+  comparison: { range: Range; around: Around };
   syntax: FixSyntax;
 }
 
