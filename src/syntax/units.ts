@@ -56,6 +56,9 @@ const UNIT_WORDS: ReadonlyMap<string, UnitWord> = new Map([
   ["gb", bytes(undefined, "gigabytes")],
 ]);
 
+/** Every unit word (in small letters): the editors' grammars read a number and one of them as one value. */
+export const UNIT_WORDS_LOWER: readonly string[] = [...UNIT_WORDS.keys()];
+
 /** The unit a word after a number names, in any letter case but `M` (mega, not minutes). */
 export function unitWord(word: string): UnitWord | undefined {
   if (word === "M") return undefined;
