@@ -81,10 +81,12 @@ export class Checker {
     const field = resolved.field ?? resolved.meant;
     // Said even when the operator is wrong too, so that fixing the operator brings no new error.
     const filterable = field !== undefined && this.checkFilterable(field, comparison.field);
-    const operator =
+    // So does a misspelt operator with a fix (`ClientIP equals 1.2.3.4`): the value is checked too.
+    const resolvedOperator =
       comparison.operator.kind === "operator"
         ? this.resolveOperator(comparison.operator, filterable ? field : undefined, comparison)
-        : undefined;
+        : {};
+    const operator = resolvedOperator.op ?? resolvedOperator.meant;
     if (!field || !filterable || !operator || comparison.operator.kind !== "operator") return undefined;
     if (!operatorAccepts(operator, field.type)) {
       this.reportOperatorForType(operator, field, comparison.operator, comparison.value);
@@ -100,7 +102,7 @@ export class Checker {
       comparison: { range: comparison.range, around },
       syntax: this.syntax,
     });
-    if (!value || !resolved.field) return undefined;
+    if (!value || !resolved.field || !resolvedOperator.op) return undefined;
     const leaf: Leaf = { kind: "leaf", field, operator, value, range: comparison.range };
     if (!this.parsedWithErrors)
       lintComparison({
@@ -158,21 +160,22 @@ export class Checker {
   }
 
   /**
-   * The operator `ref` names, or undefined after reporting what it should be. Each fix is the
-   * operator meant in the form that takes `field` (when known and filterable) and `value`.
+   * The operator `ref` names, or the operator its fix writes (`meant`) after reporting it; neither
+   * when it has no fix. Each fix is the operator meant in the form that takes `field` (when known
+   * and filterable) and `value`.
    */
   private resolveOperator(
     ref: OperatorRef,
     field: FieldInfo | undefined,
     comparison: Comparison,
-  ): CanonicalOperator | undefined {
-    if (ref.op) return ref.op;
+  ): { op?: CanonicalOperator; meant?: CanonicalOperator | undefined } {
+    if (ref.op) return { op: ref.op };
     const { value } = comparison;
     const like = likeFix(ref, comparison, field);
     if (like) {
       const args = { operator: ref.text, meant: like.operator, known: OPERATOR_NAMES };
       this.diagnostics.push(diagnose("UnknownOperator", ref.range, args, like.fix));
-      return undefined;
+      return { meant: like.fix && like.operator };
     }
     const fitting = (meant: CanonicalOperator) => fittingOperator(meant, field, value);
     const notBefore = /^not\s+(\S+)$/i.exec(ref.text);
@@ -189,7 +192,7 @@ export class Checker {
             replacement && this.replace(ref, replacement),
           ),
         );
-        return undefined;
+        return { meant: replacement };
       }
     }
     // `!lt`: only the operators with a `!` form take one; the negation is another operator.
@@ -206,7 +209,7 @@ export class Checker {
           replacement && this.replace(ref, replacement),
         ),
       );
-      return undefined;
+      return { meant: replacement };
     }
     const guess = suggestOperator(ref.text);
     const suggestion = guess && fitting(guess);
@@ -218,7 +221,7 @@ export class Checker {
         suggestion && this.replace(ref, suggestion),
       ),
     );
-    return undefined;
+    return { meant: suggestion };
   }
 
   /**

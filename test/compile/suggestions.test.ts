@@ -166,7 +166,7 @@ function nearMisses(source: string): string[] {
           replace(start, end, token.image.slice(0, -1));
           // Patterns and letter case as other tools write them: wildcards, anchors, capitals.
           if (text !== "")
-            for (const pattern of [`*${text}`, `${text}*`, `%${text}%`, `^${text}`, text.toUpperCase()])
+            for (const pattern of [`*${text}`, `%${text}%`, `^${text}`, text.toUpperCase()])
               replace(start, end, JSON.stringify(pattern));
         } else if (facts.value === "number" && /^[1-9][0-9]*$/.test(token.image)) {
           replace(start, end, `0${token.image}`);
