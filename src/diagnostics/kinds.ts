@@ -649,6 +649,12 @@ export const DiagnosticKind = {
     (a) =>
       `${a.value} compared with ${quote(a.field)} is ${a.instant} in unix nanoseconds, the unit Logpush compares timestamps in; read as ${a.unit} it would be ${a.asUnit}`,
   ),
+  NearMissDirective: kind<{ dataset: string }>(
+    "W0122",
+    "warning",
+    (a) =>
+      `this comment is not read as a dataset directive, so the file is not checked against ${a.dataset}; write \`# dataset: ${a.dataset}\``,
+  ),
   InOnArrayField: kind<{ operator: string; field: string; replacement: string }>(
     "W0123",
     "warning",
@@ -678,12 +684,6 @@ export const DiagnosticKind = {
     "warning",
     (a) =>
       `${a.value} is one value holding commas, and no value of ${quote(a.field)} holds one; to match any of several values, list them: ${a.replacement}`,
-  ),
-  NearMissDirective: kind<{ dataset: string }>(
-    "W0122",
-    "warning",
-    (a) =>
-      `this comment is not read as a dataset directive, so the file is not checked against ${a.dataset}; write \`# dataset: ${a.dataset}\``,
   ),
 
   // Terraform files: notes (severity note), what could not be checked without running Terraform.
