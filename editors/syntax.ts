@@ -2,6 +2,7 @@ import { DEFAULT_DATASET, datasetNames } from "../src/catalog/index.js";
 import type { HighlightKind } from "../src/service/index.js";
 import { stringEscapes } from "../src/syntax/strings.js";
 import { nearMissTokens } from "../src/syntax/tokens.js";
+import { UNIT_WORDS_LOWER } from "../src/syntax/units.js";
 import { BOOLEAN_WORDS, LOGIC, OPERATOR_SPELLINGS, PUNCTUATION } from "../src/syntax/vocabulary.js";
 
 /*
@@ -131,6 +132,14 @@ const ONIG_FIELD = [
   `(?=${ONIG_RUN}*?[\\p{L}\\p{N}_])(?:${ONIG_JOINER}|${ONIG_WIDE_RUN})${ONIG_RUN}*`,
 ].join("|");
 const ONIG_NUMBER = `${ONIG_NUMBER_TEXT}(?!${ONIG_NUMBER_JOIN})`;
+/**
+ * A unit or a status class's `x`s right after a number (src/syntax/units.ts), in any letter case
+ * but `M`, where nothing of a word follows: the scanner reads the number and it as one value.
+ */
+const anyCase = (word: string, cls: (chars: string[]) => string) =>
+  word === "m" ? word : [...word].map((c) => (/[a-z]/.test(c) ? cls([c, c.toUpperCase()]) : c)).join("");
+const ONIG_UNIT = `(?:${UNIT_WORDS_LOWER.map((word) => anyCase(word, (chars) => onigClass(chars))).join("|")}|[xX]+)(?![A-Za-z0-9_\\x{b5}\\x{3bc}])`;
+const ONIG_UNIT_NUMBER = `(?>-?[0-9]+(?:\\.[0-9]+)?)(?=${ONIG_UNIT})[A-Za-z\\x{b5}\\x{3bc}]+`;
 
 /** The TextMate grammar, `source.lpf`. Patterns tried at one place in order: operators before `!` and words before fields. */
 export function textMateGrammar(): object {
@@ -152,6 +161,7 @@ export function textMateGrammar(): object {
     patterns: [
       "comment",
       "string",
+      "unitNumber",
       "number",
       "operator",
       "logic",
@@ -193,6 +203,7 @@ export function textMateGrammar(): object {
           { name: "invalid.illegal.escape.lpf", match: "\\\\." },
         ],
       },
+      unitNumber: { name: s.field, match: ONIG_UNIT_NUMBER },
       number: { name: s.number, match: ONIG_NUMBER },
       operator: {
         name: s.operator,
@@ -280,6 +291,8 @@ const VIM_WIDE_RUN =
   "\\%([\\u2018\\u2019\\u201a\\u201c\\u201d\\u201e\\u00a0\\u2000-\\u200c\\u200e\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u3000\\ufeff\\u0080-\\u009f]\\)\\@![^\\x00-\\x7f]";
 const VIM_RUN = `\\%([A-Za-z0-9_]\\|${VIM_JOINER}\\|${VIM_WIDE_RUN}\\)`;
 const VIM_NUMBER_TEXT = "\\%(-\\=[0-9]\\+\\%(\\.[0-9]\\+\\)\\=\\%([eE][+-]\\=[0-9]\\+\\)\\=\\)\\@>";
+const VIM_UNIT = `\\%(${UNIT_WORDS_LOWER.map((word) => anyCase(word, (chars) => `[${chars.join("")}]`)).join("\\|")}\\|[xX]\\+\\)[A-Za-z0-9_\\u00b5\\u03bc]\\@!`;
+const VIM_UNIT_NUMBER = `\\%(-\\=[0-9]\\+\\%(\\.[0-9]\\+\\)\\=\\)\\@>\\%(${VIM_UNIT}\\)\\@=[A-Za-z\\u00b5\\u03bc]\\+`;
 
 /** The Vim syntax file (`syntax/lpf.vim`). */
 export function vimSyntax(): string {
@@ -316,6 +329,7 @@ syntax match ${g.operator} /${vimAny(lexicon.bangOperators)}${VIM_WORD_END}/
 syntax match ${g.operator} /${vimAny(lexicon.symbolOperators)}/
 syntax match ${g.number} /${VIM_NUMBER_TEXT}\\%(${VIM_JOINER}\\)\\@!/
 syntax match ${g.field} /${VIM_NUMBER_TEXT}\\%(${VIM_JOINER}\\)\\@=${VIM_RUN}*/
+syntax match ${g.field} /${VIM_UNIT_NUMBER}/
 syntax match ${g.punctuation} /${vimClass(lexicon.punctuation)}/
 syntax match lpfInvalidEscape /\\\\./ contained
 syntax match lpfEscape /${escapes}/ contained

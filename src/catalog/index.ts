@@ -16,6 +16,16 @@ export {
   type ScopeKind,
 } from "./datasets.js";
 export {
+  type FieldUnit,
+  holdsAddresses,
+  insteadOfUnfilterable,
+  type NamedNumbers,
+  namedNumbersOf,
+  unitOf,
+  type ValueForm,
+  valueFormOf,
+} from "./field-facts.js";
+export {
   DAYS_TO_EPOCH,
   isTimestampField,
   RFC3339_TEXT,

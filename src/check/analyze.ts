@@ -5,6 +5,7 @@ import { Checker } from "./checker.js";
 import type { Cond, Leaf, Meaning } from "./ir.js";
 import { findConstantFilter } from "./meaning/constant-filter.js";
 import { toNegationNormalForm } from "./negate.js";
+import type { FixSyntax } from "./rewrite.js";
 import { findConstantGroups } from "./satisfiability.js";
 
 /** What a filter means, found once and passed forward to every later stage. */
@@ -29,16 +30,18 @@ export function unanalyzed(): FilterAnalysis {
  * The analysis the compiler and the decompiler share: resolves the AST against the catalog and
  * the matrix, and when nothing is wrong (`prior` holds the errors found before, by the parser or
  * the JSON reader) computes the meaning (the negation normal form) once and warns, reading it, about
- * groups and whole filters that can never or always hold. Appends its diagnostics to `diagnostics`.
+ * groups and whole filters that can never or always hold. Appends its diagnostics to `diagnostics`;
+ * `syntax` says how fixes are written (as source, or as JSON for the decompiler).
  */
 export function analyzeExpr(
   expr: Expr | null,
   catalog: Catalog,
   source: string,
   diagnostics: Diagnostic[],
+  syntax: FixSyntax = "source",
 ): FilterAnalysis {
   if (!expr) return unanalyzed();
-  const checker = new Checker(catalog, source);
+  const checker = new Checker(catalog, source, syntax, hasErrors(diagnostics));
   const checked = checker.checkExpr(expr);
   for (const diagnostic of checker.diagnostics) diagnostics.push(diagnostic);
   if (!checked || hasErrors(diagnostics))

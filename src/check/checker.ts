@@ -1,4 +1,4 @@
-import type { Catalog, FieldInfo } from "../catalog/index.js";
+import { type Catalog, type FieldInfo, insteadOfUnfilterable } from "../catalog/index.js";
 import { closestMatch, type Diagnostic, diagnose, type Suggestion } from "../diagnostics/index.js";
 import {
   CANONICAL_OPERATORS,
@@ -16,7 +16,10 @@ import {
   type Value,
 } from "../syntax/index.js";
 import type { Cond, Leaf } from "./ir.js";
+import { likeFix } from "./like.js";
 import { fittingOperator, replacementForNotBefore, suggestOperator } from "./operators.js";
+import type { Around, FixSyntax } from "./rewrite.js";
+import { lintComparison } from "./value-lints.js";
 import { checkValue, typeWithArticle } from "./values.js";
 
 /**
@@ -37,16 +40,24 @@ export class Checker {
   constructor(
     private readonly catalog: Catalog,
     private readonly source: string,
+    /** How fixes are written: as filter source, or as the Logpush JSON the checked text was read from. */
+    private readonly syntax: FixSyntax = "source",
+    /**
+     * Whether the parser found errors: the warnings on what a value means (W0123–W0127) are given
+     * only on a source that parsed, where their fixes cannot land in text that was misread.
+     */
+    private readonly parsedWithErrors = false,
   ) {}
 
-  checkExpr(expr: Expr): Cond | undefined {
+  /** Checks an expression; `around` is what it stands in, which a fix rewriting a comparison reads. */
+  checkExpr(expr: Expr, around: Around = "nothing"): Cond | undefined {
     switch (expr.kind) {
       case "error":
         return undefined;
       case "comparison":
-        return this.checkComparison(expr);
+        return this.checkComparison(expr, around);
       case "not": {
-        const operand = this.checkExpr(expr.operand);
+        const operand = this.checkExpr(expr.operand, "not");
         return operand && { kind: "not", operand, range: expr.range };
       }
       case "and":
@@ -54,7 +65,7 @@ export class Checker {
         const operands: Cond[] = [];
         let failed = false;
         for (const operand of expr.operands) {
-          const checked = this.checkExpr(operand);
+          const checked = this.checkExpr(operand, expr.kind);
           if (checked) operands.push(checked);
           else failed = true;
         }
@@ -63,14 +74,19 @@ export class Checker {
     }
   }
 
-  private checkComparison(comparison: Comparison): Leaf | undefined {
-    const field = this.resolveField(comparison.field);
+  private checkComparison(comparison: Comparison, around: Around): Leaf | undefined {
+    const resolved = this.resolveField(comparison.field);
+    // A misspelt field with a fix stands in for the field meant: the rest of the comparison is
+    // checked against it, so that every mistake shows at once (`ClientIp eq 1.2.3.4`).
+    const field = resolved.field ?? resolved.meant;
     // Said even when the operator is wrong too, so that fixing the operator brings no new error.
     const filterable = field !== undefined && this.checkFilterable(field, comparison.field);
-    const operator =
+    // So does a misspelt operator with a fix (`ClientIP equals 1.2.3.4`): the value is checked too.
+    const resolvedOperator =
       comparison.operator.kind === "operator"
-        ? this.resolveOperator(comparison.operator, filterable ? field : undefined, comparison.value)
-        : undefined;
+        ? this.resolveOperator(comparison.operator, filterable ? field : undefined, comparison)
+        : {};
+    const operator = resolvedOperator.op ?? resolvedOperator.meant;
     if (!field || !filterable || !operator || comparison.operator.kind !== "operator") return undefined;
     if (!operatorAccepts(operator, field.type)) {
       this.reportOperatorForType(operator, field, comparison.operator, comparison.value);
@@ -83,19 +99,36 @@ export class Checker {
       catalog: this.catalog,
       source: this.source,
       diagnostics: this.diagnostics,
+      comparison: { range: comparison.range, around },
+      syntax: this.syntax,
     });
-    if (!value) return undefined;
+    if (!value || !resolved.field || !resolvedOperator.op) return undefined;
     const leaf: Leaf = { kind: "leaf", field, operator, value, range: comparison.range };
+    if (!this.parsedWithErrors)
+      lintComparison({
+        catalog: this.catalog,
+        comparison,
+        field,
+        operator,
+        value,
+        syntax: this.syntax,
+        around,
+        diagnostics: this.diagnostics,
+      });
     this.comparisons.push(leaf);
     return leaf;
   }
 
-  private resolveField(ref: FieldRef): FieldInfo | undefined {
+  /**
+   * The field a name resolves to, or the field its fix names (`meant`) after reporting the name;
+   * neither when the name has no fix.
+   */
+  private resolveField(ref: FieldRef): { field?: FieldInfo; meant?: FieldInfo } {
     const field = this.catalog.fields.get(ref.name);
     if (field) {
       if (field.deprecated)
         this.diagnostics.push(diagnose("DeprecatedField", ref.range, { field: field.name }));
-      return field;
+      return { field };
     }
     const sameLetters = this.catalog.byLowerName.get(ref.name.toLowerCase());
     if (sameLetters) {
@@ -107,12 +140,12 @@ export class Checker {
           this.replace(ref, sameLetters.name),
         ),
       );
-      return undefined;
+      return { meant: sameLetters };
     }
     const object = this.objectOfMember(ref.name);
     if (object) {
       this.diagnostics.push(diagnose("ObjectMember", ref.range, { name: ref.name, object: object.name }));
-      return undefined;
+      return {};
     }
     const closest = closestMatch(ref.name, this.catalog.fields.keys());
     this.diagnostics.push(
@@ -123,19 +156,27 @@ export class Checker {
         closest ? this.replace(ref, closest) : undefined,
       ),
     );
-    return undefined;
+    return closest === undefined ? {} : { meant: this.catalog.fields.get(closest)! };
   }
 
   /**
-   * The operator `ref` names, or undefined after reporting what it should be. Each fix is the
-   * operator meant in the form that takes `field` (when known and filterable) and `value`.
+   * The operator `ref` names, or the operator its fix writes (`meant`) after reporting it; neither
+   * when it has no fix. Each fix is the operator meant in the form that takes `field` (when known
+   * and filterable) and `value`.
    */
   private resolveOperator(
     ref: OperatorRef,
     field: FieldInfo | undefined,
-    value: Value,
-  ): CanonicalOperator | undefined {
-    if (ref.op) return ref.op;
+    comparison: Comparison,
+  ): { op?: CanonicalOperator; meant?: CanonicalOperator | undefined } {
+    if (ref.op) return { op: ref.op };
+    const { value } = comparison;
+    const like = likeFix(ref, comparison, field);
+    if (like) {
+      const args = { operator: ref.text, meant: like.operator, known: OPERATOR_NAMES };
+      this.diagnostics.push(diagnose("UnknownOperator", ref.range, args, like.fix));
+      return { meant: like.fix && like.operator };
+    }
     const fitting = (meant: CanonicalOperator) => fittingOperator(meant, field, value);
     const notBefore = /^not\s+(\S+)$/i.exec(ref.text);
     if (notBefore) {
@@ -151,7 +192,7 @@ export class Checker {
             replacement && this.replace(ref, replacement),
           ),
         );
-        return undefined;
+        return { meant: replacement };
       }
     }
     // `!lt`: only the operators with a `!` form take one; the negation is another operator.
@@ -168,7 +209,7 @@ export class Checker {
           replacement && this.replace(ref, replacement),
         ),
       );
-      return undefined;
+      return { meant: replacement };
     }
     const guess = suggestOperator(ref.text);
     const suggestion = guess && fitting(guess);
@@ -180,7 +221,7 @@ export class Checker {
         suggestion && this.replace(ref, suggestion),
       ),
     );
-    return undefined;
+    return { meant: suggestion };
   }
 
   /**
@@ -201,9 +242,9 @@ export class Checker {
         diagnose("ObjectField", ref.range, { field: field.name, docType: field.docType }),
       );
     } else {
-      this.diagnostics.push(
-        diagnose("NotFilterable", ref.range, { field: field.name, dataset: this.catalog.dataset }),
-      );
+      const { dataset } = this.catalog;
+      const instead = insteadOfUnfilterable(dataset, field.name);
+      this.diagnostics.push(diagnose("NotFilterable", ref.range, { field: field.name, dataset, instead }));
     }
     return false;
   }

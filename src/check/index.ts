@@ -31,3 +31,4 @@ export type { FieldValue, Witness } from "./meaning/value.js";
 export { toNegationNormalForm } from "./negate.js";
 export { canonicalNumber, compareNumbers, fitsInt64Range } from "./numbers.js";
 export { suggestOperator } from "./operators.js";
+export { isSafeFix } from "./safe-fixes.js";

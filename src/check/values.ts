@@ -18,7 +18,9 @@ import {
 } from "../syntax/index.js";
 import { Distinct } from "./distinct.js";
 import { type ScalarValue, sameScalar, scalarKey } from "./ir.js";
+import { numberWordDiagnostic } from "./number-words.js";
 import { canonicalNumber, fitsInt64Range, isIntegerText, isNumberText } from "./numbers.js";
+import type { Around, FixSyntax } from "./rewrite.js";
 
 /** The type one value must have: the field's type, or for arrays the element type. */
 type ValueType = "string" | "int" | "float" | "bool";
@@ -30,6 +32,9 @@ interface ValueContext {
   catalog: Catalog;
   source: string;
   diagnostics: Diagnostic[];
+  /** The comparison's range (a fix may rewrite it whole) and whether it is the whole filter. */
+  comparison: { range: Range; around: Around };
+  syntax: FixSyntax;
 }
 
 function valueTypeOf(field: FieldInfo): ValueType {
@@ -60,8 +65,10 @@ export function checkValue(value: Value, context: ValueContext): ScalarValue | S
   if (value.kind === "error") return undefined;
   if (isListOperator(operator)) {
     if (value.kind !== "list") {
-      const element = fixedScalar(value, context);
-      const replacement = element === undefined ? undefined : `[${element}]`;
+      const elements = commaJoined(value, context) ?? [fixedScalar(value, context)];
+      const replacement = elements.every((element) => element !== undefined)
+        ? `[${elements.join(", ")}]`
+        : undefined;
       diagnostics.push(
         diagnose(
           "ListRequired",
@@ -89,17 +96,21 @@ export function checkValue(value: Value, context: ValueContext): ScalarValue | S
     diagnostics.push(diagnose("ListNotAllowed", value.range, { operator, listOperator }, suggestion));
     return undefined;
   }
-  return checkScalar(value, context);
+  return checkScalar(value, context, true);
 }
 
 /**
  * `value` as it must be written to check: its text when it checks, the fix of its one error
  * otherwise (`us` → `"us"`); undefined when it has no such fix.
  */
-function fixedScalar(value: Scalar, context: ValueContext): string | undefined {
+function fixedScalar(
+  value: Scalar,
+  context: ValueContext,
+  written = textOf(context, value.range),
+): string | undefined {
   const found: Diagnostic[] = [];
-  checkScalar(value, { ...context, diagnostics: found });
-  if (found.length === 0) return textOf(context, value.range);
+  checkScalar(value, { ...context, diagnostics: found }, false);
+  if (found.length === 0) return written;
   const only = found.length === 1 ? found[0]!.suggestion : undefined;
   const whole =
     only !== undefined &&
@@ -108,13 +119,27 @@ function fixedScalar(value: Scalar, context: ValueContext): string | undefined {
   return whole ? only.replacement : undefined;
 }
 
+/**
+ * The elements a string of comma-joined values stands for (`"us,ca"` for `in`, `"200,201"` on a
+ * number field), each as it must be written, when the string is such a list: two or more parts,
+ * none empty, none holding a space (a user agent's commas are text); undefined otherwise.
+ */
+function commaJoined(value: Scalar, context: ValueContext): (string | undefined)[] | undefined {
+  if (value.kind !== "string" || !value.value.includes(",")) return undefined;
+  const parts = value.value.split(",").map((part) => part.trim());
+  if (parts.some((part) => part === "" || /\s/.test(part))) return undefined;
+  return parts.map((part) =>
+    fixedScalar({ kind: "string", value: part, range: value.range }, context, stringLiteral(part)),
+  );
+}
+
 function checkList(elements: Scalar[], listRange: Range, context: ValueContext): ScalarValue[] | undefined {
   const values: ScalarValue[] = [];
   const distinct = new Distinct(sameScalar, scalarKey);
   let failed = false;
   for (let index = 0; index < elements.length; index++) {
     const element = elements[index]!;
-    const value = checkScalar(element, context);
+    const value = checkScalar(element, context, false);
     if (!value) {
       failed = true;
       continue;
@@ -159,9 +184,27 @@ function mismatch(value: Scalar, context: ValueContext, found: string, replaceme
   return undefined;
 }
 
-function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefined {
+/**
+ * Checks one value against the field; `alone` when it is the comparison's only value (not an
+ * element of a list), so that a fix may rewrite the whole comparison.
+ */
+function checkScalar(value: Scalar, context: ValueContext, alone: boolean): ScalarValue | undefined {
   const { field, diagnostics } = context;
   const type = valueTypeOf(field);
+  /** E0309–E0311 for a word or string a number field cannot take, when it is one of those mistakes. */
+  const numberWord = (text: string, written: string) => {
+    if (type !== "int" && type !== "float") return false;
+    const found = numberWordDiagnostic(text, written, value.range, {
+      dataset: context.catalog.dataset,
+      field,
+      operator: context.operator,
+      comparison: context.comparison,
+      alone,
+      syntax: context.syntax,
+    });
+    if (found) diagnostics.push(found);
+    return found !== undefined;
+  };
   switch (value.kind) {
     case "error":
       return undefined;
@@ -173,6 +216,7 @@ function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefi
       const lower = value.name.toLowerCase();
       if (type === "bool" && (lower === "true" || lower === "false"))
         return mismatch(value, context, `the word \`${value.name}\``, lower);
+      if (numberWord(value.name, `\`${value.name}\``)) return undefined;
       if (type !== "string") return mismatch(value, context, `the word \`${value.name}\``);
       const replacement = stringLiteral(value.name);
       diagnostics.push(
@@ -196,6 +240,7 @@ function checkScalar(value: Scalar, context: ValueContext): ScalarValue | undefi
         return mismatch(value, context, found, canonicalNumber(value.value));
       if (type === "bool" && (value.value === "true" || value.value === "false"))
         return mismatch(value, context, found, value.value);
+      if (numberWord(value.value, textOf(context, value.range))) return undefined;
       return mismatch(value, context, found);
     }
     case "int": {

@@ -25,7 +25,7 @@ export async function namesTerraform(paths: readonly string[], cwd: string): Pro
 }
 
 /** Rounds of `--fix`: each applies the fixes that do not overlap, and the file is checked again. */
-const MAX_FIX_ROUNDS = 10;
+export const MAX_FIX_ROUNDS = 10;
 
 export interface TerraformRunOptions {
   fix: boolean;

@@ -205,7 +205,7 @@ class Decompilation {
       return this.finish(document, diagnostics);
     }
     const read = diagnostics.length;
-    const analysis = analyzeExpr(expr, catalog, document.text, diagnostics);
+    const analysis = analyzeExpr(expr, catalog, document.text, diagnostics, "json");
     for (let i = read; i < diagnostics.length; i++) diagnostics[i] = withPointer(diagnostics[i]!, reader);
     return this.finish(document, diagnostics, analysis);
   }

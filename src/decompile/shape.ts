@@ -168,7 +168,7 @@ export class ShapeReader {
       complete = false;
     } else if (keyNode) {
       fieldName = String(keyNode.value);
-      field = this.catalog?.fields.get(fieldName);
+      field = this.fieldFor(fieldName);
     }
     const operator = operatorNode ? this.operator(operatorNode, `${pointer}/operator`) : undefined;
     if (!operator || operator.kind === "error") complete = false;
@@ -185,6 +185,19 @@ export class ShapeReader {
       range: this.place(node, pointer, "node"),
     };
     return comparison;
+  }
+
+  /**
+   * The field whose type reads a key's value: the key's field, or the one the checker will name as
+   * its fix (`botscore` → `BotScore`), so that the value is read as that field's and the checker
+   * judges it against that field, as it does in source.
+   */
+  private fieldFor(name: string): FieldInfo | undefined {
+    const catalog = this.catalog;
+    if (!catalog) return undefined;
+    const meant =
+      catalog.byLowerName.get(name.toLowerCase())?.name ?? closestMatch(name, catalog.fields.keys());
+    return catalog.fields.get(name) ?? (meant === undefined ? undefined : catalog.fields.get(meant));
   }
 
   private operator(node: Node, pointer: string): OperatorRef | ErrorNode {

@@ -191,10 +191,11 @@ export const DiagnosticKind = {
     "error",
     (a) => `${quote(a.field)} is an ${a.docType} field, and Logpush cannot filter on objects`,
   ),
-  NotFilterable: kind<{ field: string; dataset: string }>(
+  NotFilterable: kind<{ field: string; dataset: string; instead?: string | undefined }>(
     "E0204",
     "error",
-    (a) => `${quote(a.field)} cannot be used in filters of dataset ${a.dataset}`,
+    (a) =>
+      `${quote(a.field)} cannot be used in filters of dataset ${a.dataset}: Logpush's documentation lists it among the fields a filter cannot use${a.instead === undefined ? "" : `; ${a.instead}`}`,
   ),
   UnknownOperator: kind<{ operator: string; meant?: string; known: string }>(
     "E0205",
@@ -264,6 +265,23 @@ export const DiagnosticKind = {
     "E0308",
     "error",
     (a) => `${quote(a.field)} holds whole numbers; ${a.text} has a fraction`,
+  ),
+  NameOfNumber: kind<{ value: string; what: string; number: string; field: string }>(
+    "E0309",
+    "error",
+    (a) =>
+      `${a.value} names the ${a.what} ${a.number}, and ${quote(a.field)} holds the number: write ${a.number}`,
+  ),
+  NumberWithUnit: kind<{ text: string; field: string; holds: string; advice: string }>(
+    "E0310",
+    "error",
+    (a) => `${quote(a.text)} is a number with a unit, and ${quote(a.field)} holds ${a.holds}: ${a.advice}`,
+  ),
+  NumberClass: kind<{ text: string; low: string; high: string; replacement: string }>(
+    "E0311",
+    "error",
+    (a) =>
+      `${quote(a.text)} is not a number: it stands for ${a.low} to ${a.high}, which a filter compares as a range: ${a.replacement}`,
   ),
 
   // Limits of the emitted filter.
@@ -636,6 +654,36 @@ export const DiagnosticKind = {
     "warning",
     (a) =>
       `this comment is not read as a dataset directive, so the file is not checked against ${a.dataset}; write \`# dataset: ${a.dataset}\``,
+  ),
+  InOnArrayField: kind<{ operator: string; field: string; replacement: string }>(
+    "W0123",
+    "warning",
+    (a) =>
+      `Logpush's current documentation does not list ${quote(a.operator)} for array fields such as ${quote(a.field)} (the seed's operator table does, so filterc accepts it); the same filter with ${a.operator === "in" ? "`contains`" : "`!contains`"} is listed: ${a.replacement}`,
+  ),
+  AddressRange: kind<{ range: string; field: string; advice: string }>(
+    "W0124",
+    "warning",
+    (a) =>
+      `${a.range} is a range of addresses, but Logpush compares ${quote(a.field)} as text, and no address is written as a range: ${a.advice}`,
+  ),
+  PatternCharacter: kind<{ character: string; meaning: string; advice: string }>(
+    "W0125",
+    "warning",
+    (a) =>
+      `${quote(a.character)} is ${a.meaning} elsewhere, but Logpush compares text exactly, so here it stands for itself: ${a.advice}`,
+  ),
+  ValueNotAsLogged: kind<{ value: string; field: string; holds: string; replacement: string }>(
+    "W0126",
+    "warning",
+    (a) =>
+      `${quote(a.field)} holds ${a.holds}, and none of its values is written ${a.value}: write ${a.replacement}`,
+  ),
+  SeveralValuesInOne: kind<{ value: string; field: string; replacement: string }>(
+    "W0127",
+    "warning",
+    (a) =>
+      `${a.value} is one value holding commas, and no value of ${quote(a.field)} holds one; to match any of several values, list them: ${a.replacement}`,
   ),
 
   // Terraform files: notes (severity note), what could not be checked without running Terraform.

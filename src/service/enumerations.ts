@@ -1,17 +1,5 @@
-import type { FieldInfo } from "../catalog/index.js";
+import { type FieldInfo, valueFormOf } from "../catalog/index.js";
 import { expectArgument, isObject, isString } from "../diagnostics/index.js";
-import table from "./enumerations.json";
-
-interface Enumeration {
-  field: string;
-  /** The datasets where the field has these values; every dataset with the field when absent. */
-  datasets?: string[];
-  values: string[];
-  /** Where the values come from (kept in the data, shown nowhere). */
-  source: string;
-}
-
-const enumerations = table as Enumeration[];
 
 /** What `knownValues` reads of a field: its name and type. */
 const isField = (value: unknown): value is FieldInfo =>
@@ -23,8 +11,5 @@ export function knownValues(dataset: string, field: FieldInfo): readonly string[
   expectArgument(field, isField, "knownValues", "field", "a field of a catalog");
   const takesStrings = field.type === "string" || (field.type === "array" && field.elementType === "string");
   if (!takesStrings) return [];
-  const entry = enumerations.find(
-    (e) => e.field === field.name && (!e.datasets || e.datasets.includes(dataset)),
-  );
-  return entry?.values ?? [];
+  return valueFormOf(dataset, field.name)?.values ?? [];
 }

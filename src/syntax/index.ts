@@ -15,6 +15,7 @@ export {
 } from "./parse.js";
 export { decodeStringToken, jsonEscapes, stringLiteral } from "./strings.js";
 export { tokenFacts } from "./tokens.js";
+export { numberClass, numberWithUnit, type UnitWord } from "./units.js";
 export {
   CANONICAL_OPERATORS,
   type CanonicalOperator,

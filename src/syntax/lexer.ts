@@ -28,6 +28,7 @@ import {
   UnterminatedString,
 } from "./tokens.js";
 import { isSlipLength } from "./typos.js";
+import { continuesNumber } from "./units.js";
 import { BOOLEAN_WORDS, LOGIC } from "./vocabulary.js";
 
 export interface ScanResult {
@@ -225,6 +226,20 @@ function joinsRun(source: string, i: number): boolean {
   return c < 128 ? asciiJoiners[c] === 1 : runCharacterAt(source, i) > 0;
 }
 
+/** Letters of a unit word: ASCII letters, the micro sign and the Greek mu. */
+const isUnitLetter = (c: number) => ((c | 0x20) >= 97 && (c | 0x20) <= 122) || c === 0xb5 || c === 0x3bc;
+
+/**
+ * Where the letters of a unit or a status class right after a number end (`ms` in `50ms`, `xx` in
+ * `5xx`), when they are one and nothing of a word follows them; `i` otherwise.
+ */
+function unitLettersEnd(source: string, i: number): number {
+  let end = i;
+  while (end < source.length && isUnitLetter(source.charCodeAt(end))) end++;
+  if (end === i || (end < source.length && isWordPart(source.charCodeAt(end)))) return i;
+  return continuesNumber(source.slice(i, end)) ? end : i;
+}
+
 /** Whether source[start, end) holds a letter or digit of any script: a run of punctuation alone stays an error. */
 const hasLetterOrDigit = (text: string) => /[\p{L}\p{N}_]/u.test(text);
 
@@ -323,8 +338,13 @@ export function scan(source: string): ScanResult {
         exponent = true;
       }
       // `1.2.3.4`, `10.0.0.0/8`, `2024-01-01`: one unquoted value. A letter right after digits
-      // does not join (`30and` stays 30 and `and`).
-      if (i < length && joinsRun(source, i) && !isLetterOrMark.test(source[i]!)) {
+      // does not join (`30and` stays 30 and `and`), but a unit or a status class's `x`s do
+      // (`50ms`, `5xx`), so that the checker can say what they mean.
+      const letters = exponent ? i : unitLettersEnd(source, i);
+      if (letters > i) {
+        i = letters;
+        type = Identifier;
+      } else if (i < length && joinsRun(source, i) && !isLetterOrMark.test(source[i]!)) {
         i = runEnd(source, i);
         type = Identifier;
       }

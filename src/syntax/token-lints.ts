@@ -30,14 +30,31 @@ export function lintTokens(lexed: ScanResult, source: string, diagnostics: Diagn
   for (const index of lexed.lintable) tokenDiagnostics(lexed.tokens[index]!, source, diagnostics);
 }
 
+const andHint = "; join comparisons with `and` or `&&`";
+const orHint = "; join comparisons with `or` or `||`";
+/** By the first character of a rejected run: `&`, `|`, and the same typed as other characters (`∧`, full-width `＆＆`). */
 const characterHints: Record<string, string> = {
-  "&": "; join comparisons with `and` or `&&`",
-  "|": "; join comparisons with `or` or `||`",
+  "&": andHint,
+  "＆": andHint,
+  "∧": andHint,
+  "|": orHint,
+  "｜": orHint,
+  "∨": orHint,
+  "¬": "; negate with `not` or `!`",
   "{": "; this is the filter language; to read Logpush JSON, use decompile",
 };
 
-/** What a lone `&` or `|` between two comparisons is fixed to. */
-const joinerFixes: Record<string, string> = { "&": "&&", "|": "||" };
+/** What a lone `&` or `|` between two comparisons is fixed to, and the same typed as other characters. */
+const joinerFixes: Record<string, string> = {
+  "&": "&&",
+  "|": "||",
+  "＆": "&&",
+  "＆＆": "&&",
+  "∧": "and",
+  "｜": "||",
+  "｜｜": "||",
+  "∨": "or",
+};
 
 function lexingDiagnostic(
   error: { offset: number; length: number },

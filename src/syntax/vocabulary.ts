@@ -12,8 +12,9 @@ interface OperatorDeclaration {
   /** Other spellings the language accepts (symbols, short words); Logpush JSON takes only the canonical one. */
   aliases: readonly string[];
   /**
-   * Spellings from other languages and the Instant Logs docs that mean it: offered as the fix, never
-   * accepted. The lexer scans the symbols among them as one token, so `<>` is one unknown operator.
+   * Spellings from other languages and the Instant Logs docs that mean it, and the same typed as
+   * other characters (`≥`, full-width `＝＝`): offered as the fix, never accepted. The lexer scans
+   * the symbols among them as one token, so `<>` is one unknown operator.
    */
   nearMisses: readonly string[];
   /** The operator that holds exactly when this one does not, for a present field. */
@@ -42,7 +43,7 @@ const numberTypes = ["int", "float"] as const;
 const declarations = {
   eq: {
     aliases: ["=="],
-    nearMisses: ["equals", "equal", "is", "===", "="],
+    nearMisses: ["equals", "equal", "is", "===", "=", "＝＝", "＝"],
     negation: "!eq",
     list: false,
     infixNot: false,
@@ -55,7 +56,7 @@ const declarations = {
   },
   "!eq": {
     aliases: ["!=", "ne"],
-    nearMisses: ["neq", "nq", "noteq", "<>", "!==", "=!"],
+    nearMisses: ["neq", "nq", "noteq", "<>", "!==", "=!", "≠", "！＝"],
     negation: "eq",
     list: false,
     infixNot: false,
@@ -68,7 +69,7 @@ const declarations = {
   },
   lt: {
     aliases: ["<"],
-    nearMisses: [],
+    nearMisses: ["＜"],
     negation: "geq",
     list: false,
     infixNot: false,
@@ -79,7 +80,7 @@ const declarations = {
   },
   leq: {
     aliases: ["<=", "le"],
-    nearMisses: ["lte", "=<"],
+    nearMisses: ["lte", "=<", "≤", "⩽", "≦", "＜＝"],
     negation: "gt",
     list: false,
     infixNot: false,
@@ -90,7 +91,7 @@ const declarations = {
   },
   gt: {
     aliases: [">"],
-    nearMisses: [],
+    nearMisses: ["＞"],
     negation: "leq",
     list: false,
     infixNot: false,
@@ -101,7 +102,7 @@ const declarations = {
   },
   geq: {
     aliases: [">=", "ge"],
-    nearMisses: ["gte", "=>"],
+    nearMisses: ["gte", "=>", "≥", "⩾", "≧", "＞＝"],
     negation: "lt",
     list: false,
     infixNot: false,

@@ -357,7 +357,7 @@ describe("filterc jobs", () => {
   it("refuses a filter file with errors, rendering the compiler's diagnostics", async () => {
     const dir = mkdtempSync(join(tmpdir(), "filterc-jobs-"));
     const file = join(dir, "bad.lpf");
-    writeFileSync(file, "ClientIp eq 1\n");
+    writeFileSync(file, 'ClientIp eq "1.2.3.4"\n');
     const run = await cli([
       "jobs",
       "create",
@@ -378,7 +378,7 @@ describe("filterc jobs", () => {
         "error[E0202]: unknown field `ClientIp`; field names are case-sensitive: did you mean `ClientIP`?",
         ` --> ${file}:1:1`,
         "  |",
-        "1 | ClientIp eq 1",
+        '1 | ClientIp eq "1.2.3.4"',
         "  | ^^^^^^^^",
         "  = help: replace with `ClientIP`: ClientIP",
         "1 error",

@@ -1,13 +1,19 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { datasetNames, datasetScopes, getCatalog } from "../../src/catalog/index.js";
 import { compile } from "../../src/compile.js";
 import { runCli } from "../helpers/cli.js";
 
+const pick = ({ filter, diagnostics }: { filter: string | null; diagnostics: unknown[] }) => ({
+  filter,
+  diagnostics,
+});
+
 describe("shipped datasets", () => {
-  it("ships the 37 Logpush datasets, 1,021 fields, each with its scopes", () => {
+  it("ships the 37 Logpush datasets, 1,029 fields, each with its scopes", () => {
     expect(datasetNames).toHaveLength(37);
     const total = datasetNames.reduce((sum, name) => sum + getCatalog(name)!.fields.size, 0);
-    expect(total).toBe(1021);
+    expect(total).toBe(1029);
     expect(getCatalog("http_requests")!.fields.size).toBe(123);
     const scopeOf = (name: string) => datasetScopes(name)!.join(",");
     const count = (scopes: string) => datasetNames.filter((name) => scopeOf(name) === scopes).length;
@@ -15,6 +21,72 @@ describe("shipped datasets", () => {
     expect(scopeOf("gateway_http")).toBe("account");
     expect(scopeOf("firewall_events")).toBe("zone,account");
     expect(datasetScopes("http_request")).toBeUndefined();
+  });
+
+  it("checks the fields the logs changelog of 2026-09-15 added, each with its documented type", () => {
+    const cases: [dataset: string, source: string, filter: string][] = [
+      [
+        "firewall_events",
+        'ZoneName eq "example.com"',
+        '{"where":{"key":"ZoneName","operator":"eq","value":"example.com"}}',
+      ],
+      [
+        "firewall_events",
+        'WAFRequestSignatureCategories contains "sqli"',
+        '{"where":{"key":"WAFRequestSignatureCategories","operator":"contains","value":"sqli"}}',
+      ],
+      [
+        "firewall_events",
+        'WAFRequestSignatureRefs contains "100001"',
+        '{"where":{"key":"WAFRequestSignatureRefs","operator":"contains","value":"100001"}}',
+      ],
+      [
+        "network_analytics_logs",
+        'DNSQueryName endsWith ".example.com"',
+        '{"where":{"key":"DNSQueryName","operator":"endsWith","value":".example.com"}}',
+      ],
+      [
+        "network_analytics_logs",
+        'DNSQueryType eq "AAAA"',
+        '{"where":{"key":"DNSQueryType","operator":"eq","value":"AAAA"}}',
+      ],
+      [
+        "network_analytics_logs",
+        "PFPCustomTag eq 7",
+        '{"where":{"key":"PFPCustomTag","operator":"eq","value":"7"}}',
+      ],
+      [
+        "warp_config_changes",
+        'UserEmail endsWith "@example.com"',
+        '{"where":{"key":"UserEmail","operator":"endsWith","value":"@example.com"}}',
+      ],
+    ];
+    for (const [dataset, source, filter] of cases)
+      expect({ dataset, ...pick(compile(source, { dataset })) }).toEqual({
+        dataset,
+        filter,
+        diagnostics: [],
+      });
+    // An object field: known, and refused as every object field is.
+    const objectField = compile("AISecurityCustomTopicCategories eq 1", { dataset: "firewall_events" });
+    expect(objectField.diagnostics.map((d) => d.message)).toEqual([
+      "`AISecurityCustomTopicCategories` is an object field, and Logpush cannot filter on objects",
+    ]);
+  });
+
+  it("records the source of every catalog with its number of fields", () => {
+    const sources = readFileSync(new URL("../../src/catalog/datasets/SOURCES.md", import.meta.url), "utf8");
+    const rows = new Map(
+      [...sources.matchAll(/^\| (\w+) \| (\d+) \| (.+?) @ ([0-9a-f]{12})/gm)].map((row) => [
+        row[1],
+        Number(row[2]),
+      ]),
+    );
+    expect([...rows.keys()]).toEqual(datasetNames);
+    for (const name of datasetNames)
+      expect([name, rows.get(name)]).toEqual([name, getCatalog(name)!.fields.size]);
+    const total = datasetNames.reduce((sum, name) => sum + getCatalog(name)!.fields.size, 0);
+    expect(sources).toContain(`37 datasets, ${total} fields.`);
   });
 
   it("compiles filters against account datasets", () => {
@@ -40,7 +112,7 @@ describe("filterc datasets", () => {
       "access_requests                      account       15",
       "account_abuse_protection_events      zone          19",
     ]);
-    expect(lines).toContain("firewall_events                      zone,account  43");
+    expect(lines).toContain("firewall_events                      zone,account  47");
     expect(lines).toHaveLength(39);
   });
 
@@ -48,7 +120,7 @@ describe("filterc datasets", () => {
     const run = await runCli(["datasets", "--scope", "zone", "--json"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
-      '[{"name":"account_abuse_protection_events","scopes":["zone"],"fields":19},{"name":"dns_logs","scopes":["zone"],"fields":9},{"name":"firewall_events","scopes":["zone","account"],"fields":43},{"name":"http_requests","scopes":["zone"],"fields":123},{"name":"nel_reports","scopes":["zone"],"fields":7},{"name":"page_shield_events","scopes":["zone"],"fields":10},{"name":"spectrum_events","scopes":["zone"],"fields":31},{"name":"websocket_analytics","scopes":["zone","account"],"fields":17},{"name":"zaraz_events","scopes":["zone"],"fields":7}]\n',
+      '[{"name":"account_abuse_protection_events","scopes":["zone"],"fields":19},{"name":"dns_logs","scopes":["zone"],"fields":9},{"name":"firewall_events","scopes":["zone","account"],"fields":47},{"name":"http_requests","scopes":["zone"],"fields":123},{"name":"nel_reports","scopes":["zone"],"fields":7},{"name":"page_shield_events","scopes":["zone"],"fields":10},{"name":"spectrum_events","scopes":["zone"],"fields":31},{"name":"websocket_analytics","scopes":["zone","account"],"fields":17},{"name":"zaraz_events","scopes":["zone"],"fields":7}]\n',
     );
   });
 
@@ -74,7 +146,7 @@ describe("filterc datasets", () => {
     const listed = JSON.parse(run.stdout) as { name: string; scopes: string[]; fields: unknown[] };
     expect(listed.name).toBe("firewall_events");
     expect(listed.scopes).toEqual(["zone", "account"]);
-    expect(listed.fields).toHaveLength(43);
+    expect(listed.fields).toHaveLength(47);
     expect(listed.fields.find((f) => (f as { name: string }).name === "Action")).toEqual({
       name: "Action",
       type: "string",

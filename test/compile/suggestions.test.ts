@@ -164,10 +164,17 @@ function nearMisses(source: string): string[] {
           if (/^[^\p{C}"'\\#,()[\]{}=&|!<>]*$/u.test(text)) replace(start, end, `${text} more`.trim());
           replace(start, end, `“${text}”`);
           replace(start, end, token.image.slice(0, -1));
+          // Patterns and letter case as other tools write them: wildcards, anchors, capitals.
+          if (text !== "")
+            for (const pattern of [`*${text}`, `%${text}%`, `^${text}`, text.toUpperCase()])
+              replace(start, end, JSON.stringify(pattern));
         } else if (facts.value === "number" && /^[1-9][0-9]*$/.test(token.image)) {
           replace(start, end, `0${token.image}`);
           replace(start, end, `${token.image}e0`);
           replace(start, end, `${token.image}.${token.image}.1.1`);
+          // A unit or a status class after the digits.
+          replace(start, end, `${token.image}ms`);
+          replace(start, end, `${token.image.slice(0, 1)}xx`);
         }
         if (!inList) {
           replace(start, end, `(${token.image})`);
@@ -210,7 +217,52 @@ const validSources = [
   'ClientRequestHost eq "x-debug" or BotScore geq 5',
 ];
 
+/**
+ * The filters that check but can never match, or that mean something else than they say, each
+ * with the diagnostic it must get (issue 39, part 3): each has a fix, and the fix takes it away.
+ */
+const neverMatching: [source: string, dataset: string, code: string][] = [
+  ['ClientIP in ["1.2.3.4", "10.0.0.0/8"]', "http_requests", "W0124"],
+  ['SrcIP in ["192.0.2.0/24"]', "gateway_dns", "W0124"],
+  ['ClientIP eq "192.0.2.8/30"', "http_requests", "W0124"],
+  ['ClientRequestHost eq "*.example.com"', "http_requests", "W0125"],
+  ['ClientRequestHost contains "%example%"', "http_requests", "W0125"],
+  ['ClientRequestPath startsWith "^/api"', "http_requests", "W0125"],
+  ['ClientRequestHost like "%example%"', "http_requests", "E0205"],
+  ['ClientCountry eq "US"', "http_requests", "W0126"],
+  ['ClientRequestMethod eq "get"', "http_requests", "W0126"],
+  ['ClientRequestProtocol eq "http/2"', "http_requests", "W0126"],
+  ['CacheCacheStatus eq "HIT"', "http_requests", "W0126"],
+  ['ClientCountry in "us,ca"', "http_requests", "E0304"],
+  ['ClientCountry in ["us,ca"]', "http_requests", "W0127"],
+  ["EdgeResponseStatus eq 5xx", "http_requests", "E0311"],
+  ["CPUTimeMs gt 50ms", "workers_trace_events", "E0310"],
+  ["EdgeResponseStatus ≥ 500", "http_requests", "E0205"],
+  ["EdgeResponseStatus ≤ 500", "http_requests", "E0205"],
+  ["EdgeResponseStatus ≠ 500", "http_requests", "E0205"],
+  ['EdgeResponseStatus ＝＝ 500 ｜｜ ClientCountry eq "us"', "http_requests", "E0205"],
+  ['EdgeResponseStatus eq 500 ＆＆ ClientCountry eq "us"', "http_requests", "E0101"],
+  ['QueryType eq "AAAA"', "dns_logs", "E0309"],
+  ["ClientIp eq 1.2.3.4", "http_requests", "E0202"],
+  ["ClientIp eq 1.2.3.4", "http_requests", "E0303"],
+  ['SecurityActions in ["block", "log"]', "http_requests", "W0123"],
+];
+
 describe("suggestions fix", () => {
+  it.each(neverMatching)("%s (%s): %s has a fix, and the fix takes it away", (source, dataset, code) => {
+    const before = compile(source, { dataset }).diagnostics.filter((d) => d.code === code);
+    expect(before).toHaveLength(1);
+    const { range, replacement } = before[0]!.suggestion!;
+    const fixed = source.slice(0, range.start.offset) + replacement + source.slice(range.end.offset);
+    const after = compile(fixed, { dataset }).diagnostics;
+    expect(after.filter((d) => d.code === code)).toEqual([]);
+    // The filter is whole again (the other mistake of `ClientIp eq 1.2.3.4` aside).
+    const others = compile(source, { dataset }).diagnostics.filter((d) => d.code !== code);
+    expect(after.filter((d) => d.severity === "error").length).toBeLessThanOrEqual(
+      others.filter((d) => d.severity === "error").length,
+    );
+  });
+
   it("in every conformance case", () => {
     expect(failingSuggestions(corpus)).toEqual([]);
   });

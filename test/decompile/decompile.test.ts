@@ -243,3 +243,49 @@ describe("decompile: bad input gives diagnostics with pointers, never a crash", 
     expect(result.diagnostics.map((d) => d.code)).toEqual(codes);
   });
 });
+
+describe("decompile: the fixes of filters that can never match are JSON, and fix", () => {
+  const leaf = (key: string, operator: string, value: unknown) =>
+    JSON.stringify({
+      where: {
+        and: [
+          { key: "BotScore", operator: "lt", value: "30" },
+          { key, operator, value },
+        ],
+      },
+    });
+  it.each([
+    ["W0124", leaf("ClientIP", "in", ["1.2.3.4", "10.0.0.0/8"])],
+    ["W0125", leaf("ClientRequestHost", "eq", "*.example.com")],
+    ["W0126", leaf("ClientCountry", "!in", ["US", "ca"])],
+    ["W0127", leaf("ClientCountry", "in", ["us,ca"])],
+    ["W0123", leaf("SecurityActions", "in", ["block", "log"])],
+    ["E0304", leaf("ClientCountry", "in", "us,ca")],
+    [
+      "W0125",
+      JSON.stringify({
+        filter: JSON.stringify({
+          where: { key: "ClientRequestPath", operator: "startsWith", value: "^/api" },
+        }),
+      }),
+    ],
+  ])("%s in %s", (code, input) => {
+    const before = decompile(input).diagnostics.filter((d) => d.code === code);
+    expect(before).toHaveLength(1);
+    const { range, replacement } = before[0]!.suggestion!;
+    const fixed = input.slice(0, range.start.offset) + replacement + input.slice(range.end.offset);
+    const after = decompile(fixed);
+    expect(after.diagnostics).toEqual([]);
+    expect(after.ok).toBe(true);
+  });
+
+  it("reads a misspelt key's value as the field its fix names, and checks it against that field", () => {
+    const misspelt = decompile('{"where":{"key":"botscore","operator":"lt","value":"30"}}');
+    expect(misspelt.diagnostics.map((d) => d.code)).toEqual(["E0202"]);
+    const both = decompile('{"where":{"key":"botscore","operator":"lt","value":"high"}}');
+    expect(both.diagnostics.map((d) => [d.code, d.pointer])).toEqual([
+      ["E0202", "/where/key"],
+      ["E0302", "/where/value"],
+    ]);
+  });
+});

@@ -10,7 +10,7 @@ syntax case match
 syntax sync minlines=1
 
 " Where two items start at one place, the one defined later wins: the least specific come first.
-syntax match lpfInvalid /[^ \u0009\u000a\u000d\u000c\u000b\u00a0\ufeff][^A-Za-z0-9_ \u0009\u000a\u000d\u000c\u000b\u00a0\ufeff\u201c\u201d\u201e\u2018\u2019\u201a!=<>&|()[\],{}"'#\-]*/
+syntax match lpfInvalid /[^ \u0009\u000a\u000d\u000c\u000b\u00a0\ufeff][^A-Za-z0-9_ \u0009\u000a\u000d\u000c\u000b\u00a0\ufeff\u201c\u201d\u201e\u2018\u2019\u201a!=<>\uff01\uff1c\uff1d\uff1e\u2260\u2264\u2265\u2266\u2267\u2a7d\u2a7e&|()[\],{}"'#\-]*/
 syntax match lpfField /[A-Za-z_][A-Za-z0-9_]*\%([A-Za-z0-9_]\|[-.\/:;@$%*+?\\^~]\|\%([\u2018\u2019\u201a\u201c\u201d\u201e\u00a0\u2000-\u200c\u200e\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\u0080-\u009f]\)\@![^\x00-\x7f]\)*/
 syntax match lpfField /\%(\%([A-Za-z0-9_]\|[-.\/:;@$%*+?\\^~]\|\%([\u2018\u2019\u201a\u201c\u201d\u201e\u00a0\u2000-\u200c\u200e\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\u0080-\u009f]\)\@![^\x00-\x7f]\)\{-}\%([A-Za-z0-9_]\|\%([\u2018\u2019\u201a\u201c\u201d\u201e\u00a0\u2000-\u200c\u200e\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\u0080-\u009f]\)\@![^\x00-\x7f]\)\)\@=\%([-.\/:;@$%*+?\\^~]\|\%([\u2018\u2019\u201a\u201c\u201d\u201e\u00a0\u2000-\u200c\u200e\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\u0080-\u009f]\)\@![^\x00-\x7f]\)\%([A-Za-z0-9_]\|[-.\/:;@$%*+?\\^~]\|\%([\u2018\u2019\u201a\u201c\u201d\u201e\u00a0\u2000-\u200c\u200e\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\u0080-\u009f]\)\@![^\x00-\x7f]\)*/
 syntax match lpfBoolean /\%(true\|false\)[A-Za-z0-9_]\@!/
@@ -18,9 +18,10 @@ syntax match lpfLogic /\c\%(and\|or\|not\)[A-Za-z0-9_]\@!/
 syntax match lpfLogic /\%(&&\|||\|!\)/
 syntax match lpfOperator /\%(startsWith\|contains\|endsWith\|geq\|leq\|eq\|ge\|gt\|in\|le\|lt\|ne\)[A-Za-z0-9_]\@!/
 syntax match lpfOperator /\%(!startsWith\|!contains\|!endsWith\|!geq\|!leq\|!eq\|!ge\|!gt\|!in\|!le\|!lt\|!ne\)[A-Za-z0-9_]\@!/
-syntax match lpfOperator /\%(!==\|===\|!=\|<=\|<>\|=!\|=<\|==\|=>\|>=\|<\|=\|>\)/
+syntax match lpfOperator /\%(!==\|===\|!=\|<=\|<>\|=!\|=<\|==\|=>\|>=\|\%uff01\%uff1d\|\%uff1c\%uff1d\|\%uff1d\%uff1d\|\%uff1e\%uff1d\|<\|=\|>\|\%u2260\|\%u2264\|\%u2265\|\%u2266\|\%u2267\|\%u2a7d\|\%u2a7e\|\%uff1c\|\%uff1d\|\%uff1e\)/
 syntax match lpfNumber /\%(-\=[0-9]\+\%(\.[0-9]\+\)\=\%([eE][+-]\=[0-9]\+\)\=\)\@>\%([-.\/:;@$%*+?\\^~]\)\@!/
 syntax match lpfField /\%(-\=[0-9]\+\%(\.[0-9]\+\)\=\%([eE][+-]\=[0-9]\+\)\=\)\@>\%([-.\/:;@$%*+?\\^~]\)\@=\%([A-Za-z0-9_]\|[-.\/:;@$%*+?\\^~]\|\%([\u2018\u2019\u201a\u201c\u201d\u201e\u00a0\u2000-\u200c\u200e\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\u0080-\u009f]\)\@![^\x00-\x7f]\)*/
+syntax match lpfField /\%(-\=[0-9]\+\%(\.[0-9]\+\)\=\)\@>\%(\%([nN][sS]\|[uU][sS]\|µ[sS]\|μ[sS]\|[mM][sS]\|[sS]\|[sS][eE][cC]\|[sS][eE][cC][sS]\|[sS][eE][cC][oO][nN][dD]\|[sS][eE][cC][oO][nN][dD][sS]\|m\|[mM][iI][nN]\|[mM][iI][nN][sS]\|[mM][iI][nN][uU][tT][eE]\|[mM][iI][nN][uU][tT][eE][sS]\|[hH]\|[hH][rR]\|[hH][rR][sS]\|[hH][oO][uU][rR]\|[hH][oO][uU][rR][sS]\|[dD]\|[dD][aA][yY]\|[dD][aA][yY][sS]\|[bB]\|[bB][yY][tT][eE]\|[bB][yY][tT][eE][sS]\|[kK][iI][bB]\|[mM][iI][bB]\|[gG][iI][bB]\|[kK]\|[kK][bB]\|[mM][bB]\|[gG][bB]\|[xX]\+\)[A-Za-z0-9_\u00b5\u03bc]\@!\)\@=[A-Za-z\u00b5\u03bc]\+/
 syntax match lpfDelimiter /[()[\],]/
 syntax match lpfInvalidEscape /\\./ contained
 syntax match lpfEscape /\\\%(["\\\d47bfnrt']\|u\x\{4}\)/ contained

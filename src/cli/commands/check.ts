@@ -1,12 +1,13 @@
 import { compile } from "../../compile.js";
 import { parseCommandArgs, parseCount, singleInput } from "../args.js";
+import { checkAndFix } from "../check-fix.js";
 import { checkTerraformPaths, namesTerraform } from "../check-terraform.js";
 import { compilerFlags, compilerOptionsFrom, withFolderDefaults } from "../compiler-options.js";
 import { diagnosticsJson, reportDiagnostics, statsLine } from "../diagnostics-output.js";
 import { type CliIO, readSource, UsageError } from "../io.js";
 import { warnAboveServiceLimits } from "../service-limits.js";
 
-export const usage = `filterc check [FILE|-] [options]
+export const usage = `filterc check [FILE|-] [--fix] [options]
        filterc check PATH.tf|FOLDER... [--fix] [--json]
 
 Checks filter source against the dataset and the Logpush limits without printing the JSON.
@@ -18,7 +19,8 @@ of cloudflare_ruleset resources, each problem at its place in the .tf file.
 Options:
   --dataset NAME, --catalog FILE, --no-optimize, --max-operators N, --max-bytes N  as for compile
   --json                print {ok, stats, diagnostics} as JSON on stdout ({ok, files} for Terraform)
-  --fix                 Terraform: rewrite in place what has a safe fix, and print each fix
+  --fix                 apply the safe fixes and print each: rewrite FILE or each .tf file in
+                        place; with standard input (- or no FILE), print the fixed filter
 Exit status: 0 valid (warnings and notes allowed), 1 errors, 2 usage.`;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
@@ -44,9 +46,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       ...limits,
     });
   }
-  if (values.fix) throw new UsageError("--fix applies to Terraform files (.tf) and folders");
   const options = await compilerOptionsFrom(values);
   const file = singleInput(positionals, "check");
+  if (values.fix)
+    return checkAndFix(io, file, await withFolderDefaults(io, options, file), values.json === true);
   const input = await readSource(io, file);
   const result = compile(input.text, await withFolderDefaults(io, options, file));
   if (values.json) {
