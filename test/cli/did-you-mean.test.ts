@@ -100,7 +100,7 @@ describe("small things", () => {
       stdout: "",
       stderr:
         "filterc check: unknown option --bogus\n" +
-        "Usage: filterc check [FILE|-] [options]\n" +
+        "Usage: filterc check [FILE|-] [--fix] [options]\n" +
         "       filterc check PATH.tf|FOLDER... [--fix] [--json]\n" +
         "Run filterc check --help for the options.\n",
     });
