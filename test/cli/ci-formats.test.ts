@@ -190,7 +190,7 @@ function parseWorkflowCommand(line: string) {
   const info = message.slice(2, end);
   const space = info.indexOf(" ");
   const command = space < 0 ? info : info.slice(0, space);
-  const unescape = (text: string, mappings: [string, string][]) =>
+  const undoEscapes = (text: string, mappings: [string, string][]) =>
     mappings.reduce((out, [token, replacement]) => out.split(replacement).join(token), text);
   const propertyMappings: [string, string][] = [
     ["\r", "%0D"],
@@ -213,9 +213,9 @@ function parseWorkflowCommand(line: string) {
       .filter((p) => p !== "")) {
       const at = part.indexOf("=");
       const pair = at < 0 ? [part] : [part.slice(0, at), part.slice(at + 1)].filter((p) => p !== "");
-      if (pair.length === 2) properties[pair[0]!] = unescape(pair[1]!, propertyMappings);
+      if (pair.length === 2) properties[pair[0]!] = undoEscapes(pair[1]!, propertyMappings);
     }
-  return { command, properties, data: unescape(message.slice(end + 2), dataMappings) };
+  return { command, properties, data: undoEscapes(message.slice(end + 2), dataMappings) };
 }
 
 describe("check --format github", () => {
