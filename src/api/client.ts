@@ -1,6 +1,12 @@
 import { DEFAULT_DATASET } from "../catalog/index.js";
 import { type Diagnostic, expectArgument, isOptions } from "../diagnostics/index.js";
 import {
+  EXPLORER_DATASET_REF,
+  EXPLORER_FILTER_SETTINGS,
+  isExplorerDatasetRef,
+  isExplorerFilterSettings,
+} from "./argument-shapes.js";
+import {
   CUSTOM_FIELD_COLUMNS,
   CUSTOM_FIELD_LISTS,
   CUSTOM_FIELDS_PHASE,
@@ -18,6 +24,16 @@ import {
 } from "./custom-fields.js";
 import { checkDestination } from "./destination.js";
 import { ApiError, ValidationError } from "./errors.js";
+import {
+  type ExplorerDataset,
+  type ExplorerDatasetRef,
+  type ExplorerFilterResult,
+  type ExplorerFilterSettings,
+  explorerFilterOf,
+  explorerFilterUpdate,
+  explorerRequests,
+  findExplorerDataset,
+} from "./explorer.js";
 import { type JobScope, jobId, type ResolvedScope, resolveScope, scopePath, type ZoneScope } from "./ids.js";
 import { datasetScopeProblem } from "./job-options.js";
 import {
@@ -529,6 +545,96 @@ export class LogpushClient {
       expects: "object",
     };
     return this.runner.write<DestinationAnswer>(request, () => ({}));
+  }
+
+  // Log Explorer datasets.
+
+  /** The Log Explorer datasets of a zone or an account (the list leaves out their fields and filter). */
+  async listExplorerDatasets(where: JobScope): Promise<ExplorerDataset[]> {
+    const operation = "list Log Explorer datasets";
+    const scope = resolveScope(where, operation);
+    const listed = (await this.runner.read<unknown[]>(explorerRequests.list(scope, operation))).result;
+    return listed.filter((entry): entry is ExplorerDataset => entry !== null && typeof entry === "object");
+  }
+
+  /** One Log Explorer dataset, named by its ID or by its type (then found in the list first). */
+  async getExplorerDataset(where: JobScope, ref: ExplorerDatasetRef): Promise<ExplorerDataset> {
+    return this.readExplorerDataset(where, ref, "get Log Explorer dataset");
+  }
+
+  /**
+   * Sets a Log Explorer dataset's ingestion filter: reads the dataset, compiles the filter with
+   * the catalog of its type and PUTs it with the dataset's own `enabled` and `fields`, so nothing
+   * else changes. Nothing is sent when the dataset already has exactly this filter. A `null` filter
+   * clears it (the service's `""`).
+   */
+  async setExplorerFilter(
+    where: JobScope,
+    ref: ExplorerDatasetRef,
+    settings: ExplorerFilterSettings,
+  ): Promise<ExplorerFilterResult> {
+    expectArgument(
+      settings,
+      isExplorerFilterSettings,
+      "setExplorerFilter",
+      "settings",
+      EXPLORER_FILTER_SETTINGS,
+    );
+    const operation = settings.filter === null ? "clear Log Explorer filter" : "set Log Explorer filter";
+    const scope = resolveScope(where, operation);
+    const current = await this.readExplorerDataset(where, ref, operation);
+    const update = explorerFilterUpdate(current, settings, operation);
+    const before = explorerFilterOf(current);
+    const result = {
+      before,
+      after: update.after,
+      diagnostics: update.diagnostics,
+      filterSource: update.filterSource,
+    };
+    const notices =
+      current.enabled === true
+        ? []
+        : ["the dataset's ingest is disabled: the filter applies once it is enabled"];
+    if (before === update.after)
+      return {
+        ...result,
+        dataset: current,
+        changed: false,
+        notices: [...notices, "nothing to change: the dataset already has this filter"],
+      };
+    const request = explorerRequests.update(scope, current.dataset_id, update.body, operation);
+    const { filter: _old, ...rest } = current;
+    const dataset = await this.runner.write<ExplorerDataset>(
+      request,
+      () => (update.after === "" ? rest : { ...rest, filter: update.after }),
+      "sends the dataset's own enabled and fields back: a PUT without fields would enable every field",
+    );
+    return { ...result, dataset, changed: true, notices };
+  }
+
+  /** Removes a Log Explorer dataset's ingestion filter (a PUT of `filter: ""`). */
+  clearExplorerFilter(where: JobScope, ref: ExplorerDatasetRef): Promise<ExplorerFilterResult> {
+    return this.setExplorerFilter(where, ref, { filter: null });
+  }
+
+  private async readExplorerDataset(
+    where: JobScope,
+    ref: ExplorerDatasetRef,
+    operation: string,
+  ): Promise<ExplorerDataset> {
+    expectArgument(ref, isExplorerDatasetRef, "LogpushClient", "ref", EXPLORER_DATASET_REF);
+    const scope = resolveScope(where, operation);
+    let id: string;
+    if ("datasetId" in ref) id = ref.datasetId;
+    else {
+      const listed = (await this.runner.read<unknown[]>(explorerRequests.list(scope, operation))).result;
+      const entries = listed.filter(
+        (entry): entry is ExplorerDataset => entry !== null && typeof entry === "object",
+      );
+      id = findExplorerDataset(entries, ref.dataset, scope, operation).dataset_id;
+    }
+    return (await this.runner.read<ExplorerDataset>(explorerRequests.get(scope, String(id), operation)))
+      .result;
   }
 
   /**

@@ -35,6 +35,13 @@ export {
   type Problem,
   ValidationError,
 } from "./errors.js";
+export {
+  type ExplorerDataset,
+  type ExplorerDatasetRef,
+  type ExplorerFilterResult,
+  type ExplorerFilterSettings,
+  explorerFilterOf,
+} from "./explorer.js";
 export { isJobId, type JobScope, type ResolvedScope, type ZoneScope } from "./ids.js";
 export {
   JOB_BODY_FIELDS,

@@ -57,6 +57,10 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "list, get, create, update, delete, pull and diff Logpush jobs",
     load: () => import("./commands/jobs.js"),
   },
+  explorer: {
+    summary: "get, set, clear and diff the ingestion filter of Log Explorer datasets",
+    load: () => import("./commands/explorer.js"),
+  },
   sandbox: {
     summary: "serve a local Logpush and rulesets API and play the push",
     load: () => import("./commands/sandbox.js"),

@@ -15,10 +15,13 @@ import { ApiError, invalidJob } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
 import { nestsDeeperThan } from "./http.js";
 import { decoded, linesOf } from "./ingest-body.js";
-import { editable, type Job } from "./model.js";
+import { type ExplorerDataset, editable, type Job } from "./model.js";
 import { type OutputFormat, outputFormatOf } from "./output.js";
 import { utcDate } from "./ownership.js";
 import { jobSettingsProblem } from "./state-file.js";
+
+/** Where the records Log Explorer keeps go, in the data directory (`_` starts no bucket's name). */
+const EXPLORER_FOLDER = "_explorer";
 
 /** Custom field values are cut to this many UTF-8 bytes, as Logpush does. */
 const MAX_CUSTOM_FIELD_BYTES = 8192;
@@ -303,6 +306,8 @@ export async function ingest(context: RequestContext): Promise<Reply> {
     }
   }
   const jobs = [...active];
+  const explorer = explorerDeliveryOf(context, dataset, zone.explorer, name, start);
+  let explorerError: string | undefined;
   let records = 0;
   let malformed = 0;
   const malformedLines: number[] = [];
@@ -325,11 +330,20 @@ export async function ingest(context: RequestContext): Promise<Reply> {
       const logged = customFields ? withCustomFields(record, customFields) : record;
       for (const delivery of active)
         await delivery.offer(logged).catch((error: unknown) => failed(delivery.job, error, delivery));
+      if (explorer && explorerError === undefined)
+        await explorer.delivery.offer(logged).catch(async (error: unknown) => {
+          explorerError = failureMessage(error, context.log);
+          await explorer.delivery.abort().catch(() => undefined);
+        });
     }
     for (const delivery of active)
       await delivery.commit().catch((error: unknown) => failed(delivery.job, error, delivery));
+    if (explorer && explorerError === undefined)
+      await explorer.delivery.commit().catch((error: unknown) => {
+        explorerError = failureMessage(error, context.log);
+      });
   } catch (error) {
-    await Promise.all(jobs.map((job) => job.abort()));
+    await Promise.all([...jobs, ...(explorer ? [explorer.delivery] : [])].map((job) => job.abort()));
     throw error;
   }
   const delivered = active.filter((job) => job.records > 0);
@@ -363,8 +377,79 @@ export async function ingest(context: RequestContext): Promise<Reply> {
       file: relative(context.dataDir, file.path).split("\\").join("/"),
     })),
   );
+  const kept = explorer && {
+    dataset_id: explorer.dataset.dataset_id,
+    ...(explorerError === undefined
+      ? {
+          records: explorer.delivery.records,
+          files: explorer.delivery.files.map((file) =>
+            relative(context.dataDir, file.path).split("\\").join("/"),
+          ),
+        }
+      : { error: explorerError }),
+  };
   return {
     status: 200,
-    result: { records, malformed, malformed_lines: malformedLines, deliveries, failures },
+    result: {
+      records,
+      malformed,
+      malformed_lines: malformedLines,
+      deliveries,
+      failures,
+      // Only where Log Explorer keeps this dataset's records: the answers of scopes without one are as they were.
+      ...(kept ? { explorer: kept } : {}),
+    },
   };
+}
+
+/**
+ * What Log Explorer keeps of an ingest: the records of the scope's enabled dataset of this type
+ * that pass its ingestion filter, with its enabled fields (timestamps as RFC 3339, the form Log
+ * Explorer queries them in), written as gzip NDJSON under `_explorer/<zone>/<dataset_id>/<date>/`
+ * of the data directory, so a test or a person can see what it would hold. Played as a job's push
+ * is (one JobDelivery): the same filter semantics, the same writing.
+ */
+function explorerDeliveryOf(
+  context: RequestContext,
+  type: string,
+  datasets: readonly ExplorerDataset[],
+  name: () => string,
+  start: Date,
+): { dataset: ExplorerDataset; delivery: JobDelivery } | undefined {
+  const dataset = datasets.find((entry) => entry.dataset === type && entry.enabled);
+  if (!dataset) return undefined;
+  const byLowerCase = new Map(
+    [...datasetCatalog(type).fields.keys()].map((field) => [field.toLowerCase(), field]),
+  );
+  const fields = dataset.fields.flatMap((field) => {
+    const known = field.enabled ? byLowerCase.get(field.name.toLowerCase()) : undefined;
+    return known === undefined ? [] : [known];
+  });
+  const job: Job = {
+    id: 0,
+    dataset: type,
+    enabled: true,
+    name: null,
+    kind: "",
+    destination_conf: "",
+    filter: dataset.filter ?? "",
+    logpull_options: null,
+    output_options: { field_names: fields, timestamp_format: "rfc3339" },
+    frequency: null,
+    max_upload_bytes: null,
+    max_upload_interval_seconds: null,
+    max_upload_records: null,
+    error_message: null,
+    last_complete: null,
+    last_error: null,
+  };
+  const folder = join(context.dataDir, EXPLORER_FOLDER, context.stateKey, dataset.dataset_id, utcDate(start));
+  const delivery = new JobDelivery(
+    job,
+    () => join(folder, name()),
+    context.store.temporaryFolder,
+    context.sampleSeed,
+    context.upload.maxInflatedBytes,
+  );
+  return { dataset, delivery };
 }

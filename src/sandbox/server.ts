@@ -7,6 +7,13 @@ import { authenticate, type Credentials, resolveCredentials } from "./auth.js";
 import { noUpload, type Reply, type RequestContext, type Upload } from "./context.js";
 import { ApiError, ErrorCode } from "./errors.js";
 import {
+  createExplorerDataset,
+  deleteExplorerDataset,
+  getExplorerDataset,
+  listExplorerDatasets,
+  updateExplorerDataset,
+} from "./explorer.js";
+import {
   type BodyPace,
   limitedBody,
   parseJsonObject,
@@ -135,9 +142,10 @@ const identifiers: Record<string, RegExp> = {
   job: /^[0-9]{1,15}$/,
   phase: /^[a-z0-9_]+$/,
   dataset: /^[a-z0-9_]+$/,
+  datasetId: /^[A-Za-z0-9_-]{1,128}$/,
 };
 
-/** The routes of Logpush jobs, the same under a zone and under an account. */
+/** The routes of Logpush jobs and Log Explorer datasets, the same under a zone and under an account. */
 function jobRoutes(scope: "zones" | "accounts"): Route[] {
   const owner = scope === "zones" ? ":zone" : ":account";
   const at = (...segments: string[]) => [scope, owner, ...segments];
@@ -150,6 +158,14 @@ function jobRoutes(scope: "zones" | "accounts"): Route[] {
     { segments: at("logpush", "validate", "destination", "exists"), methods: { POST: destinationExists } },
     { segments: at("logpush", "datasets", ":dataset", "fields"), methods: { GET: datasetFields } },
     { segments: at("logpush", "datasets", ":dataset", "jobs"), methods: { GET: listDatasetJobs } },
+    {
+      segments: at("logs", "explorer", "datasets"),
+      methods: { GET: listExplorerDatasets, POST: createExplorerDataset },
+    },
+    {
+      segments: at("logs", "explorer", "datasets", ":datasetId"),
+      methods: { GET: getExplorerDataset, PUT: updateExplorerDataset, DELETE: deleteExplorerDataset },
+    },
     { segments: at("sandbox", "ingest"), methods: { POST: ingest }, ingest: true },
   ];
 }
