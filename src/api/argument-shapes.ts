@@ -62,3 +62,14 @@ export const isExplorerFilterSettings = (value: unknown): value is Record<string
   settingShapes["compileOptions"]!(value["compileOptions"]);
 
 export const EXPLORER_FILTER_SETTINGS = "the filter: {filter: {source} | {json} | null, compileOptions?}";
+
+/** The settings of an Instant Logs session; the values themselves are checked with the service's rules. */
+export const isInstantLogsSettings = (value: unknown): value is Record<string, unknown> =>
+  isObject(value) &&
+  settingShapes["fields"]!(value["fields"]) &&
+  (value["sample"] === undefined || typeof value["sample"] === "number") &&
+  settingShapes["filter"]!(value["filter"]) &&
+  settingShapes["compileOptions"]!(value["compileOptions"]);
+
+export const INSTANT_LOGS_SETTINGS =
+  "Instant Logs settings: an object ({fields?: string[], sample?: number, filter?: {source} | {json} | null})";

@@ -3,8 +3,10 @@ import { type Diagnostic, expectArgument, isOptions } from "../diagnostics/index
 import {
   EXPLORER_DATASET_REF,
   EXPLORER_FILTER_SETTINGS,
+  INSTANT_LOGS_SETTINGS,
   isExplorerDatasetRef,
   isExplorerFilterSettings,
+  isInstantLogsSettings,
 } from "./argument-shapes.js";
 import {
   CUSTOM_FIELD_COLUMNS,
@@ -35,6 +37,14 @@ import {
   findExplorerDataset,
 } from "./explorer.js";
 import { type JobScope, jobId, type ResolvedScope, resolveScope, scopePath, type ZoneScope } from "./ids.js";
+import {
+  type InstantLogsResult,
+  type InstantLogsSession,
+  type InstantLogsSettings,
+  instantLogsBody,
+  instantLogsRequests,
+  sessionAddress,
+} from "./instant-logs.js";
 import { datasetScopeProblem } from "./job-options.js";
 import {
   buildCreateBody,
@@ -44,6 +54,7 @@ import {
   jobFields,
   type LogpushJob,
 } from "./jobs.js";
+import { problem } from "./problems.js";
 import { DryRunner, LiveRunner, type PlannedRequest, type Runner } from "./runner.js";
 import { type ApiRequest, type ClientOptions, Transport } from "./transport.js";
 
@@ -547,6 +558,47 @@ export class LogpushClient {
     return this.runner.write<DestinationAnswer>(request, () => ({}));
   }
 
+  // Instant Logs.
+
+  /**
+   * Creates an Instant Logs session of the zone: the fields checked against http_requests' catalog,
+   * the sample, and the filter compiled with that catalog before anything is sent. Returns the
+   * session and its WebSocket address, checked (`wss://`, or `ws://` on this machine); the records
+   * arrive there as line-delimited JSON, to be read with any WebSocket client.
+   */
+  async createInstantLogsSession(
+    zone: ZoneScope,
+    settings: InstantLogsSettings = {},
+  ): Promise<InstantLogsResult> {
+    expectArgument(
+      settings,
+      isInstantLogsSettings,
+      "createInstantLogsSession",
+      "settings",
+      INSTANT_LOGS_SETTINGS,
+    );
+    const operation = "create Instant Logs session";
+    const scope = zoneOnly(resolveScope(zone, operation), operation);
+    const built = instantLogsBody(settings, operation);
+    const session = await this.runner.write<InstantLogsSession>(
+      instantLogsRequests.create(scope, built.body, operation),
+      () => ({ ...built.body, destination_conf: "wss://{session address}", session_id: "{session_id}" }),
+      "opens a session: its records stream to the address the service answers with",
+    );
+    const address = this.runner.dryRun
+      ? String(session.destination_conf)
+      : sessionAddress(session, operation);
+    return { session, address, diagnostics: built.diagnostics, filterSource: built.filterSource };
+  }
+
+  /** The zone's Instant Logs sessions. */
+  async listInstantLogsSessions(zone: ZoneScope): Promise<InstantLogsSession[]> {
+    const operation = "list Instant Logs sessions";
+    const scope = zoneOnly(resolveScope(zone, operation), operation);
+    const listed = (await this.runner.read<unknown[]>(instantLogsRequests.list(scope, operation))).result;
+    return listed.filter((entry): entry is InstantLogsSession => entry !== null && typeof entry === "object");
+  }
+
   // Log Explorer datasets.
 
   /** The Log Explorer datasets of a zone or an account (the list leaves out their fields and filter). */
@@ -660,6 +712,18 @@ export class LogpushClient {
       throw error;
     }
   }
+}
+
+/** Instant Logs sessions belong to a zone: an account's scope is refused by name. */
+function zoneOnly(scope: ResolvedScope, operation: string): ResolvedScope {
+  if (scope.kind === "zone") return scope;
+  throw new ValidationError(operation, [
+    problem("InvalidIdentifier", "scope", {
+      what: "scope",
+      value: "an account",
+      expected: "a zone ({ zoneId }): Instant Logs streams a zone's http_requests",
+    }),
+  ]);
 }
 
 /** A client for custom fields and Logpush jobs, over `fetch`. */

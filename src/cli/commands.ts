@@ -57,6 +57,10 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "list, get, create, update, delete, pull and diff Logpush jobs",
     load: () => import("./commands/jobs.js"),
   },
+  tail: {
+    summary: "stream a zone's live records through Instant Logs, with a checked filter",
+    load: () => import("./commands/tail.js"),
+  },
   explorer: {
     summary: "get, set, clear and diff the ingestion filter of Log Explorer datasets",
     load: () => import("./commands/explorer.js"),

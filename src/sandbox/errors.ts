@@ -48,6 +48,8 @@ export const ErrorCode = {
   explorerDatasetExists: 1007,
   deletionProtected: 1008,
   invalidExplorerDataset: 1009,
+  instantLogsSessionActive: 1010,
+  instantLogsSessionRefused: 1011,
   rulesetNotFound: 20001,
   invalidRuleset: 20021,
   phaseRulesetExists: 20217,

@@ -30,12 +30,12 @@ const MAX_CUSTOM_FIELD_BYTES = 8192;
 const MAX_CACHED_PREDICATES = 1000;
 const predicates = new Map<string, Predicate>();
 
-/** The job's filter as a predicate, compiled once per filter text (the filter was checked when the job was saved). */
-function predicateOf(job: Job): Predicate {
-  const key = `${job.dataset}\u0000${job.filter}`;
+/** A filter as a predicate, compiled once per dataset and filter text (the filter was checked when it was saved). */
+function predicateOf(dataset: string, filter: string): Predicate {
+  const key = `${dataset}\u0000${filter}`;
   let predicate = predicates.get(key);
   if (!predicate) {
-    const condition = checkJobFilter(job.filter, job.dataset);
+    const condition = checkJobFilter(filter, dataset);
     // An ingested timestamp is nanoseconds (a number) or RFC 3339 text, as output.ts reads it.
     predicate = condition ? compilePredicate(condition, { timestamps: "unixnano" }) : () => true;
     if (predicates.size >= MAX_CACHED_PREDICATES) predicates.clear();
@@ -117,6 +117,33 @@ function sampled(seed: number, jobId: number, index: number, rate: number): bool
   return (h >>> 0) / 4294967296 < rate;
 }
 
+/**
+ * What a delivery keeps of the records it is offered: those its filter keeps, then its sample of
+ * them. Every delivery the sandbox plays goes through one: a job's push, Log Explorer's ingest, an
+ * Instant Logs session; so a filter and a sample mean the same thing in each.
+ */
+export class RecordGate {
+  /** The records the filter kept, sampled out or not: the sample's index. */
+  private kept = 0;
+  private readonly predicate: Predicate;
+
+  constructor(
+    dataset: string,
+    filter: string,
+    /** The sandbox's seed and the delivery's number: together they make its sample. */
+    private readonly seed: number,
+    private readonly key: number,
+    /** The share of the filter's records kept, in (0, 1]. */
+    private readonly rate: number,
+  ) {
+    this.predicate = predicateOf(dataset, filter);
+  }
+
+  passes(record: Record<string, unknown>): boolean {
+    return this.predicate(record) && sampled(this.seed, this.key, this.kept++, this.rate);
+  }
+}
+
 /** `20240131T101500Z`: the form of the time range in Logpush file names. */
 const compactTime = (at: Date) =>
   at
@@ -151,11 +178,9 @@ const GZIP_PIECE_CHARS = 64 * 1024;
  * bytes (uncompressed) each, a file begun at its first record.
  */
 class JobDelivery {
-  /** The records the filter kept, sampled out or not: the sample's index. */
-  private kept = 0;
   private batch: Batch | undefined;
   readonly files: { path: string; records: number }[] = [];
-  private readonly predicate: Predicate;
+  private readonly gate: RecordGate;
   private readonly format: OutputFormat;
 
   /** Bytes written for this job in this push, before compression. */
@@ -165,12 +190,12 @@ class JobDelivery {
     readonly job: Job,
     private readonly nextPath: () => string,
     private readonly temporaryFolder: string,
-    private readonly sampleSeed: number,
+    sampleSeed: number,
     /** Most bytes one push writes for the job: prefixes and templates can make more of a record than came in. */
     private readonly maxBytes: number,
   ) {
-    this.predicate = predicateOf(job);
     this.format = outputFormatOf(job);
+    this.gate = new RecordGate(job.dataset, job.filter, sampleSeed, job.id, this.format.sampleRate);
   }
 
   get records(): number {
@@ -179,8 +204,7 @@ class JobDelivery {
 
   /** Writes the record when the filter and the sample keep it, waiting while the gzip stream is full. */
   async offer(record: Record<string, unknown>): Promise<void> {
-    if (!this.predicate(record)) return;
-    if (!sampled(this.sampleSeed, this.job.id, this.kept++, this.format.sampleRate)) return;
+    if (!this.gate.passes(record)) return;
     const text = this.format.render(record);
     const bytes = Buffer.byteLength(text);
     const { max_upload_records: maxRecords, max_upload_bytes: maxBytes } = this.job;
@@ -308,6 +332,12 @@ export async function ingest(context: RequestContext): Promise<Reply> {
   const jobs = [...active];
   const explorer = explorerDeliveryOf(context, dataset, zone.explorer, name, start);
   let explorerError: string | undefined;
+  // The zone's Instant Logs sessions see its http_requests records as they come (a session's own
+  // filter, sample and fields), whether the ingest then delivers or not.
+  const live =
+    dataset === "http_requests" &&
+    context.scope.kind === "zone" &&
+    context.instantLogs.listening(context.scope.id);
   let records = 0;
   let malformed = 0;
   const malformedLines: number[] = [];
@@ -328,6 +358,7 @@ export async function ingest(context: RequestContext): Promise<Reply> {
       }
       records++;
       const logged = customFields ? withCustomFields(record, customFields) : record;
+      if (live) context.instantLogs.offer(context.scope.id, logged);
       for (const delivery of active)
         await delivery.offer(logged).catch((error: unknown) => failed(delivery.job, error, delivery));
       if (explorer && explorerError === undefined)
