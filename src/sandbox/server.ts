@@ -67,7 +67,7 @@ export interface SandboxOptions extends Credentials {
   bodyTimeoutMs?: number;
   /** The rate a body must keep up once `bodyTimeoutMs` is spent (default 64 KiB/s). */
   minBodyBytesPerSecond?: number;
-  /** Most bytes of rulesets, jobs and challenges one zone (or account) holds; a write past it is refused (default 32 MiB). */
+  /** Most bytes of rulesets, jobs, challenges and Log Explorer datasets one zone (or account) holds; a write past it is refused (default 32 MiB). */
   maxZoneBytes?: number;
   /** On close, how long requests under way may take to finish before their connections are closed (default 10 s). */
   shutdownGraceMs?: number;
