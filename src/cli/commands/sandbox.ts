@@ -5,6 +5,7 @@ import {
   API_PREFIX,
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_DATA_DIR,
+  DEFAULT_INSTANT_LOGS_OPTIONS,
   DEFAULT_MAX_INGEST_INFLATED_BYTES,
   DEFAULT_MAX_INGEST_LINES,
   DEFAULT_MIN_BODY_BYTES_PER_SECOND,
@@ -40,8 +41,8 @@ Options:
                         every run (default: a random one)
   --max-ingest-lines N  lines one ingest may hold, blank ones included (default ${DEFAULT_MAX_INGEST_LINES})
   --max-ingest-mib N    MiB of NDJSON one ingest may hold once inflated (default ${DEFAULT_MAX_INGEST_INFLATED_BYTES / MIB})
-  --max-instant-logs-sessions N  Instant Logs sessions open at once, across zones (default 16)
-  --instant-logs-minutes N       how long an Instant Logs session lasts (default 60, the service's)
+  --max-instant-logs-sessions N  Instant Logs sessions open at once, across zones (default ${DEFAULT_INSTANT_LOGS_OPTIONS.maxSessions})
+  --instant-logs-minutes N       how long an Instant Logs session lasts (default ${DEFAULT_INSTANT_LOGS_OPTIONS.maxSessionMs / 60_000}, the service's)
   --body-timeout S      seconds a request body may keep the sandbox waiting, plus one for every
                         ${DEFAULT_MIN_BODY_BYTES_PER_SECOND / 1024} KiB that came (default ${DEFAULT_BODY_TIMEOUT_MS / 1000})
 With no credentials, a random API token is made and printed. On SIGINT or SIGTERM it stops accepting

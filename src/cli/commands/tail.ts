@@ -10,7 +10,7 @@ import {
 import { terminalJson } from "../../diagnostics/index.js";
 import {
   apiFlags,
-  apiFlagsUsage,
+  apiFlagsUsageFor,
   clientFrom,
   printFilterDiagnostics,
   printPlan,
@@ -48,16 +48,19 @@ read the zone's records.
 Options:
   --zone ID             the zone (default CLOUDFLARE_ZONE_ID); Instant Logs is zone-level
   --expr SRC            the filter source given inline (or FILE, or - for standard input)
-  --fields A,B,…        the fields each record carries (default ${DEFAULT_INSTANT_LOGS_FIELDS.join(",")})
+  --fields A,B,…        the fields each record carries (default, the Instant Logs docs' own:
+                        ${DEFAULT_INSTANT_LOGS_FIELDS.slice(0, 4).join(",")},
+                        ${DEFAULT_INSTANT_LOGS_FIELDS.slice(4).join(",")})
   --sample N            one record in N (1, the default, is every record; at most ${MAX_INSTANT_LOGS_SAMPLE})
   --max-lines N         stop after N records
   --format F            ndjson (the default) or table (a column per field)
-  --max-buffered-bytes N  records waiting for the output, at most (default ${DEFAULT_MAX_BUFFERED_BYTES})
-  --max-message-bytes N   the largest message taken from the service (default ${DEFAULT_MAX_RESPONSE_BYTES})
+  --max-buffered-bytes N  bytes of records waiting for the output, at most (default ${DEFAULT_MAX_BUFFERED_BYTES})
+  --max-message-bytes N   the largest message taken from the service (default ${DEFAULT_MAX_RESPONSE_BYTES});
+                        a larger one drops the session
   --no-optimize, --max-operators N, --max-bytes N   as for compile
   --dry-run             print the request that would create the session; connect to nothing
 
-${apiFlagsUsage.replace(/ {2}--account ID[^\n]*\n/, "")}`;
+${apiFlagsUsageFor("API options:", ["zone", "account", "dry-run", "json"])}Exit status: 0 stopped, 1 refused or errors, 2 usage, 3 dropped, 4 expired.`;
 
 const flags = {
   ...apiFlags,
