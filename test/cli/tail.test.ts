@@ -193,6 +193,42 @@ describe("filterc tail prints exactly the records its filter keeps", () => {
   });
 });
 
+describe("the Instant Logs docs' own filters", () => {
+  // The three examples of Cloudflare's Instant Logs page, as the page writes them: two the service
+  // refuses, one it takes. tail refuses the two before anything is sent.
+  it.each([
+    ['{"where":{"and":[{"key":"ClientCountry","operator":"neq","value":"ca"}]}}', "E0511"],
+    [
+      '{"where":{"and":[{"key":"ClientRequestPath","operator":"contains","value":"/static"}, {"where":{"and":[{"key":"ClientRequestHost","operator":"eq","value":"example.com"}]}}',
+      "E0502",
+    ],
+    ['{"where":{"and":[{"key":"EdgeResponseStatus","operator":"in","value":"200,201"}]}}', "E0512"],
+  ])("refuses %s with %s, sending nothing", async (json, code) => {
+    const run = await runCli(["tail", "--zone", ZONE, "-", "--dry-run"], json, {
+      CLOUDFLARE_API_TOKEN: TOKEN,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`error[${code}]`);
+    expect(run.stderr).toContain("filterc tail: create Instant Logs session: nothing was sent\n");
+    expect(run.stdout).toBe("");
+  });
+
+  it("takes the docs' filter that is right, and the dry run shows the request", async () => {
+    const json = '{"where":{"and":[{"key":"EdgeResponseStatus","operator":"in","value":[200,201]}]}}';
+    const run = await runCli(["tail", "--zone", ZONE, "-", "--fields", "RayID", "--dry-run"], json, {
+      CLOUDFLARE_API_TOKEN: TOKEN,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      `POST https://api.cloudflare.com/client/v4/zones/${ZONE}/logpush/edge/jobs\n`,
+    );
+    expect(run.stdout).toContain(
+      '{"fields":"RayID","sample":1,"filter":"{\\"where\\":{\\"key\\":\\"EdgeResponseStatus\\",\\"operator\\":\\"in\\",\\"value\\":[200,201]}}","kind":"instant-logs"}',
+    );
+    expect(run.stdout).not.toContain(TOKEN);
+  });
+});
+
 describe("each way a session ends", () => {
   it("expired: the service ended it (exit 4)", async () => {
     running = await runSandbox({ instantLogsSessionMs: 1500 });
