@@ -79,6 +79,25 @@ const duckdbExternal: Plugin = {
 };
 
 /**
+ * `ws` (bundled into tail and the sandbox) tries its optional native helpers, `bufferutil` and
+ * `utf-8-validate`, inside try/catch, and uses its own JavaScript without them: they are not
+ * installed, and a bundle never asks for them (which would make them dependencies).
+ */
+const wsWithoutNativeHelpers: Plugin = {
+  name: "ws-without-native-helpers",
+  setup(build) {
+    build.onResolve({ filter: /^(bufferutil|utf-8-validate)$/ }, (args) => ({
+      path: args.path,
+      namespace: "absent-native-helper",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "absent-native-helper" }, () => ({
+      contents: 'throw new Error("not bundled: ws uses its JavaScript code")',
+      loader: "js",
+    }));
+  },
+};
+
+/**
  * The HCL parser's runtime in its CommonJS form: the ES module form declares a `require` of its
  * own, which in a CommonJS bundle hides the one it calls first.
  */
@@ -131,7 +150,7 @@ export default defineConfig([
     // `import.meta.url` in CommonJS, for the playground page's folder (dist/playground).
     shims: true,
     banner: { js: "#!/usr/bin/env node" },
-    esbuildPlugins: [commandsAsSiblings, duckdbExternal, treeSitterAsCommonJs],
+    esbuildPlugins: [commandsAsSiblings, duckdbExternal, treeSitterAsCommonJs, wsWithoutNativeHelpers],
     // The HCL parser's WebAssembly (runtime and grammar) goes beside the bundles that read it, and
     // the short commands' code caches beside their bundles.
     onSuccess: async () => {

@@ -47,3 +47,29 @@ export const JOB_SETTINGS =
 
 /** A job as the API returns it: an object (with an id, when it is one the service holds). */
 export const isJob = (value: unknown): value is Record<string, unknown> => isObject(value);
+
+/** A Log Explorer dataset named by its ID or by its type. */
+export const isExplorerDatasetRef = (value: unknown): value is { datasetId: string } | { dataset: string } =>
+  isObject(value) && isString(value["datasetId"]) !== isString(value["dataset"]);
+
+export const EXPLORER_DATASET_REF = "a Log Explorer dataset: {datasetId} or {dataset: its type}";
+
+/** The filter of a Log Explorer dataset: source, JSON or null, and the compiler's options. */
+export const isExplorerFilterSettings = (value: unknown): value is Record<string, unknown> =>
+  isObject(value) &&
+  "filter" in value &&
+  settingShapes["filter"]!(value["filter"]) &&
+  settingShapes["compileOptions"]!(value["compileOptions"]);
+
+export const EXPLORER_FILTER_SETTINGS = "the filter: {filter: {source} | {json} | null, compileOptions?}";
+
+/** The settings of an Instant Logs session; the values themselves are checked with the service's rules. */
+export const isInstantLogsSettings = (value: unknown): value is Record<string, unknown> =>
+  isObject(value) &&
+  settingShapes["fields"]!(value["fields"]) &&
+  (value["sample"] === undefined || typeof value["sample"] === "number") &&
+  settingShapes["filter"]!(value["filter"]) &&
+  settingShapes["compileOptions"]!(value["compileOptions"]);
+
+export const INSTANT_LOGS_SETTINGS =
+  "Instant Logs settings: an object ({fields?: string[], sample?: number, filter?: {source} | {json} | null})";

@@ -1,6 +1,14 @@
 import { DEFAULT_DATASET } from "../catalog/index.js";
 import { type Diagnostic, expectArgument, isOptions } from "../diagnostics/index.js";
 import {
+  EXPLORER_DATASET_REF,
+  EXPLORER_FILTER_SETTINGS,
+  INSTANT_LOGS_SETTINGS,
+  isExplorerDatasetRef,
+  isExplorerFilterSettings,
+  isInstantLogsSettings,
+} from "./argument-shapes.js";
+import {
   CUSTOM_FIELD_COLUMNS,
   CUSTOM_FIELD_LISTS,
   CUSTOM_FIELDS_PHASE,
@@ -18,7 +26,25 @@ import {
 } from "./custom-fields.js";
 import { checkDestination } from "./destination.js";
 import { ApiError, ValidationError } from "./errors.js";
+import {
+  type ExplorerDataset,
+  type ExplorerDatasetRef,
+  type ExplorerFilterResult,
+  type ExplorerFilterSettings,
+  explorerFilterOf,
+  explorerFilterUpdate,
+  explorerRequests,
+  findExplorerDataset,
+} from "./explorer.js";
 import { type JobScope, jobId, type ResolvedScope, resolveScope, scopePath, type ZoneScope } from "./ids.js";
+import {
+  type InstantLogsResult,
+  type InstantLogsSession,
+  type InstantLogsSettings,
+  instantLogsBody,
+  instantLogsRequests,
+  sessionAddress,
+} from "./instant-logs.js";
 import { datasetScopeProblem } from "./job-options.js";
 import {
   buildCreateBody,
@@ -28,6 +54,7 @@ import {
   jobFields,
   type LogpushJob,
 } from "./jobs.js";
+import { problem } from "./problems.js";
 import { DryRunner, LiveRunner, type PlannedRequest, type Runner } from "./runner.js";
 import { type ApiRequest, type ClientOptions, Transport } from "./transport.js";
 
@@ -531,6 +558,137 @@ export class LogpushClient {
     return this.runner.write<DestinationAnswer>(request, () => ({}));
   }
 
+  // Instant Logs.
+
+  /**
+   * Creates an Instant Logs session of the zone: the fields checked against http_requests' catalog,
+   * the sample, and the filter compiled with that catalog before anything is sent. Returns the
+   * session and its WebSocket address, checked (`wss://`, or `ws://` on this machine); the records
+   * arrive there as line-delimited JSON, to be read with any WebSocket client.
+   */
+  async createInstantLogsSession(
+    zone: ZoneScope,
+    settings: InstantLogsSettings = {},
+  ): Promise<InstantLogsResult> {
+    expectArgument(
+      settings,
+      isInstantLogsSettings,
+      "createInstantLogsSession",
+      "settings",
+      INSTANT_LOGS_SETTINGS,
+    );
+    const operation = "create Instant Logs session";
+    const scope = zoneOnly(resolveScope(zone, operation), operation);
+    const built = instantLogsBody(settings, operation);
+    const session = await this.runner.write<InstantLogsSession>(
+      instantLogsRequests.create(scope, built.body, operation),
+      () => ({ ...built.body, destination_conf: "wss://{session address}", session_id: "{session_id}" }),
+      "opens a session: its records stream to the address the service answers with",
+    );
+    const address = this.runner.dryRun
+      ? String(session.destination_conf)
+      : sessionAddress(session, operation);
+    return { session, address, diagnostics: built.diagnostics, filterSource: built.filterSource };
+  }
+
+  /** The zone's Instant Logs sessions. */
+  async listInstantLogsSessions(zone: ZoneScope): Promise<InstantLogsSession[]> {
+    const operation = "list Instant Logs sessions";
+    const scope = zoneOnly(resolveScope(zone, operation), operation);
+    const listed = (await this.runner.read<unknown[]>(instantLogsRequests.list(scope, operation))).result;
+    return listed.filter((entry): entry is InstantLogsSession => entry !== null && typeof entry === "object");
+  }
+
+  // Log Explorer datasets.
+
+  /** The Log Explorer datasets of a zone or an account (the list leaves out their fields and filter). */
+  async listExplorerDatasets(where: JobScope): Promise<ExplorerDataset[]> {
+    const operation = "list Log Explorer datasets";
+    const scope = resolveScope(where, operation);
+    const listed = (await this.runner.read<unknown[]>(explorerRequests.list(scope, operation))).result;
+    return listed.filter((entry): entry is ExplorerDataset => entry !== null && typeof entry === "object");
+  }
+
+  /** One Log Explorer dataset, named by its ID or by its type (then found in the list first). */
+  async getExplorerDataset(where: JobScope, ref: ExplorerDatasetRef): Promise<ExplorerDataset> {
+    return this.readExplorerDataset(where, ref, "get Log Explorer dataset");
+  }
+
+  /**
+   * Sets a Log Explorer dataset's ingestion filter: reads the dataset, compiles the filter with
+   * the catalog of its type and PUTs it with the dataset's own `enabled` and `fields`, so nothing
+   * else changes. Nothing is sent when the dataset already has exactly this filter. A `null` filter
+   * clears it (the service's `""`).
+   */
+  async setExplorerFilter(
+    where: JobScope,
+    ref: ExplorerDatasetRef,
+    settings: ExplorerFilterSettings,
+  ): Promise<ExplorerFilterResult> {
+    expectArgument(
+      settings,
+      isExplorerFilterSettings,
+      "setExplorerFilter",
+      "settings",
+      EXPLORER_FILTER_SETTINGS,
+    );
+    const operation = settings.filter === null ? "clear Log Explorer filter" : "set Log Explorer filter";
+    const scope = resolveScope(where, operation);
+    const current = await this.readExplorerDataset(where, ref, operation);
+    const update = explorerFilterUpdate(current, settings, operation);
+    const before = explorerFilterOf(current);
+    const result = {
+      before,
+      after: update.after,
+      diagnostics: update.diagnostics,
+      filterSource: update.filterSource,
+    };
+    const notices =
+      current.enabled === true
+        ? []
+        : ["the dataset's ingest is disabled: the filter applies once it is enabled"];
+    if (before === update.after)
+      return {
+        ...result,
+        dataset: current,
+        changed: false,
+        notices: [...notices, "nothing to change: the dataset already has this filter"],
+      };
+    const request = explorerRequests.update(scope, current.dataset_id, update.body, operation);
+    const { filter: _old, ...rest } = current;
+    const dataset = await this.runner.write<ExplorerDataset>(
+      request,
+      () => (update.after === "" ? rest : { ...rest, filter: update.after }),
+      "sends the dataset's own enabled and fields back: a PUT without fields would enable every field",
+    );
+    return { ...result, dataset, changed: true, notices };
+  }
+
+  /** Removes a Log Explorer dataset's ingestion filter (a PUT of `filter: ""`). */
+  clearExplorerFilter(where: JobScope, ref: ExplorerDatasetRef): Promise<ExplorerFilterResult> {
+    return this.setExplorerFilter(where, ref, { filter: null });
+  }
+
+  private async readExplorerDataset(
+    where: JobScope,
+    ref: ExplorerDatasetRef,
+    operation: string,
+  ): Promise<ExplorerDataset> {
+    expectArgument(ref, isExplorerDatasetRef, "LogpushClient", "ref", EXPLORER_DATASET_REF);
+    const scope = resolveScope(where, operation);
+    let id: string;
+    if ("datasetId" in ref) id = ref.datasetId;
+    else {
+      const listed = (await this.runner.read<unknown[]>(explorerRequests.list(scope, operation))).result;
+      const entries = listed.filter(
+        (entry): entry is ExplorerDataset => entry !== null && typeof entry === "object",
+      );
+      id = findExplorerDataset(entries, ref.dataset, scope, operation).dataset_id;
+    }
+    return (await this.runner.read<ExplorerDataset>(explorerRequests.get(scope, String(id), operation)))
+      .result;
+  }
+
   /**
    * Notices on a job's selection against the zone's custom fields: the zone has some but the job
    * selects none of RequestHeaders/ResponseHeaders/Cookies, or it selects one the zone logs nothing into.
@@ -554,6 +712,18 @@ export class LogpushClient {
       throw error;
     }
   }
+}
+
+/** Instant Logs sessions belong to a zone: an account's scope is refused by name. */
+function zoneOnly(scope: ResolvedScope, operation: string): ResolvedScope {
+  if (scope.kind === "zone") return scope;
+  throw new ValidationError(operation, [
+    problem("InvalidIdentifier", "scope", {
+      what: "scope",
+      value: "an account",
+      expected: "a zone ({ zoneId }): Instant Logs streams a zone's http_requests",
+    }),
+  ]);
 }
 
 /** A client for custom fields and Logpush jobs, over `fetch`. */

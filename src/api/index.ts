@@ -35,7 +35,26 @@ export {
   type Problem,
   ValidationError,
 } from "./errors.js";
+export {
+  type ExplorerDataset,
+  type ExplorerDatasetRef,
+  type ExplorerFilterResult,
+  type ExplorerFilterSettings,
+  explorerFilterOf,
+} from "./explorer.js";
 export { isJobId, type JobScope, type ResolvedScope, type ZoneScope } from "./ids.js";
+export {
+  DEFAULT_INSTANT_LOGS_FIELDS,
+  INSTANT_LOGS_DATASET,
+  type InstantLogsResult,
+  type InstantLogsSession,
+  type InstantLogsSettings,
+  MAX_INSTANT_LOGS_SAMPLE,
+  maskedSessionAddress,
+  type SessionEnding,
+  sessionEnding,
+  sessionRecords,
+} from "./instant-logs.js";
 export {
   JOB_BODY_FIELDS,
   JOB_OPTIONS,

@@ -393,7 +393,11 @@ function checkOutputOptions(
 }
 
 /** The field names of a job, checked against the catalog: at least one, each known, none twice. */
-function checkFieldNames(fields: readonly string[], catalog: Catalog | undefined, path: string): Problem[] {
+export function checkFieldNames(
+  fields: readonly string[],
+  catalog: Catalog | undefined,
+  path: string,
+): Problem[] {
   if (fields.length === 0) return [problem("NoJobFields", path, {})];
   const problems: Problem[] = [];
   const seen = new Set<string>();

@@ -361,16 +361,21 @@ function finish(
 }
 
 /** A job's filter compiled with the dataset's catalog: its JSON (null: no filter), or the diagnostics that refuse it. */
-type CompiledJobFilter = { source: string | undefined; diagnostics: Diagnostic[] } & (
+export type CompiledJobFilter = { source: string | undefined; diagnostics: Diagnostic[] } & (
   | { ok: true; json: string | null }
   | { ok: false }
 );
 
-function compileJobFilter(
+/**
+ * A filter given as source or JSON, compiled with a dataset's catalog and the limits of
+ * `settings.compileOptions`: the one compile every filter the client sends goes through (a job's,
+ * a Log Explorer dataset's, an Instant Logs session's).
+ */
+export function compileJobFilter(
   filter: JobFilter,
   catalog: Catalog,
   dataset: string,
-  settings: JobSettings,
+  settings: Pick<JobSettings, "compileOptions">,
 ): CompiledJobFilter {
   if (filter === null) return { ok: true, json: null, source: undefined, diagnostics: [] };
   if ("json" in filter) {
@@ -407,7 +412,7 @@ function compileFilter(
   source: string,
   catalog: Catalog,
   dataset: string,
-  settings: JobSettings,
+  settings: Pick<JobSettings, "compileOptions">,
 ): CompileResult {
   return compile(source, { ...settings.compileOptions, catalog, dataset });
 }

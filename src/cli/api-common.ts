@@ -89,10 +89,12 @@ const limitFlags = { maxResponseBytes: "--max-response-bytes", maxPages: "--max-
 
 const flagText = (name: string, value: string | undefined) => `--${name}${value ? ` ${value}` : ""}`;
 
-export const apiFlagsUsage = `API options (every subcommand):
+/** The rows of the API flags' help, but those a command leaves out (tail's own --zone, its lack of --json). */
+export function apiFlagsUsageFor(heading: string, leftOut: readonly ApiFlagName[] = []): string {
+  return `${heading}
 ${usageRows(
   Object.entries(API_FLAGS).flatMap(([name, flag]) => {
-    if (!("help" in flag)) return [];
+    if (!("help" in flag) || leftOut.includes(name as ApiFlagName)) return [];
     const shown = Object.entries(API_FLAGS).filter(
       ([other, o]) => other === name || ("row" in o && o.row === name),
     );
@@ -102,6 +104,9 @@ ${usageRows(
   }),
   API_FLAG_COLUMN,
 )}`;
+}
+
+export const apiFlagsUsage = apiFlagsUsageFor("API options (every subcommand):");
 
 /**
  * The scope of a call: `--zone` or `--account`, else CLOUDFLARE_ZONE_ID or CLOUDFLARE_ACCOUNT_ID.

@@ -12,16 +12,21 @@ import {
 import { countsLine, diagnosticsJson } from "./diagnostics-output.js";
 import { type CliIO, UserError, useColor } from "./io.js";
 
-/** Whether `check` reads these paths as Terraform: each a `.tf`/`.tfvars` file or a folder. */
-export async function namesTerraform(paths: readonly string[], cwd: string): Promise<boolean> {
-  if (paths.length === 0) return false;
+/** The paths `check` reads as Terraform (`.tf`/`.tfvars` files and folders), apart from the filter files. */
+export async function splitPaths(
+  paths: readonly string[],
+  cwd: string,
+): Promise<{ terraform: string[]; filters: string[] }> {
+  const terraform: string[] = [];
+  const filters: string[] = [];
   for (const path of paths) {
-    if (isTerraformFile(path)) continue;
-    if (path === "-") return false;
-    const info = await stat(resolve(cwd, path)).catch(() => undefined);
-    if (!info?.isDirectory()) return false;
+    const folder =
+      path !== "-" &&
+      !isTerraformFile(path) &&
+      (await stat(resolve(cwd, path)).catch(() => undefined))?.isDirectory() === true;
+    (isTerraformFile(path) || folder ? terraform : filters).push(path);
   }
-  return true;
+  return { terraform, filters };
 }
 
 /** Rounds of `--fix`: each applies the fixes that do not overlap, and the file is checked again. */
@@ -35,14 +40,15 @@ export interface TerraformRunOptions {
 }
 
 /**
- * `filterc check` on Terraform files and folders: every finding at its place, then a count. With
- * `--fix`, the safe fixes are written first (each printed), and what remains is reported.
+ * The Terraform files and folders checked, every finding at its place. With `fix`, the safe fixes
+ * are written first, each told to `tell` (stdout for a person, stderr when stdout is a report).
  */
-export async function checkTerraformPaths(
+export async function checkTerraformFiles(
   io: CliIO,
   paths: readonly string[],
-  options: TerraformRunOptions,
-): Promise<number> {
+  options: Omit<TerraformRunOptions, "json">,
+  tell: (line: string) => void,
+): Promise<CheckedFile[]> {
   const limits = { maxOperators: options.maxOperators, maxBytes: options.maxBytes };
   let files: CheckedFile[];
   try {
@@ -54,7 +60,7 @@ export async function checkTerraformPaths(
         for (const fix of applied) {
           const { line, column } = fix.range.start;
           const where = `${terminalText(file.file.name)}:${line}:${column}`;
-          io.stdout(`fixed ${where}: ${terminalText(fix.suggestion!.message)} (${fix.code})\n`);
+          tell(`fixed ${where}: ${terminalText(fix.suggestion!.message)} (${fix.code})\n`);
         }
       if (written.length === 0) break;
       files = await checkTerraform(paths, io.cwd, limits);
@@ -63,6 +69,19 @@ export async function checkTerraformPaths(
     if (error instanceof TooManyTerraformFiles) throw new UserError(error.message);
     throw error;
   }
+  return files;
+}
+
+/**
+ * `filterc check` on Terraform files and folders: every finding at its place, then a count. With
+ * `--fix`, the safe fixes are written first (each printed), and what remains is reported.
+ */
+export async function checkTerraformPaths(
+  io: CliIO,
+  paths: readonly string[],
+  options: TerraformRunOptions,
+): Promise<number> {
+  const files = await checkTerraformFiles(io, paths, options, io.stdout);
   const all: Diagnostic[] = files.flatMap((file) => file.diagnostics);
   const ok = !all.some((d) => d.severity === "error");
   if (options.json) {

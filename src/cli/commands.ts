@@ -51,6 +51,14 @@ export const commands: CommandTable = {
     summary: "list, get, create, update, delete, pull and diff Logpush jobs",
     load: () => import("./commands/jobs.js"),
   },
+  tail: {
+    summary: "stream a zone's live records through Instant Logs, with a checked filter",
+    load: () => import("./commands/tail.js"),
+  },
+  explorer: {
+    summary: "get, set, clear and diff the ingestion filter of Log Explorer datasets",
+    load: () => import("./commands/explorer.js"),
+  },
   sandbox: {
     summary: "serve a local Logpush and rulesets API and play the push",
     load: () => import("./commands/sandbox.js"),

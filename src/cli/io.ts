@@ -4,7 +4,7 @@ import { readSync } from "node:fs";
 import type { Accept } from "../files/open.js";
 import { fileProblem, readUpTo } from "../files/read.js";
 import { withoutByteOrderMark } from "../syntax/byte-order-mark.js";
-import { writeBytes, writeText } from "./stdout.js";
+import { stdoutReaderGone, writeBytes, writeText } from "./stdout.js";
 
 /** What a command may touch; tests pass their own to run commands in-process. */
 export interface CliIO {
@@ -19,6 +19,8 @@ export interface CliIO {
   stdinBytes?: () => AsyncIterable<Uint8Array>;
   /** Writes bytes to standard output, resolving when the stream can take more (backpressure). */
   writeStdout?: (bytes: Uint8Array) => Promise<void>;
+  /** Whether the reader of standard output has gone (`filterc tail | head`): a stream may stop. */
+  stdoutGone?: () => boolean;
 }
 
 /**
@@ -166,6 +168,7 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     stdinBytes: () => process.stdin,
     writeStdout: writeBytes,
+    stdoutGone: stdoutReaderGone,
   };
 }
 

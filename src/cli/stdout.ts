@@ -51,3 +51,6 @@ export function writeBytes(bytes: Uint8Array): Promise<void> {
     if (out.write(bytes, () => resolve())) resolve();
   });
 }
+
+/** Whether the reader of standard output has gone (EPIPE): what a command still writes is dropped. */
+export const stdoutReaderGone = (): boolean => readerGone;

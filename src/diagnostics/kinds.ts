@@ -542,6 +542,24 @@ export const DiagnosticKind = {
     "error",
     (a) => `${a.reason}${customFieldRule(1)}`,
   ),
+  // Log Explorer datasets and Instant Logs sessions (the API module).
+  ExplorerDatasetNotFound: kind<{ scope: string; dataset: string; known: string }>(
+    "E0650",
+    "error",
+    (a) => `the ${a.scope} has no Log Explorer dataset of type ${quote(a.dataset)}; it has ${a.known}`,
+  ),
+  ExplorerDatasetsOfOneType: kind<{ dataset: string; ids: string }>(
+    "E0651",
+    "error",
+    (a) =>
+      `several Log Explorer datasets are of type ${quote(a.dataset)} (${a.ids}); name one by its ID (--id, datasetId)`,
+  ),
+  InvalidInstantLogsSample: kind<{ value: string; most: number }>(
+    "E0652",
+    "error",
+    (a) =>
+      `an Instant Logs sample is a whole number from 1 (every record) to ${a.most} (one record in ${a.most}), not ${a.value}`,
+  ),
 
   // Comparing filters (diff, test).
   DatasetsDiffer: kind<{ dataset: string; other: string; otherName: string }>(

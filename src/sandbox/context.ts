@@ -1,4 +1,5 @@
 import type { ResolvedScope } from "../api/index.js";
+import type { InstantLogs } from "./instant-logs.js";
 import type { Store } from "./store.js";
 
 /** What a route handler gets: the scope, the path parameters, the query and the parsed JSON body. */
@@ -20,6 +21,8 @@ export interface RequestContext {
   upload: Upload;
   /** Where faults of the sandbox itself are reported. */
   log: (line: string) => void;
+  /** The Instant Logs sessions the ingest sends records to. */
+  instantLogs: InstantLogs;
 }
 
 /** A body read as it arrives: its chunks (refused past the size limit), and how to read them. */

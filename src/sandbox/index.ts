@@ -1,5 +1,6 @@
 export type { Credentials } from "./auth.js";
 export { ErrorCode } from "./errors.js";
+export { DEFAULT_INSTANT_LOGS_OPTIONS } from "./instant-logs.js";
 export {
   API_PREFIX,
   DEFAULT_BODY_TIMEOUT_MS,

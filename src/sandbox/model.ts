@@ -50,10 +50,27 @@ export interface Job {
   last_error: string | null;
 }
 
+/** A Log Explorer dataset as the datasets API returns it (`filter` only while it has one). */
+export interface ExplorerDataset {
+  dataset_id: string;
+  dataset: string;
+  enabled: boolean;
+  object_id: string;
+  object_type: "zone" | "account";
+  created_at: string;
+  updated_at: string;
+  deletion_protection: boolean;
+  fields: { name: string; enabled: boolean }[];
+  filter?: string;
+  filter_attack_traffic?: boolean;
+}
+
 /** Everything the sandbox keeps for one zone: one file in the data directory. */
 export interface ZoneState {
   rulesets: Ruleset[];
   jobs: Job[];
+  /** The zone's (or account's) Log Explorer datasets, at most one of each type. */
+  explorer: ExplorerDataset[];
   /** The highest job id this zone was ever given, so ids are not reused after deletes and restarts. */
   lastJobId: number;
   /** Ownership challenge tokens issued, by destination (without its query). */
@@ -61,7 +78,7 @@ export interface ZoneState {
 }
 
 export function emptyZone(): ZoneState {
-  return { rulesets: [], jobs: [], lastJobId: 0, challenges: {} };
+  return { rulesets: [], jobs: [], explorer: [], lastJobId: 0, challenges: {} };
 }
 
 /**

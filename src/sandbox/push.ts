@@ -15,10 +15,13 @@ import { ApiError, invalidJob } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
 import { nestsDeeperThan } from "./http.js";
 import { decoded, linesOf } from "./ingest-body.js";
-import { editable, type Job } from "./model.js";
+import { type ExplorerDataset, editable, type Job } from "./model.js";
 import { type OutputFormat, outputFormatOf } from "./output.js";
 import { utcDate } from "./ownership.js";
 import { jobSettingsProblem } from "./state-file.js";
+
+/** Where the records Log Explorer keeps go, in the data directory (`_` starts no bucket's name). */
+const EXPLORER_FOLDER = "_explorer";
 
 /** Custom field values are cut to this many UTF-8 bytes, as Logpush does. */
 const MAX_CUSTOM_FIELD_BYTES = 8192;
@@ -27,12 +30,12 @@ const MAX_CUSTOM_FIELD_BYTES = 8192;
 const MAX_CACHED_PREDICATES = 1000;
 const predicates = new Map<string, Predicate>();
 
-/** The job's filter as a predicate, compiled once per filter text (the filter was checked when the job was saved). */
-function predicateOf(job: Job): Predicate {
-  const key = `${job.dataset}\u0000${job.filter}`;
+/** A filter as a predicate, compiled once per dataset and filter text (the filter was checked when it was saved). */
+function predicateOf(dataset: string, filter: string): Predicate {
+  const key = `${dataset}\u0000${filter}`;
   let predicate = predicates.get(key);
   if (!predicate) {
-    const condition = checkJobFilter(job.filter, job.dataset);
+    const condition = checkJobFilter(filter, dataset);
     // An ingested timestamp is nanoseconds (a number) or RFC 3339 text, as output.ts reads it.
     predicate = condition ? compilePredicate(condition, { timestamps: "unixnano" }) : () => true;
     if (predicates.size >= MAX_CACHED_PREDICATES) predicates.clear();
@@ -114,6 +117,33 @@ function sampled(seed: number, jobId: number, index: number, rate: number): bool
   return (h >>> 0) / 4294967296 < rate;
 }
 
+/**
+ * What a delivery keeps of the records it is offered: those its filter keeps, then its sample of
+ * them. Every delivery the sandbox plays goes through one: a job's push, Log Explorer's ingest, an
+ * Instant Logs session; so a filter and a sample mean the same thing in each.
+ */
+export class RecordGate {
+  /** The records the filter kept, sampled out or not: the sample's index. */
+  private kept = 0;
+  private readonly predicate: Predicate;
+
+  constructor(
+    dataset: string,
+    filter: string,
+    /** The sandbox's seed and the delivery's number: together they make its sample. */
+    private readonly seed: number,
+    private readonly key: number,
+    /** The share of the filter's records kept, in (0, 1]. */
+    private readonly rate: number,
+  ) {
+    this.predicate = predicateOf(dataset, filter);
+  }
+
+  passes(record: Record<string, unknown>): boolean {
+    return this.predicate(record) && sampled(this.seed, this.key, this.kept++, this.rate);
+  }
+}
+
 /** `20240131T101500Z`: the form of the time range in Logpush file names. */
 const compactTime = (at: Date) =>
   at
@@ -148,11 +178,9 @@ const GZIP_PIECE_CHARS = 64 * 1024;
  * bytes (uncompressed) each, a file begun at its first record.
  */
 class JobDelivery {
-  /** The records the filter kept, sampled out or not: the sample's index. */
-  private kept = 0;
   private batch: Batch | undefined;
   readonly files: { path: string; records: number }[] = [];
-  private readonly predicate: Predicate;
+  private readonly gate: RecordGate;
   private readonly format: OutputFormat;
 
   /** Bytes written for this job in this push, before compression. */
@@ -162,12 +190,12 @@ class JobDelivery {
     readonly job: Job,
     private readonly nextPath: () => string,
     private readonly temporaryFolder: string,
-    private readonly sampleSeed: number,
+    sampleSeed: number,
     /** Most bytes one push writes for the job: prefixes and templates can make more of a record than came in. */
     private readonly maxBytes: number,
   ) {
-    this.predicate = predicateOf(job);
     this.format = outputFormatOf(job);
+    this.gate = new RecordGate(job.dataset, job.filter, sampleSeed, job.id, this.format.sampleRate);
   }
 
   get records(): number {
@@ -176,8 +204,7 @@ class JobDelivery {
 
   /** Writes the record when the filter and the sample keep it, waiting while the gzip stream is full. */
   async offer(record: Record<string, unknown>): Promise<void> {
-    if (!this.predicate(record)) return;
-    if (!sampled(this.sampleSeed, this.job.id, this.kept++, this.format.sampleRate)) return;
+    if (!this.gate.passes(record)) return;
     const text = this.format.render(record);
     const bytes = Buffer.byteLength(text);
     const { max_upload_records: maxRecords, max_upload_bytes: maxBytes } = this.job;
@@ -303,6 +330,14 @@ export async function ingest(context: RequestContext): Promise<Reply> {
     }
   }
   const jobs = [...active];
+  const explorer = explorerDeliveryOf(context, dataset, zone.explorer, name, start);
+  let explorerError: string | undefined;
+  // The zone's Instant Logs sessions see its http_requests records as they come (a session's own
+  // filter, sample and fields), whether the ingest then delivers or not.
+  const live =
+    dataset === "http_requests" &&
+    context.scope.kind === "zone" &&
+    context.instantLogs.listening(context.scope.id);
   let records = 0;
   let malformed = 0;
   const malformedLines: number[] = [];
@@ -323,13 +358,23 @@ export async function ingest(context: RequestContext): Promise<Reply> {
       }
       records++;
       const logged = customFields ? withCustomFields(record, customFields) : record;
+      if (live) context.instantLogs.offer(context.scope.id, logged);
       for (const delivery of active)
         await delivery.offer(logged).catch((error: unknown) => failed(delivery.job, error, delivery));
+      if (explorer && explorerError === undefined)
+        await explorer.delivery.offer(logged).catch(async (error: unknown) => {
+          explorerError = failureMessage(error, context.log);
+          await explorer.delivery.abort().catch(() => undefined);
+        });
     }
     for (const delivery of active)
       await delivery.commit().catch((error: unknown) => failed(delivery.job, error, delivery));
+    if (explorer && explorerError === undefined)
+      await explorer.delivery.commit().catch((error: unknown) => {
+        explorerError = failureMessage(error, context.log);
+      });
   } catch (error) {
-    await Promise.all(jobs.map((job) => job.abort()));
+    await Promise.all([...jobs, ...(explorer ? [explorer.delivery] : [])].map((job) => job.abort()));
     throw error;
   }
   const delivered = active.filter((job) => job.records > 0);
@@ -363,8 +408,79 @@ export async function ingest(context: RequestContext): Promise<Reply> {
       file: relative(context.dataDir, file.path).split("\\").join("/"),
     })),
   );
+  const kept = explorer && {
+    dataset_id: explorer.dataset.dataset_id,
+    ...(explorerError === undefined
+      ? {
+          records: explorer.delivery.records,
+          files: explorer.delivery.files.map((file) =>
+            relative(context.dataDir, file.path).split("\\").join("/"),
+          ),
+        }
+      : { error: explorerError }),
+  };
   return {
     status: 200,
-    result: { records, malformed, malformed_lines: malformedLines, deliveries, failures },
+    result: {
+      records,
+      malformed,
+      malformed_lines: malformedLines,
+      deliveries,
+      failures,
+      // Only where Log Explorer keeps this dataset's records: the answers of scopes without one are as they were.
+      ...(kept ? { explorer: kept } : {}),
+    },
   };
+}
+
+/**
+ * What Log Explorer keeps of an ingest: the records of the scope's enabled dataset of this type
+ * that pass its ingestion filter, with its enabled fields (timestamps as RFC 3339, the form Log
+ * Explorer queries them in), written as gzip NDJSON under `_explorer/<zone>/<dataset_id>/<date>/`
+ * of the data directory, so a test or a person can see what it would hold. Played as a job's push
+ * is (one JobDelivery): the same filter semantics, the same writing.
+ */
+function explorerDeliveryOf(
+  context: RequestContext,
+  type: string,
+  datasets: readonly ExplorerDataset[],
+  name: () => string,
+  start: Date,
+): { dataset: ExplorerDataset; delivery: JobDelivery } | undefined {
+  const dataset = datasets.find((entry) => entry.dataset === type && entry.enabled);
+  if (!dataset) return undefined;
+  const byLowerCase = new Map(
+    [...datasetCatalog(type).fields.keys()].map((field) => [field.toLowerCase(), field]),
+  );
+  const fields = dataset.fields.flatMap((field) => {
+    const known = field.enabled ? byLowerCase.get(field.name.toLowerCase()) : undefined;
+    return known === undefined ? [] : [known];
+  });
+  const job: Job = {
+    id: 0,
+    dataset: type,
+    enabled: true,
+    name: null,
+    kind: "",
+    destination_conf: "",
+    filter: dataset.filter ?? "",
+    logpull_options: null,
+    output_options: { field_names: fields, timestamp_format: "rfc3339" },
+    frequency: null,
+    max_upload_bytes: null,
+    max_upload_interval_seconds: null,
+    max_upload_records: null,
+    error_message: null,
+    last_complete: null,
+    last_error: null,
+  };
+  const folder = join(context.dataDir, EXPLORER_FOLDER, context.stateKey, dataset.dataset_id, utcDate(start));
+  const delivery = new JobDelivery(
+    job,
+    () => join(folder, name()),
+    context.store.temporaryFolder,
+    context.sampleSeed,
+    context.upload.maxInflatedBytes,
+  );
+  return { dataset, delivery };
 }

@@ -2,10 +2,18 @@ import { randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
+import type { Duplex } from "node:stream";
 import { MAX_TIMEOUT_MS, type ResolvedScope } from "../api/index.js";
 import { authenticate, type Credentials, resolveCredentials } from "./auth.js";
 import { noUpload, type Reply, type RequestContext, type Upload } from "./context.js";
 import { ApiError, ErrorCode } from "./errors.js";
+import {
+  createExplorerDataset,
+  deleteExplorerDataset,
+  getExplorerDataset,
+  listExplorerDatasets,
+  updateExplorerDataset,
+} from "./explorer.js";
 import {
   type BodyPace,
   limitedBody,
@@ -15,6 +23,7 @@ import {
   sendErrors,
   sendResult,
 } from "./http.js";
+import { DEFAULT_INSTANT_LOGS_OPTIONS, InstantLogs } from "./instant-logs.js";
 import { createJob, datasetFields, deleteJob, getJob, listDatasetJobs, listJobs, updateJob } from "./jobs.js";
 import { createChallenge, destinationExists, validateChallenge, validateDestination } from "./ownership.js";
 import { ingest } from "./push.js";
@@ -58,10 +67,18 @@ export interface SandboxOptions extends Credentials {
   bodyTimeoutMs?: number;
   /** The rate a body must keep up once `bodyTimeoutMs` is spent (default 64 KiB/s). */
   minBodyBytesPerSecond?: number;
-  /** Most bytes of rulesets, jobs and challenges one zone (or account) holds; a write past it is refused (default 32 MiB). */
+  /** Most bytes of rulesets, jobs, challenges and Log Explorer datasets one zone (or account) holds; a write past it is refused (default 32 MiB). */
   maxZoneBytes?: number;
   /** On close, how long requests under way may take to finish before their connections are closed (default 10 s). */
   shutdownGraceMs?: number;
+  /** Instant Logs sessions open at once, across zones; one more is answered 429 (default 16). */
+  maxInstantLogsSessions?: number;
+  /** Bytes of records waiting to reach one Instant Logs client before it is dropped (default 4 MiB). */
+  maxInstantLogsBufferedBytes?: number;
+  /** How long an Instant Logs session lasts (default 60 minutes, the service's). */
+  instantLogsSessionMs?: number;
+  /** How long an Instant Logs session waits for its client to connect (default 5 minutes). */
+  instantLogsConnectTimeoutMs?: number;
   /** The seed of `output_options.sample_rate`'s sample: the same records every run (default: a random one). */
   sampleSeed?: number;
   /** Where failures that are the sandbox's own fault are reported (default: nowhere). */
@@ -135,9 +152,10 @@ const identifiers: Record<string, RegExp> = {
   job: /^[0-9]{1,15}$/,
   phase: /^[a-z0-9_]+$/,
   dataset: /^[a-z0-9_]+$/,
+  datasetId: /^[A-Za-z0-9_-]{1,128}$/,
 };
 
-/** The routes of Logpush jobs, the same under a zone and under an account. */
+/** The routes of Logpush jobs and Log Explorer datasets, the same under a zone and under an account. */
 function jobRoutes(scope: "zones" | "accounts"): Route[] {
   const owner = scope === "zones" ? ":zone" : ":account";
   const at = (...segments: string[]) => [scope, owner, ...segments];
@@ -150,11 +168,26 @@ function jobRoutes(scope: "zones" | "accounts"): Route[] {
     { segments: at("logpush", "validate", "destination", "exists"), methods: { POST: destinationExists } },
     { segments: at("logpush", "datasets", ":dataset", "fields"), methods: { GET: datasetFields } },
     { segments: at("logpush", "datasets", ":dataset", "jobs"), methods: { GET: listDatasetJobs } },
+    {
+      segments: at("logs", "explorer", "datasets"),
+      methods: { GET: listExplorerDatasets, POST: createExplorerDataset },
+    },
+    {
+      segments: at("logs", "explorer", "datasets", ":datasetId"),
+      methods: { GET: getExplorerDataset, PUT: updateExplorerDataset, DELETE: deleteExplorerDataset },
+    },
     { segments: at("sandbox", "ingest"), methods: { POST: ingest }, ingest: true },
   ];
 }
 
 const routes: Route[] = [
+  {
+    segments: ["zones", ":zone", "logpush", "edge", "jobs"],
+    methods: {
+      GET: (context) => context.instantLogs.list(context),
+      POST: (context) => context.instantLogs.create(context),
+    },
+  },
   { segments: ["zones", ":zone", "rulesets"], methods: { GET: listRulesets, POST: createRuleset } },
   {
     segments: ["zones", ":zone", "rulesets", "phases", ":phase", "entrypoint"],
@@ -300,6 +333,16 @@ async function serve(
     minBytesPerSecond: options.minBodyBytesPerSecond ?? DEFAULT_MIN_BODY_BYTES_PER_SECOND,
   };
   const sampleSeed = options.sampleSeed ?? randomInt(2 ** 32);
+  const defaults = DEFAULT_INSTANT_LOGS_OPTIONS;
+  const instantLogs = new InstantLogs(
+    {
+      maxSessions: options.maxInstantLogsSessions ?? defaults.maxSessions,
+      maxBufferedBytes: options.maxInstantLogsBufferedBytes ?? defaults.maxBufferedBytes,
+      maxSessionMs: options.instantLogsSessionMs ?? defaults.maxSessionMs,
+      connectTimeoutMs: options.instantLogsConnectTimeoutMs ?? defaults.connectTimeoutMs,
+    },
+    sampleSeed,
+  );
   let requestsInFlight = 0;
   let ingestsInFlight = 0;
   let connections = 0;
@@ -361,6 +404,7 @@ async function serve(
       query: url.searchParams,
       maxJsonDepth,
       log,
+      instantLogs,
     };
     if (!found.route.ingest) {
       // Read before taking a slot: a client slow to send its body holds only its own connection.
@@ -464,6 +508,17 @@ async function serve(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
+  // An Instant Logs session's WebSocket: the only upgrade the sandbox takes.
+  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (overCap.has(socket)) {
+      socket.destroy();
+      return;
+    }
+    instantLogs.upgrade(request, socket, head).catch((error: unknown) => {
+      log(`filterc sandbox: an Instant Logs connection failed: ${(error as Error).stack ?? String(error)}`);
+      socket.destroy();
+    });
+  });
   await new Promise<void>((resolveListen, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? DEFAULT_PORT, "127.0.0.1", () => {
@@ -472,9 +527,11 @@ async function serve(
     });
   });
   const { port } = server.address() as AddressInfo;
+  instantLogs.origin = `http://127.0.0.1:${port}`;
   const sandbox: Sandbox = {
     url: `http://127.0.0.1:${port}`,
     close: async () => {
+      instantLogs.close();
       await closeServer(server, shutdownGraceMs);
       // The connections are closed: what is left of a request stops at its next step.
       await Promise.allSettled([...handling]);

@@ -116,6 +116,37 @@ const lastJobIdCheck: Check = [
 const challengesOf = (v: unknown) =>
   isObject(v) && Object.values(v).every((token) => typeof token === "string");
 
+const explorerChecks: Check[] = [
+  ["dataset_id", string, "a string"],
+  ["dataset", string, "a string"],
+  ["enabled", (value) => typeof value === "boolean", "a boolean"],
+  ["deletion_protection", (value) => typeof value === "boolean", "a boolean"],
+  ["fields", Array.isArray, "an array"],
+  ["filter", (value) => value === undefined || typeof value === "string", "a string"],
+];
+
+/**
+ * The problem with a zone's Log Explorer datasets (`explorer.json`), or undefined: a list of
+ * datasets, each with the members the handlers and the ingest read, its filter one the ingest can
+ * apply (as a write checks it).
+ */
+export function explorerProblem(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return `the file is ${found(value)}, not an array`;
+  for (const [index, dataset] of value.entries()) {
+    const problem = checkMembers(dataset, `[${index}]`, explorerChecks);
+    if (problem !== undefined) return problem;
+    const { dataset: type, filter } = dataset as { dataset: string; filter?: string };
+    try {
+      datasetCatalog(type);
+      checkJobFilter(filter, type);
+    } catch (error) {
+      if (error instanceof ApiError) return `[${index}]: ${error.message}`;
+      throw error;
+    }
+  }
+  return undefined;
+}
+
 /** The problem with a zone's own file (`zone.json`: the highest job id it gave), or undefined. */
 export function zoneFileProblem(value: unknown): string | undefined {
   return checkMembers(value, "", [lastJobIdCheck]);

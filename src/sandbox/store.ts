@@ -7,6 +7,7 @@ import { emptyZone, type ZoneState } from "./model.js";
 import { jobSettingsProblem, StateFileError } from "./state-file.js";
 import {
   CHALLENGES_FILE,
+  EXPLORER_FILE,
   JOBS_FOLDER,
   loadZoneFile,
   loadZoneFolder,
@@ -66,6 +67,7 @@ function draftOf(zone: ZoneState): ZoneState {
   return {
     rulesets: [...zone.rulesets],
     jobs: [...zone.jobs],
+    explorer: [...zone.explorer],
     lastJobId: zone.lastJobId,
     challenges: { ...zone.challenges },
   };
@@ -163,6 +165,7 @@ export class Store {
     for (const ruleset of state.rulesets) count(rulesetPath(rulesetNumbers.get(ruleset.id)!), ruleset);
     for (const job of state.jobs) count(jobPath(job.id), job);
     count(CHALLENGES_FILE, state.challenges);
+    if (state.explorer.length > 0) count(EXPLORER_FILE, state.explorer);
     this.zones.set(zoneId, deepFreeze(state));
     this.books.set(zoneId, {
       rulesetNumbers,
@@ -178,7 +181,7 @@ export class Store {
     const file = join(this.folder, `${zoneId}.json`);
     const state = await loadZoneFile(file, maxDepth);
     const zoneFolder = join(this.folder, zoneId);
-    for (const name of [ZONE_FILE, CHALLENGES_FILE, RULESETS_FOLDER, JOBS_FOLDER])
+    for (const name of [ZONE_FILE, CHALLENGES_FILE, EXPLORER_FILE, RULESETS_FOLDER, JOBS_FOLDER])
       await rm(join(zoneFolder, name), { recursive: true, force: true });
     const rulesetNumbers = new Map(state.rulesets.map((ruleset, index) => [ruleset.id, index + 1]));
     const files: FileChanges = new Map([
@@ -327,6 +330,12 @@ export class Store {
         files.set(jobPath(job.id), null);
         sizes.set(jobPath(job.id), null);
       }
+    // The datasets are few (one of each type): a change to any writes their one file.
+    if (
+      after.explorer.length !== before.explorer.length ||
+      after.explorer.some((dataset, index) => dataset !== before.explorer[index])
+    )
+      write(EXPLORER_FILE, after.explorer);
     if (after.lastJobId !== before.lastJobId)
       files.set(ZONE_FILE, JSON.stringify({ lastJobId: after.lastJobId }));
     if (!sameChallenges(before.challenges, after.challenges)) {
@@ -341,7 +350,7 @@ export class Store {
       throw new ApiError(
         400,
         ErrorCode.zoneFull,
-        `the zone would hold ${bytes} bytes of rulesets, jobs and challenges; the sandbox keeps at most ${this.maxZoneBytes} bytes a zone`,
+        `the zone would hold ${bytes} bytes of rulesets, jobs, challenges and Log Explorer datasets; the sandbox keeps at most ${this.maxZoneBytes} bytes a zone`,
       );
     for (const [path, size] of sizes)
       if (size === null) book.sizes.delete(path);

@@ -1,9 +1,10 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { nestsDeeperThan } from "./http.js";
-import type { Job, Ruleset, ZoneState } from "./model.js";
+import type { ExplorerDataset, Job, Ruleset, ZoneState } from "./model.js";
 import {
   challengesProblem,
+  explorerProblem,
   jobProblem,
   rulesetProblem,
   StateFileError,
@@ -15,11 +16,12 @@ import {
  * A zone's state on disk: a folder `zones/<zone id>/` (an account's: `zones/account-<account id>/`)
  * with one file per object, so that a write costs what it changes, not the whole zone:
  * `zone.json` (the highest job id given), `challenges.json` (destination → token), one file per
- * ruleset, `rulesets/<n>.json` (n: the order of creation, the order they are listed in), and one
- * per job, `jobs/<id>.json`. Before this layout a zone was one file, `zones/<zone id>.json`.
+ * ruleset, `rulesets/<n>.json` (n: the order of creation, the order they are listed in), one
+ * per job, `jobs/<id>.json`, and `explorer.json`, the Log Explorer datasets (once there is one). Before this layout a zone was one file, `zones/<zone id>.json`.
  */
 export const ZONE_FILE = "zone.json";
 export const CHALLENGES_FILE = "challenges.json";
+export const EXPLORER_FILE = "explorer.json";
 export const RULESETS_FOLDER = "rulesets";
 export const JOBS_FOLDER = "jobs";
 
@@ -77,6 +79,10 @@ export async function loadZoneFolder(folder: string, maxDepth: number): Promise<
   const challenges = (await namesIn(folder)).includes(CHALLENGES_FILE)
     ? ((await readStateFile(challengesFile, maxDepth, challengesProblem)) as Record<string, string>)
     : {};
+  const explorerFile = join(folder, EXPLORER_FILE);
+  const explorer = (await namesIn(folder)).includes(EXPLORER_FILE)
+    ? ((await readStateFile(explorerFile, maxDepth, explorerProblem)) as ExplorerDataset[])
+    : [];
   const numbered: [number, Ruleset][] = [];
   const rulesetNumbers = new Map<string, number>();
   for (const name of await namesIn(join(folder, RULESETS_FOLDER))) {
@@ -102,7 +108,13 @@ export async function loadZoneFolder(folder: string, maxDepth: number): Promise<
   // A job written before the zone's file (a crash between the two) still counts.
   const highest = Math.max(lastJobId, ...jobs.map((job) => job.id));
   return {
-    state: { rulesets: numbered.map(([, ruleset]) => ruleset), jobs, lastJobId: highest, challenges },
+    state: {
+      rulesets: numbered.map(([, ruleset]) => ruleset),
+      jobs,
+      explorer,
+      lastJobId: highest,
+      challenges,
+    },
     rulesetNumbers,
   };
 }
@@ -110,5 +122,6 @@ export async function loadZoneFolder(folder: string, maxDepth: number): Promise<
 /** Loads a zone file of the earlier layout (one file for the whole zone), to be written again as a folder. */
 export async function loadZoneFile(path: string, maxDepth: number): Promise<ZoneState> {
   const zone = (await readStateFile(path, maxDepth, zoneStateProblem)) as ZoneState;
-  return { ...zone, lastJobId: Math.max(zone.lastJobId, ...zone.jobs.map((job) => job.id)) };
+  // The earlier layout predates Log Explorer datasets.
+  return { ...zone, explorer: [], lastJobId: Math.max(zone.lastJobId, ...zone.jobs.map((job) => job.id)) };
 }

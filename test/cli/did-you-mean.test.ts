@@ -100,8 +100,9 @@ describe("small things", () => {
       stdout: "",
       stderr:
         "filterc check: unknown option --bogus\n" +
-        "Usage: filterc check [FILE|-] [--fix] [options]\n" +
+        "Usage: filterc check [FILE…|-] [--fix] [options]\n" +
         "       filterc check PATH.tf|FOLDER... [--fix] [--json]\n" +
+        "       filterc check FILE|PATH.tf|FOLDER... --format sarif|github\n" +
         "Run filterc check --help for the options.\n",
     });
   });

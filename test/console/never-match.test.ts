@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { builderText, type Group, type Row } from "../../console/builder-model.js";
+import { builderText, type Group, type Row } from "../../console/filter/model.js";
 import { getCatalog } from "../../src/catalog/index.js";
 import { compile } from "../../src/compile.js";
 
@@ -17,8 +17,8 @@ const row = (field: string, operator: Row["operator"], value: Row["value"]): Row
 });
 const group = (...items: Row[]): Group => ({
   kind: "group",
+  join: "and",
   items,
-  joins: items.slice(1).map(() => "and" as const),
 });
 
 describe("the builder's rows that can never match", () => {

@@ -21,6 +21,10 @@
  *   `docs-token`), started before the first such block, and those blocks get CLOUDFLARE_BASE_URL and
  *   CLOUDFLARE_API_TOKEN in their environment. Its address is written `http://127.0.0.1:8787` in
  *   the documented output (8787 is the sandbox's default port); the harness substitutes it.
+ * - `workflow` in a file block's info string (```` ```yaml file=.github/workflows/filters.yml workflow ````):
+ *   a CI workflow (GitHub Actions or GitLab CI), written, then each shell command of its steps run by
+ *   bash in the page's directory, where it must exit 0; its `npm install`/`npm ci` lines are not run
+ *   (the page has `filterc` on PATH already, and no network).
  * - ```` ```sh ci ````: the install and test commands, run by `.ci/run` (this test checks that
  *   `.ci/run` runs exactly those lines, in order) rather than here.
  * - `recipe=NAME` in a block's info string (```` ```lua recipe=neovim-0.7 ````): an editor's setup,
@@ -49,6 +53,7 @@ import {
   instrument,
   outputMatches,
   valueChecks,
+  workflowCommands,
 } from "../helpers/doc-blocks.js";
 
 // The examples run the built CLI: built while the file is collected, outside any test's time limit.
@@ -178,6 +183,20 @@ class PageRun {
       await exited;
     }
     await rm(this.temp, { recursive: true, force: true });
+  }
+}
+
+/** The shell commands of a workflow block, each run as CI would run it (but its npm installs). */
+async function runWorkflow(page: PageRun, block: DocBlock): Promise<void> {
+  const commands = workflowCommands(block.text);
+  const runs = commands.filter(({ command }) => !/^npm (install|ci)\b/.test(command));
+  expect
+    .soft(runs.length, `${page.where(block)}: a workflow that runs no filterc command`)
+    .toBeGreaterThan(0);
+  for (const { job, command } of runs) {
+    const result = await run("bash", ["-c", command], page.work, page.env);
+    const where = `${page.where(block)}: job ${job}: ${command}`;
+    expect.soft(result.code, `${where}: exit status (${result.stdout}${result.stderr})`).toBe(0);
   }
 }
 
@@ -320,6 +339,7 @@ async function runPage(name: string): Promise<void> {
           throw new Error(`${page.where(block)}: file=${file} must stay inside the page's directory`);
         await mkdir(dirname(join(page.work, target)), { recursive: true });
         await writeFile(join(page.work, target), block.text);
+        if (block.info.includes("workflow")) await runWorkflow(page, block);
       } else if (kind === "console") {
         await runConsole(page, block);
       } else if (kind === "ts" || kind === "js") {

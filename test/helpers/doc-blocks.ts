@@ -2,6 +2,7 @@
  * The code blocks of the documentation, read as the doc-example harness (test/docs/examples.test.ts)
  * runs them. The convention is described there and in docs/testing.md.
  */
+import { parse as parseYaml } from "yaml";
 
 export interface DocBlock {
   /** 1-based line of the opening fence. */
@@ -158,4 +159,37 @@ export function instrument(block: DocBlock): string {
     out[check.statement] = `${indent}__doc.check(${check.line}, (${code}), (${check.expected}));`;
   }
   return out.filter((_, k) => !dropped.has(k)).join("\n");
+}
+
+/** A command of a CI workflow block: the job, and the shell line it runs. */
+export interface WorkflowCommand {
+  job: string;
+  command: string;
+}
+
+/**
+ * The shell commands of a CI workflow (`workflow` in a `yaml file=NAME` block's info string): a
+ * GitHub Actions workflow's `run:` steps (each line of a multi-line one), or a GitLab CI file's
+ * `before_script:` and `script:` items, in order. Each reads as YAML; another shape is an error.
+ */
+export function workflowCommands(text: string): WorkflowCommand[] {
+  const document = parseYaml(text) as Record<string, unknown>;
+  const lines = (job: string, script: unknown) =>
+    String(script)
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "")
+      .map((command) => ({ job, command }));
+  if (document["jobs"] && typeof document["jobs"] === "object")
+    return Object.entries(document["jobs"] as Record<string, { steps?: { run?: string }[] }>).flatMap(
+      ([job, { steps }]) =>
+        (steps ?? []).flatMap((step) => (step.run === undefined ? [] : lines(job, step.run))),
+    );
+  const commands = Object.entries(document).flatMap(([job, value]) => {
+    if (!value || typeof value !== "object" || Array.isArray(value)) return [];
+    const { before_script: before, script } = value as { before_script?: unknown[]; script?: unknown[] };
+    return [...(before ?? []), ...(script ?? [])].flatMap((item) => lines(job, item));
+  });
+  if (commands.length === 0) throw new Error("a workflow block with neither jobs.*.steps[].run nor *.script");
+  return commands;
 }

@@ -133,7 +133,7 @@ describe("a zone's folder: one file per ruleset and per job", () => {
         json: failure(
           6014,
           expect.stringMatching(
-            /^the zone would hold \d+ bytes of rulesets, jobs and challenges; the sandbox keeps at most 4000 bytes a zone$/,
+            /^the zone would hold \d+ bytes of rulesets, jobs, challenges and Log Explorer datasets; the sandbox keeps at most 4000 bytes a zone$/,
           ) as unknown as string,
         ),
       });

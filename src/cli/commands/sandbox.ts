@@ -5,6 +5,7 @@ import {
   API_PREFIX,
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_DATA_DIR,
+  DEFAULT_INSTANT_LOGS_OPTIONS,
   DEFAULT_MAX_INGEST_INFLATED_BYTES,
   DEFAULT_MAX_INGEST_LINES,
   DEFAULT_MIN_BODY_BYTES_PER_SECOND,
@@ -26,7 +27,9 @@ directory, and plays the push: POST NDJSON log records to
 ${API_PREFIX}/zones/ZONE_ID/sandbox/ingest (or /accounts/ACCOUNT_ID/…?dataset=NAME) and every
 enabled job of that dataset writes its records, filtered, sampled and formatted by its
 output_options, in gzip files batched by its upload limits, to its s3://bucket/path destination,
-mapped to DATA_DIR/bucket/path.
+mapped to DATA_DIR/bucket/path. It plays Log Explorer's ingestion filters (what a dataset would keep
+goes to DATA_DIR/_explorer/) and Instant Logs: a session's records stream over a WebSocket on
+127.0.0.1 from each ingest of the zone's http_requests.
 
 Options:
   --port N              port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -38,6 +41,8 @@ Options:
                         every run (default: a random one)
   --max-ingest-lines N  lines one ingest may hold, blank ones included (default ${DEFAULT_MAX_INGEST_LINES})
   --max-ingest-mib N    MiB of NDJSON one ingest may hold once inflated (default ${DEFAULT_MAX_INGEST_INFLATED_BYTES / MIB})
+  --max-instant-logs-sessions N  Instant Logs sessions open at once, across zones (default ${DEFAULT_INSTANT_LOGS_OPTIONS.maxSessions})
+  --instant-logs-minutes N       how long an Instant Logs session lasts (default ${DEFAULT_INSTANT_LOGS_OPTIONS.maxSessionMs / 60_000}, the service's)
   --body-timeout S      seconds a request body may keep the sandbox waiting, plus one for every
                         ${DEFAULT_MIN_BODY_BYTES_PER_SECOND / 1024} KiB that came (default ${DEFAULT_BODY_TIMEOUT_MS / 1000})
 With no credentials, a random API token is made and printed. On SIGINT or SIGTERM it stops accepting
@@ -58,6 +63,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       "max-ingest-lines": { type: "string" },
       "max-ingest-mib": { type: "string" },
       "body-timeout": { type: "string" },
+      "max-instant-logs-sessions": { type: "string" },
+      "instant-logs-minutes": { type: "string" },
     },
     false,
   );
@@ -75,6 +82,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     "--body-timeout",
     1,
     Math.floor(MAX_TIMEOUT_MS / 1000),
+  );
+  const maxInstantLogsSessions = parseCount(
+    values["max-instant-logs-sessions"],
+    "--max-instant-logs-sessions",
+    1,
+    10_000,
+  );
+  const instantLogsMinutes = parseCount(
+    values["instant-logs-minutes"],
+    "--instant-logs-minutes",
+    1,
+    Math.floor(MAX_TIMEOUT_MS / 60_000),
   );
   if (port > 65535) throw new UsageError(`--port takes a port number up to 65535, not ${port}`);
   const apiToken = values["api-token"] ?? io.env["CLOUDFLARE_API_TOKEN"];
@@ -95,6 +114,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       ...(maxIngestLines !== undefined ? { maxIngestLines } : {}),
       ...(maxIngestMib !== undefined ? { maxIngestInflatedBytes: maxIngestMib * MIB } : {}),
       ...(bodyTimeoutSeconds !== undefined ? { bodyTimeoutMs: bodyTimeoutSeconds * 1000 } : {}),
+      ...(maxInstantLogsSessions !== undefined ? { maxInstantLogsSessions } : {}),
+      ...(instantLogsMinutes !== undefined ? { instantLogsSessionMs: instantLogsMinutes * 60_000 } : {}),
       log: (line) => io.stderr(`${line}\n`),
     });
   } catch (error) {
