@@ -106,7 +106,7 @@ describe("npm run vsix", () => {
 
   it("links the README's screenshot into the repository, where it is committed", () => {
     expect(text("extension/readme.md")).toContain(
-      "![A filter file with its colours, a diagnostic and the status bar's figures](https://github.com/filterc/filterc/raw/HEAD/editors/vscode/images/screenshot.png)",
+      "![A filter file with its colours, the evaluation lens, inlay hints, a diagnostic and the status bar's figures](https://github.com/filterc/filterc/raw/HEAD/editors/vscode/images/screenshot.png)",
     );
     const screenshot = readFileSync(join(root, "editors/vscode/images/screenshot.png"));
     expect(screenshot.toString("latin1", 1, 4)).toBe("PNG");
