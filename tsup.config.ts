@@ -147,8 +147,6 @@ export default defineConfig([
     noExternal: [/.*/],
     splitting: false,
     minify: true,
-    // `import.meta.url` in CommonJS, for the playground page's folder (dist/playground).
-    shims: true,
     banner: { js: "#!/usr/bin/env node" },
     esbuildPlugins: [commandsAsSiblings, duckdbExternal, treeSitterAsCommonJs, wsWithoutNativeHelpers],
     // The HCL parser's WebAssembly (runtime and grammar) goes beside the bundles that read it, and
@@ -163,6 +161,8 @@ export default defineConfig([
     esbuildOptions(options) {
       // Dynamic imports become requires: the commands stay separate files, loaded synchronously.
       options.supported = { ...options.supported, "dynamic-import": false };
+      // `import.meta` is empty in CommonJS: src/files/module-file.ts reads `__filename` there.
+      options.logOverride = { ...options.logOverride, "empty-import-meta": "silent" };
     },
   },
 ]);

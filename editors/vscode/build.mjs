@@ -1,15 +1,38 @@
 // `npm run vsix`: bundles the VS Code extension and its language server with esbuild, then packs
 // them with @vscode/vsce into dist/filterc-VERSION.vsix at the repository root. The package holds
 // no node_modules: the extension (with vscode-languageclient) and the server (with the whole
-// compiler) are one file each, with filterc.json's JSON Schema beside them. `--bundle-only` stops
-// after the bundles.
+// compiler) are one file each, with filterc.json's JSON Schema and the HCL parser's WebAssembly (the
+// server checks Terraform documents) beside them. `--bundle-only` stops after the bundles.
 import { copyFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const extension = dirname(fileURLToPath(import.meta.url));
 const root = join(extension, "..", "..");
+const require = createRequire(import.meta.url);
+
+/**
+ * The HCL parser's files, named as src/terraform/parser-files.ts names them (PARSER_PACKAGE_FILES
+ * and PARSER_FILE_NAMES; test/editors/vsix.test.ts holds the package to them): the server reads
+ * them beside its bundle.
+ */
+const PARSER_FILES = {
+  "web-tree-sitter.wasm": "web-tree-sitter/web-tree-sitter.wasm",
+  "tree-sitter-hcl.wasm": "@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-hcl.wasm",
+};
+
+/**
+ * The HCL parser's runtime in its CommonJS form, as tsup.config.ts bundles it for the CLI: the ES
+ * module form reads `import.meta.url`, which a CommonJS bundle leaves empty.
+ */
+const treeSitterAsCommonJs = {
+  name: "tree-sitter-as-commonjs",
+  setup(build) {
+    build.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: require.resolve("web-tree-sitter") }));
+  },
+};
 
 rmSync(join(extension, "dist"), { recursive: true, force: true });
 const common = {
@@ -23,6 +46,8 @@ const common = {
   // ES modules where a package has them: jsonc-parser's CommonJS build requires its parts at run time.
   mainFields: ["module", "main"],
   logLevel: "warning",
+  // `import.meta` is empty in CommonJS: src/files/module-file.ts reads `__filename` there.
+  logOverride: { "empty-import-meta": "silent" },
 };
 await build({
   ...common,
@@ -34,7 +59,10 @@ await build({
   ...common,
   entryPoints: [join(extension, "src", "server.ts")],
   outfile: join(extension, "dist", "server.js"),
+  plugins: [treeSitterAsCommonJs],
 });
+for (const [name, file] of Object.entries(PARSER_FILES))
+  copyFileSync(require.resolve(file), join(extension, "dist", name));
 // filterc.json is completed and checked with the schema the npm package ships (jsonValidation).
 copyFileSync(join(root, "schemas", "filterc.schema.json"), join(extension, "dist", "filterc.schema.json"));
 

@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
+// Not the folder's index: the CLI's entry bundle stays small.
+import { moduleFile } from "../files/module-file.js";
 
 /*
  * A command's bundle (dist/cli-NAME.cjs) is loaded as Node loads a CommonJS file, but with the
@@ -37,7 +38,7 @@ function stampOf(source: string): string | undefined {
   return source.slice(at, at + CACHE_ID_LENGTH);
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
+const here = dirname(moduleFile(import.meta.url));
 
 /** The exports of the command bundle `name` (`cli-compile.cjs`) beside this file. */
 export function requireCommandBundle(name: string): unknown {

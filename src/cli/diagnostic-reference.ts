@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { moduleFile } from "../files/module-file.js";
 
 /** One row of the table: what the code means and an example that reports it, both Markdown. */
 export interface ReferenceRow {
@@ -24,7 +24,7 @@ function cells(line: string): string[] {
 }
 
 /** The rows of grammar/REFERENCE.md's table of diagnostics, by code (none when the file is not found). */
-export function readReference(start = dirname(fileURLToPath(import.meta.url))): Map<string, ReferenceRow> {
+export function readReference(start = dirname(moduleFile(import.meta.url))): Map<string, ReferenceRow> {
   const rows = new Map<string, ReferenceRow>();
   let folder = start;
   for (let level = 0; level <= MAX_LEVELS_UP; level++) {

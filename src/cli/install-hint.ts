@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { moduleFile } from "../files/module-file.js";
 
 /** How filterc was installed, told from where its package is: each takes another command to add a package beside it. */
 export type InstallKind =
@@ -10,14 +10,14 @@ export type InstallKind =
 
 /** The folder of the filterc package this file is part of (dist/ when built, src/cli/ in a checkout). */
 function packageFolder(): string {
-  let folder = dirname(fileURLToPath(import.meta.url));
+  let folder = dirname(moduleFile(import.meta.url));
   for (let up = 0; up < 4; up++) {
     try {
       if (JSON.parse(readFileSync(join(folder, "package.json"), "utf8")).name === "filterc") return folder;
     } catch {}
     folder = dirname(folder);
   }
-  return dirname(dirname(fileURLToPath(import.meta.url)));
+  return dirname(dirname(moduleFile(import.meta.url)));
 }
 
 /**

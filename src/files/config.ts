@@ -17,7 +17,13 @@ export const MAX_CONFIG_FILE_BYTES = 64 * 1024;
 export const MAX_CONFIG_FOLDERS = 64;
 
 /** The settings a filterc.json takes; `$schema` only tells an editor where its JSON Schema is. */
-const SETTINGS = ["$schema", "dataset", "maxOperators", "maxBytes"] as const;
+const SETTINGS = ["$schema", "dataset", "maxOperators", "maxBytes", "samples"] as const;
+
+/** What a filterc.json sets: the filter files' defaults, and the sample logs editors evaluate them on. */
+export type ConfigSettings = FilterDefaults & {
+  /** A glob of NDJSON logs (gzip or not) inside the file's folder, like `logs/*.ndjson`: the evaluation lens's samples. */
+  samples?: string;
+};
 
 /** A filterc.json that cannot be used: each problem at its place, `file:line:col: what is wrong`. */
 export class ConfigError extends Error {
@@ -33,7 +39,7 @@ export class ConfigError extends Error {
  * commas, so that any JSON tool reads it alike; one object of the known settings, each of its type,
  * a dataset filterc ships. Throws a ConfigError with every problem at its place.
  */
-export function readConfig(text: string, name: string): FilterDefaults {
+export function readConfig(text: string, name: string): ConfigSettings {
   const source = withoutByteOrderMark(text);
   const lines = new LineIndex(source);
   const problems: string[] = [];
@@ -55,7 +61,7 @@ export function readConfig(text: string, name: string): FilterDefaults {
     problem(root.offset, `${CONFIG_FILE_NAME} holds one JSON object, like {"dataset": "gateway_http"}`);
     throw new ConfigError(problems);
   }
-  const settings: FilterDefaults = {};
+  const settings: ConfigSettings = {};
   const seen = new Set<string>();
   for (const property of root.children ?? []) {
     const [keyNode, value] = property.children as [Node, Node];
@@ -72,7 +78,7 @@ export function readConfig(text: string, name: string): FilterDefaults {
       seen.add(key);
       const wrong = settingProblem(key, value);
       if (wrong !== undefined) problem(value.offset, wrong);
-      else if (key === "dataset") settings.dataset = value.value as string;
+      else if (key === "dataset" || key === "samples") settings[key] = value.value as string;
       else if (key === "maxOperators" || key === "maxBytes") settings[key] = value.value as number;
     }
   }
@@ -92,6 +98,7 @@ function settingProblem(key: string, value: Node): string | undefined {
     return value.type === "string"
       ? undefined
       : `$schema must be a string (the address of the JSON Schema), not ${shown}`;
+  if (key === "samples") return samplesProblem(value, shown);
   if (key === "dataset") {
     if (value.type !== "string") return `dataset must be a dataset's name, a string, not ${shown}`;
     const dataset = value.value as string;
@@ -106,10 +113,27 @@ function settingProblem(key: string, value: Node): string | undefined {
     : `${key} must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER}, not ${shown}`;
 }
 
+/**
+ * What is wrong with `samples`: it is a glob relative to the filterc.json's folder that stays in
+ * it (no absolute path, no `..`), as a checkout's settings must not send an editor reading
+ * elsewhere on the machine.
+ */
+function samplesProblem(value: Node, shown: string): string | undefined {
+  const like = 'a glob of log files inside this folder, like "logs/*.ndjson"';
+  if (value.type !== "string") return `samples must be ${like}, not ${shown}`;
+  const glob = value.value as string;
+  if (glob === "") return `samples must be ${like}, not an empty string`;
+  if (/^([/\\~]|[A-Za-z]:)/.test(glob) || glob.split(/[/\\]/).includes(".."))
+    return `samples must be ${like}: ${shown} reaches outside the folder of filterc.json`;
+  return undefined;
+}
+
 /** The filterc.json that applies to a folder: where it is (undefined: none) and what it sets. */
 export interface FolderConfig {
   path: string | undefined;
   defaults: FilterDefaults;
+  /** The glob of sample logs, relative to the folder of `path`. */
+  samples?: string;
 }
 
 /**
@@ -159,7 +183,8 @@ export class ConfigLookup {
         ]);
       if (bytes !== null) {
         const name = this.show(path);
-        return { path, defaults: readConfig(decodeConfig(bytes, name), name) };
+        const { samples, ...defaults } = readConfig(decodeConfig(bytes, name), name);
+        return samples === undefined ? { path, defaults } : { path, defaults, samples };
       }
       const parent = dirname(folder);
       if (parent === folder || looked === MAX_CONFIG_FOLDERS) return { path: undefined, defaults: {} };

@@ -10,5 +10,7 @@ export {
   readConfig,
 } from "./config.js";
 export { makeFolders } from "./folders.js";
+export { expandGlob, GLOB_LIMITS, GlobError, type GlobLimits, isGlob } from "./glob.js";
+export { moduleFile } from "./module-file.js";
 export { type Accept, openFile } from "./open.js";
 export { fileProblem, readTextUpTo, readUpTo } from "./read.js";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { moduleFile } from "../files/index.js";
 import { type EvalCounts, type EvalWarning, MALFORMED_SHOWN } from "./lines.js";
 import type { Part } from "./parts.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
@@ -9,7 +9,7 @@ import { addTally, type UnreadableTimeTally } from "./unreadable-times.js";
 
 /** The worker's bundle, built beside the CLI's; absent when the CLI runs from source (tests), which then reads on one thread. */
 export function workerBundle(): string | undefined {
-  const file = join(dirname(fileURLToPath(import.meta.url)), "eval-worker.cjs");
+  const file = join(dirname(moduleFile(import.meta.url)), "eval-worker.cjs");
   return existsSync(file) ? file : undefined;
 }
 

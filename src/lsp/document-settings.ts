@@ -1,7 +1,9 @@
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FilterDefaults } from "../diff/index.js";
 import { ConfigError, ConfigLookup, type FolderConfig } from "../files/index.js";
 import { LanguageService, type ServiceOptions } from "../service/index.js";
+import type { Samples } from "./sample-lens.js";
 
 /**
  * Language services kept, one per distinct set of settings: a workspace has one per filterc.json
@@ -58,6 +60,19 @@ export class DocumentSettings {
       ...(maxOperators !== undefined && { maxOperators }),
       ...(maxBytes !== undefined && { maxBytes }),
     };
+  }
+
+  /** The sample logs the filterc.json nearest a `file:` document names, if it names any and can be used. */
+  async samplesFor(uri: string): Promise<Samples | undefined> {
+    try {
+      const { path, samples } = await this.lookup.forFile(fileURLToPath(uri));
+      return path === undefined || samples === undefined
+        ? undefined
+        : { glob: samples, folder: dirname(path) };
+    } catch {
+      // Not a file, or a filterc.json that cannot be used (the document's diagnostics say why).
+      return undefined;
+    }
   }
 
   private async folderOf(uri: string): Promise<{ defaults: FilterDefaults; problems: readonly string[] }> {

@@ -28,3 +28,20 @@ export interface CompileAnswer {
   errors: number;
   warnings: number;
 }
+
+/**
+ * The command of the evaluation lens (`workspace/executeCommand`, arguments `[uri]`): the sample
+ * lines the document's filter keeps, as its text is now. A client shows them (the VS Code
+ * extension in a read-only document, the Neovim recipe in the quickfix list).
+ */
+export const SHOW_KEPT_SAMPLES_COMMAND = "filterc.showKeptSamples";
+
+/** The command's answer; null for a document that is not open or is not a filter document. */
+export interface KeptSamples {
+  /** The lens's title: how many lines of how many the filter keeps. */
+  title: string;
+  /** The first kept lines, in the order read, each with its file and 0-based line. */
+  lines: { uri: string; line: number; text: string }[];
+  /** Kept lines left out of `lines` (past the bounds on what one answer carries). */
+  more: number;
+}

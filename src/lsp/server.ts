@@ -29,8 +29,10 @@ import {
   toOffsets,
 } from "./convert.js";
 import { DocumentSettings } from "./document-settings.js";
+import { EDITOR_FEATURE_CAPABILITIES, registerEditorFeatures } from "./editor-features.js";
 import { DEFAULT_FRAME_LIMITS, StrictFrameReader } from "./frames.js";
 import { COMPILE_REQUEST, type CompileAnswer, type CompileParams } from "./protocol.js";
+import { sampleLenses } from "./sample-lens.js";
 import { applySettings, SETTINGS_SECTION } from "./settings.js";
 import { isTerraformDocument, terraformDiagnostics } from "./terraform-diagnostics.js";
 import { testLenses } from "./test-lens.js";
@@ -50,8 +52,8 @@ export const CONFIGURATION_WAIT_MS = 2000;
 
 /**
  * Serves the language service over an LSP connection: diagnostics pushed on every change,
- * completion, hover, formatting, quick fixes, semantic tokens and the test files' code lenses on
- * request, and `filterc/compile` (protocol.ts). Settings come from `defaults` (the command
+ * completion, hover, formatting, quick fixes, semantic tokens, the evaluation and test files' code
+ * lenses, and the features of editor-features.ts on request, and `filterc/compile` (protocol.ts). Settings come from `defaults` (the command
  * line), then initializationOptions, then the client's `filterc` section, then the filterc.json
  * nearest each document, then the document's own `# dataset:`. The client's section is asked for
  * as soon as the client is initialized: documents are checked once it answers (or does not,
@@ -155,6 +157,7 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         semanticTokensProvider: { legend: semanticTokenLegend, full: true },
         codeLensProvider: { resolveProvider: false },
+        ...EDITOR_FEATURE_CAPABILITIES,
       },
       serverInfo: { name: "filterc" },
     };
@@ -241,10 +244,20 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
   });
 
   connection.onCodeLens(async (params, token) => {
-    const document = await filterDocument(params.textDocument.uri);
-    if (!document) return null;
-    return testLenses(document.uri, document.getText(), (file) => settings.defaultsFor(file), token);
+    const found = await serviceOf(params.textDocument.uri);
+    if (!found) return null;
+    const { document, service } = found;
+    const samples = await sampleLenses(document, service, await settings.samplesFor(document.uri), token);
+    const tests = await testLenses(
+      document.uri,
+      document.getText(),
+      (file) => settings.defaultsFor(file),
+      token,
+    );
+    return [...samples, ...tests];
   });
+
+  registerEditorFeatures(connection, { serviceOf, samplesFor: (uri) => settings.samplesFor(uri) });
 
   connection.onRequest(COMPILE_REQUEST, async (params: CompileParams): Promise<CompileAnswer | null> => {
     const found = await serviceOf(params.textDocument.uri);

@@ -1,5 +1,4 @@
 import type { ResolvedScope } from "../api/index.js";
-import type { InstantLogs } from "./instant-logs.js";
 import type { Store } from "./store.js";
 
 /** What a route handler gets: the scope, the path parameters, the query and the parsed JSON body. */
@@ -22,7 +21,22 @@ export interface RequestContext {
   /** Where faults of the sandbox itself are reported. */
   log: (line: string) => void;
   /** The Instant Logs sessions the ingest sends records to. */
-  instantLogs: InstantLogs;
+  instantLogs: LiveSessions;
+}
+
+/**
+ * The Instant Logs sessions as the routes and the ingest use them (`InstantLogs` in
+ * instant-logs.ts, which imports this module, so the type is declared here).
+ */
+export interface LiveSessions {
+  /** `GET /zones/{id}/logpush/edge/jobs`: the zone's sessions. */
+  list(context: RequestContext): Promise<Reply>;
+  /** `POST /zones/{id}/logpush/edge/jobs`: a new session, its filter checked. */
+  create(context: RequestContext): Promise<Reply>;
+  /** Whether a session of the zone has its WebSocket open, so records are worth gating for it. */
+  listening(zoneId: string): boolean;
+  /** One record of the zone, for each of its open sessions to take through its own filter and sample. */
+  offer(zoneId: string, record: Record<string, unknown>): void;
 }
 
 /** A body read as it arrives: its chunks (refused past the size limit), and how to read them. */

@@ -15,7 +15,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { WebSocket, WebSocketServer } from "ws";
 import { INSTANT_LOGS_DATASET, MAX_INSTANT_LOGS_SAMPLE } from "../api/index.js";
-import type { Reply, RequestContext } from "./context.js";
+import type { LiveSessions, Reply, RequestContext } from "./context.js";
 import { datasetCatalog } from "./datasets.js";
 import { ApiError, ErrorCode } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
@@ -94,7 +94,7 @@ function checkedBody(body: Record<string, unknown>) {
   return { fields, fieldsText, sample: sample as number, filter: (filter as string | null) ?? "" };
 }
 
-export class InstantLogs {
+export class InstantLogs implements LiveSessions {
   private readonly sessions = new Map<string, Session>();
   private created = 0;
   private server: WebSocketServer | undefined;

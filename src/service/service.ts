@@ -9,15 +9,24 @@ import {
 import { Analysis } from "./analysis.js";
 import { codeActions } from "./code-actions.js";
 import { complete } from "./completion.js";
+import { documentLinks } from "./document-links.js";
+import { documentSymbols } from "./document-symbols.js";
+import { foldingRanges } from "./folding-ranges.js";
 import { formatting } from "./formatting.js";
 import { hover } from "./hover.js";
+import { inlayHints } from "./inlay-hints.js";
+import { selectionRanges } from "./selection-ranges.js";
 import { highlights, semanticTokens } from "./semantic-tokens.js";
 import type {
   CodeAction,
   CompletionItem,
+  DocumentLink,
+  DocumentSymbol,
+  FoldingRange,
   FormattingOptions,
   Highlight,
   Hover,
+  InlayHint,
   OffsetRange,
   SemanticToken,
   ServiceOptions,
@@ -32,6 +41,10 @@ import type {
 const CACHED_ANALYSES = 2;
 
 const AN_OFFSET = "an offset into the text (a whole number of at least 0)";
+const A_RANGE = "{start, end} (offsets)";
+
+const isRange = (value: unknown): value is OffsetRange =>
+  isObject(value) && isOffset(value["start"]) && isOffset(value["end"]);
 
 /**
  * The language service: every editor feature over plain text and UTF-16 offsets, for any text,
@@ -99,10 +112,43 @@ export class LanguageService {
   }
 
   codeActions(text: string, range: OffsetRange): CodeAction[] {
-    const isRange = (value: unknown): value is OffsetRange =>
-      isObject(value) && isOffset(value["start"]) && isOffset(value["end"]);
-    expectArgument(range, isRange, "LanguageService.codeActions", "range", "{start, end} (offsets)");
+    expectArgument(range, isRange, "LanguageService.codeActions", "range", A_RANGE);
     return codeActions(this.analyze(text), range);
+  }
+
+  /** The outline: the `# dataset:` directive, then each group, `not` and comparison, nested. */
+  documentSymbols(text: string): DocumentSymbol[] {
+    return documentSymbols(this.analyze(text));
+  }
+
+  /** The groups, lists and comment runs written over several lines. */
+  foldingRanges(text: string): FoldingRange[] {
+    return foldingRanges(this.analyze(text));
+  }
+
+  /** For each offset, the spans "expand selection" steps through, smallest first. */
+  selectionRanges(text: string, offsets: readonly number[]): OffsetRange[][] {
+    const isOffsets = (value: unknown): value is number[] => Array.isArray(value) && value.every(isOffset);
+    expectArgument(
+      offsets,
+      isOffsets,
+      "LanguageService.selectionRanges",
+      "offsets",
+      `an array of ${AN_OFFSET}`,
+    );
+    return selectionRanges(this.analyze(text), offsets);
+  }
+
+  /** The operators a `not` changes, and where a line takes the filter past a limit; within `range` if given. */
+  inlayHints(text: string, range?: OffsetRange): InlayHint[] {
+    const isOptionalRange = (value: unknown) => value === undefined || isRange(value);
+    expectArgument(range, isOptionalRange, "LanguageService.inlayHints", "range", `${A_RANGE}, or nothing`);
+    return inlayHints(this.analyze(text), range);
+  }
+
+  /** Each field name, linked to its entry in its dataset's documentation. */
+  documentLinks(text: string): DocumentLink[] {
+    return documentLinks(this.analyze(text));
   }
 
   semanticTokens(text: string): SemanticToken[] {
@@ -116,8 +162,8 @@ export class LanguageService {
 }
 
 /**
- * Makes a language service for editors (diagnostics, completion, hover, formatting, code actions, semantic tokens)
- * with these options. Never throws.
+ * Makes a language service for editors (diagnostics, completion, hover, formatting, code actions,
+ * semantic tokens, outline, folding, selection ranges, inlay hints, links) with these options. Never throws.
  */
 export function createLanguageService(options: ServiceOptions = {}): LanguageService {
   expectArgument(options, isOptions, "createLanguageService", "options", "an object");

@@ -114,3 +114,49 @@ export interface SemanticToken {
   type: SemanticTokenType;
   modifiers: SemanticTokenModifier[];
 }
+
+/** What an outline entry is: the `# dataset:` directive, an `and`/`or` group, a `not`, or a comparison. */
+export type DocumentSymbolKind = "dataset" | "group" | "negation" | "comparison";
+
+/** An entry of the document's outline, with the entries inside it. */
+export interface DocumentSymbol {
+  /** What the outline shows: `dataset gateway_http`, `and`, `not`, or the comparison as written on one line. */
+  name: string;
+  /** A note beside the name: a group's number of parts, a comparison's field type. */
+  detail: string;
+  kind: DocumentSymbolKind;
+  /** All of the entry, parentheses included. */
+  range: OffsetRange;
+  /** The part to select when the entry is picked: the dataset's name, a group's first logic word, a comparison's field. */
+  selectionRange: OffsetRange;
+  children: DocumentSymbol[];
+}
+
+/** A span an editor may fold: from the line holding `start` to the line holding `end`. */
+export interface FoldingRange {
+  start: number;
+  /** The last offset folded away: a closing bracket alone at the start of its line stays visible. */
+  end: number;
+  /** `comment` for a run of comment lines; undefined for a group, a `not` or a list. */
+  kind?: "comment";
+}
+
+/** What an inlay hint tells: the operator a comparison runs as under `not`, or where a limit is crossed. */
+export type InlayHintKind = "negation" | "limit";
+
+/** A label an editor shows in the text, where nothing is written. */
+export interface InlayHint {
+  /** Where the label goes: after the operator it is about, or at the end of the line that crosses a limit. */
+  offset: number;
+  label: string;
+  /** Markdown shown over the label. */
+  tooltip: string;
+  kind: InlayHintKind;
+}
+
+/** A part of the text that links to a page: a field name to its dataset's documentation. */
+export interface DocumentLink {
+  range: OffsetRange;
+  target: string;
+  tooltip: string;
+}

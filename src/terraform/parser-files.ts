@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { moduleFile } from "../files/index.js";
 
 /** The WebAssembly files of the HCL parser, as the build puts them beside the CLI's bundles. */
 export const PARSER_FILE_NAMES = {
@@ -19,10 +20,11 @@ export const PARSER_PACKAGE_FILES = {
  * else in the development dependencies (the sources run by the tests).
  */
 export function hclParserFiles(): { runtime: string; grammar: string } {
-  const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
+  const file = moduleFile(import.meta.url);
+  const here = (name: string) => join(dirname(file), name);
   if (existsSync(here(PARSER_FILE_NAMES.grammar)))
     return { runtime: here(PARSER_FILE_NAMES.runtime), grammar: here(PARSER_FILE_NAMES.grammar) };
-  const require = createRequire(import.meta.url);
+  const require = createRequire(file);
   return {
     runtime: require.resolve(PARSER_PACKAGE_FILES.runtime),
     grammar: require.resolve(PARSER_PACKAGE_FILES.grammar),

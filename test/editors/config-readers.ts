@@ -1,7 +1,7 @@
 /*
- * Small, strict readers for the configuration languages of the editors that cannot run here (Helix's
- * TOML, Emacs Lisp), so that a test holds the documented setups to their syntax. Each reads the
- * subset a setup uses and throws, with the line, on anything else.
+ * A small, strict reader for the configuration language of an editor that cannot run here (Helix's
+ * TOML), so that a test holds the documented setup to its syntax. It reads the subset the setup
+ * uses and throws, with the line, on anything else.
  */
 
 export type TomlValue = string | number | boolean | TomlValue[] | { [key: string]: TomlValue };
@@ -158,87 +158,5 @@ class TomlReader {
       return table;
     }
     return this.fail("expected a value");
-  }
-}
-
-/** An Emacs Lisp form: a symbol (`lpf-mode`, `:filterc`), a string, a character, or a list; `'x` reads as (quote x), `#'x` as (function x). */
-export type Sexp =
-  | { symbol: string }
-  | { string: string }
-  | { char: string }
-  | Sexp[]
-  | { dotted: [Sexp[], Sexp] };
-
-/** Emacs Lisp: lists, dotted pairs, quotes, strings, characters, symbols, comments. */
-export function readElisp(text: string): Sexp[] {
-  let at = 0;
-  const line = () => text.slice(0, at).split("\n").length;
-  const fail = (what: string): never => {
-    throw new Error(`line ${line()}: ${what}`);
-  };
-  const blank = () => {
-    for (;;) {
-      while (/\s/.test(text[at] ?? "")) at++;
-      if (text[at] !== ";") return;
-      while (at < text.length && text[at] !== "\n") at++;
-    }
-  };
-  const form = (): Sexp => {
-    blank();
-    const c = text[at];
-    if (c === undefined) return fail("the text ends inside a form");
-    if (c === "'") {
-      at++;
-      return [{ symbol: "quote" }, form()];
-    }
-    if (c === "#" && text[at + 1] === "'") {
-      at += 2;
-      return [{ symbol: "function" }, form()];
-    }
-    if (c === "(") {
-      at++;
-      const items: Sexp[] = [];
-      for (;;) {
-        blank();
-        if (text[at] === ")") {
-          at++;
-          return items;
-        }
-        if (text[at] === "." && /[\s(]/.test(text[at + 1] ?? "")) {
-          at++;
-          const tail = form();
-          blank();
-          if (text[at] !== ")" || items.length === 0) fail("a dotted pair is (a . b)");
-          at++;
-          return { dotted: [items, tail] };
-        }
-        items.push(form());
-      }
-    }
-    if (c === ")") return fail("a ) without its (");
-    if (c === '"') {
-      const match = /^"((?:[^"\\]|\\[\s\S])*)"/.exec(text.slice(at));
-      if (!match) return fail("a string that does not end");
-      at += match[0].length;
-      return {
-        string: match[1]!.replace(/\\([\s\S])/g, (_, escaped: string) => (escaped === "n" ? "\n" : escaped)),
-      };
-    }
-    if (c === "?") {
-      const match = /^\?(\\[\s\S]|[^\\\s()])/.exec(text.slice(at));
-      if (!match) return fail("a character literal ? without its character");
-      at += match[0].length;
-      return { char: match[1]! };
-    }
-    const symbol = /^[^\s()'";]+/.exec(text.slice(at));
-    if (!symbol) return fail(`unexpected ${c}`);
-    at += symbol[0].length;
-    return { symbol: symbol[0] };
-  };
-  const forms: Sexp[] = [];
-  for (;;) {
-    blank();
-    if (at >= text.length) return forms;
-    forms.push(form());
   }
 }

@@ -7,7 +7,7 @@ import { statusOf } from "../../editors/vscode/src/status.js";
 import { datasetNames } from "../../src/catalog/index.js";
 import type { CompileAnswer } from "../../src/lsp/protocol.js";
 import { CANONICAL_OPERATORS, directiveName, OPERATOR_SPELLINGS } from "../../src/syntax/index.js";
-import { type FakeClient, filterDocument, state } from "./fake-vscode.js";
+import { type FakeClient, FakeUri, filterDocument, settle, state } from "./fake-vscode.js";
 
 vi.mock("vscode", async () => (await import("./fake-vscode.js")).vscode);
 vi.mock("vscode-languageclient/node", async () => (await import("./fake-vscode.js")).languageClient);
@@ -113,9 +113,18 @@ describe("the VS Code extension", () => {
     await activate(context() as never);
     await state.commands.get("filterc.showJson")!();
     await state.commands.get("filterc.explain")!();
-    expect(state.opened).toEqual([
-      { language: "json", content: `${answer().filter}\n`, beside: true },
-      { language: "plaintext", content: answer().explanation, beside: true },
+    // Read-only views of the extension's scheme, beside the filter: no Untitled document to save.
+    expect(state.views).toEqual([
+      {
+        uri: `filterc-view:///errors.lpf/logpush.json?${encodeURIComponent("file:///work/project/errors.lpf")}`,
+        texts: [`${answer().filter}\n`],
+        beside: true,
+      },
+      {
+        uri: `filterc-view:///errors.lpf/explained.txt?${encodeURIComponent("file:///work/project/errors.lpf")}`,
+        texts: [answer().explanation],
+        beside: true,
+      },
     ]);
     await state.commands.get("filterc.copyJson")!();
     expect(state.clipboard).toBe(answer().filter);
@@ -129,6 +138,131 @@ describe("the VS Code extension", () => {
       "status filterc: copied the filter's Logpush JSON",
       "status filterc: copied the filter as a Terraform string",
     ]);
+  });
+
+  it("keeps its views following the filter as it is edited, and shows each one once", async () => {
+    state.activeTextEditor = { document: filterDocument() };
+    state.answer = answer();
+    await activate(context() as never);
+    await state.commands.get("filterc.showJson")!();
+    // An edit: the server publishes diagnostics, and the view asks for its text again.
+    state.answer = answer({ filter: '{"where":{"key":"BotScore","operator":"lt","value":"30"}}' });
+    for (const listener of state.listeners.diagnostics) listener({ uris: [filterDocument().uri] });
+    await settle();
+    state.answer = answer({ ok: false, filter: null, terraform: null, explanation: null, errors: 1 });
+    for (const listener of state.listeners.diagnostics) listener({ uris: [filterDocument().uri] });
+    await settle();
+    // Another file's diagnostics leave it alone.
+    for (const listener of state.listeners.diagnostics)
+      listener({ uris: [filterDocument("/work/other.lpf").uri] });
+    await settle();
+    state.answer = answer();
+    await state.commands.get("filterc.showJson")!();
+    await settle();
+    expect(state.views.map((view) => view.texts)).toEqual([
+      [
+        `${answer().filter}\n`,
+        '{"where":{"key":"BotScore","operator":"lt","value":"30"}}\n',
+        "The filter has 1 error; see the Problems panel.\n",
+        `${answer().filter}\n`,
+      ],
+    ]);
+  });
+
+  it("opens the evaluation lens's kept sample lines in a view, asking the server for them", async () => {
+    await activate(context() as never);
+    const { middleware } = state.clients[0]!.clientOptions;
+    state.kept = {
+      title: "▶ keeps 2 of 5 sample lines (logs/*.ndjson)",
+      lines: [
+        { uri: "file:///work/project/logs/a.ndjson", line: 0, text: '{"EdgeResponseStatus":502}' },
+        { uri: "file:///work/project/logs/a.ndjson", line: 3, text: '{"EdgeResponseStatus":500}' },
+      ],
+      more: 1,
+    };
+    const source = "file:///work/project/errors.lpf";
+    await middleware.executeCommand("filterc.showKeptSamples", [source], () => {
+      throw new Error("the server's command ran instead of the view");
+    });
+    expect(state.requests).toContainEqual({
+      method: "workspace/executeCommand",
+      params: { command: "filterc.showKeptSamples", arguments: [source] },
+    });
+    expect(state.views).toEqual([
+      {
+        uri: `filterc-view:///errors.lpf/kept-samples.txt?${encodeURIComponent(source)}`,
+        texts: [
+          '# ▶ keeps 2 of 5 sample lines (logs/*.ndjson)\n{"EdgeResponseStatus":502}\n{"EdgeResponseStatus":500}\n… and 1 more kept line\n',
+        ],
+        beside: true,
+      },
+    ]);
+    // Other commands go to the server as they would without the extension.
+    expect(await middleware.executeCommand("other", [1], (command, args) => [command, args])).toEqual([
+      "other",
+      [1],
+    ]);
+  });
+
+  it("sends Terraform files to the server for their diagnostics, and registers nothing else for them", async () => {
+    const open = filterDocument("/work/project/main.tf", "terraform", 'locals {\n  a = "b"\n}\n');
+    state.textDocuments = [open, filterDocument("/work/project/notes.md", "markdown")];
+    await activate(context() as never);
+    const vars = filterDocument("/work/project/x.tfvars", "terraform-vars", "a = 1\n");
+    for (const listener of state.listeners.openDocument) listener(vars);
+    // An untitled Terraform document has no module to be checked in.
+    const untitled = {
+      ...filterDocument("Untitled-1", "terraform"),
+      uri: new FakeUri("untitled", "Untitled-1"),
+    };
+    for (const listener of state.listeners.openDocument) listener(untitled);
+    const edited = { ...open, version: 2, getText: () => "locals {}\n" };
+    for (const listener of state.listeners.changeDocument) listener({ document: edited });
+    for (const listener of state.listeners.closeDocument) listener(vars);
+    for (const listener of state.listeners.closeDocument) listener(vars);
+    await settle();
+    expect(state.notifications).toEqual([
+      {
+        method: "textDocument/didOpen",
+        params: {
+          textDocument: {
+            uri: "file:///work/project/main.tf",
+            languageId: "terraform",
+            version: 1,
+            text: 'locals {\n  a = "b"\n}\n',
+          },
+        },
+      },
+      {
+        method: "textDocument/didOpen",
+        params: {
+          textDocument: {
+            uri: "file:///work/project/x.tfvars",
+            languageId: "terraform-vars",
+            version: 1,
+            text: "a = 1\n",
+          },
+        },
+      },
+      {
+        method: "textDocument/didChange",
+        params: {
+          textDocument: { uri: "file:///work/project/main.tf", version: 2 },
+          contentChanges: [{ text: "locals {}\n" }],
+        },
+      },
+      { method: "textDocument/didClose", params: { textDocument: { uri: "file:///work/project/x.tfvars" } } },
+    ]);
+    // The client's own selector (formatting, hover, completion, colours, outline) holds filter documents only.
+    expect(JSON.stringify(state.clients[0]!.clientOptions.documentSelector)).not.toContain("terraform");
+    // A server started again gets the open Terraform files again.
+    state.notifications = [];
+    state.textDocuments = [edited];
+    state.settings["filterc.server.path"] = program;
+    for (const listener of state.listeners.configuration)
+      await listener({ affectsConfiguration: (section) => section === "filterc.server.path" });
+    expect(state.notifications.map((notification) => notification.method)).toEqual(["textDocument/didOpen"]);
+    expect(state.clients.length).toBe(2);
   });
 
   it("says why there is nothing to show: errors, no filter, no filter file", async () => {
@@ -293,6 +427,33 @@ describe("the extension's manifest and language files", () => {
     for (const text of [...words, "ClientRequestHost", "_x9", "500", "-2", "3.5", "1e6"])
       expect(text, text).toMatch(word);
     expect("a.b").not.toMatch(word);
+  });
+
+  it("gives Show Logpush JSON an icon in the editor's title bar, for filter files", () => {
+    const showJson = manifest.contributes.commands.find(
+      (c: { command: string }) => c.command === "filterc.showJson",
+    );
+    expect(showJson.icon).toBe("$(json)");
+    expect(manifest.contributes.menus["editor/title"]).toEqual([
+      {
+        command: "filterc.showJson",
+        when: "editorLangId == lpf || editorLangId == logpush-filter",
+        group: "navigation",
+      },
+    ]);
+  });
+
+  it("names Terraform's languages as HashiCorp's extension does, adding no grammar or settings of its own to them", () => {
+    const languages = manifest.contributes.languages.filter((language: { id: string }) =>
+      language.id.startsWith("terraform"),
+    );
+    expect(languages).toEqual([
+      { id: "terraform", aliases: ["Terraform", "terraform"], extensions: [".tf"] },
+      { id: "terraform-vars", aliases: ["Terraform Variables", "terraform-vars"], extensions: [".tfvars"] },
+    ]);
+    expect(manifest.contributes.grammars.map((grammar: { language: string }) => grammar.language)).toEqual([
+      "lpf",
+    ]);
   });
 
   it("describes every setting, and lists the extension's commands in the palette for filter files only", () => {

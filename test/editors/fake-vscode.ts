@@ -7,7 +7,53 @@ type Listener<T> = (event: T) => unknown;
 
 export interface FakeDocument {
   languageId: string;
-  uri: { toString(): string; fsPath: string };
+  uri: FakeUri;
+  version?: number;
+  getText?(): string;
+}
+
+/** Enough of vscode.Uri: its parts, and its string with the query encoded as VS Code writes it. */
+export class FakeUri {
+  constructor(
+    readonly scheme: string,
+    readonly path: string,
+    readonly query = "",
+  ) {}
+  get fsPath(): string {
+    return this.path;
+  }
+  toString(): string {
+    return `${this.scheme}://${this.path}${this.query ? `?${encodeURIComponent(this.query)}` : ""}`;
+  }
+  static from(parts: { scheme: string; path: string; query?: string }): FakeUri {
+    return new FakeUri(parts.scheme, parts.path, parts.query);
+  }
+  static parse(text: string): FakeUri {
+    const match = /^([a-z-]+):\/\/([^?]*)(?:\?(.*))?$/.exec(text);
+    if (!match) throw new Error(`not a URI: ${text}`);
+    return new FakeUri(match[1]!, match[2]!, match[3] === undefined ? "" : decodeURIComponent(match[3]));
+  }
+}
+
+class FakeEventEmitter<T> {
+  private listeners: Listener<T>[] = [];
+  readonly event = (listener: Listener<T>) => {
+    this.listeners.push(listener);
+    return disposable;
+  };
+  fire(value: T): void {
+    for (const listener of this.listeners) listener(value);
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
+
+/** A view the extension showed: its URI, its text as the provider gave it, and each text it gave after a change. */
+export interface ShownView {
+  uri: string;
+  texts: string[];
+  beside: boolean;
 }
 
 export interface FakeStatusItem {
@@ -29,7 +75,13 @@ export class FakeClient {
     readonly id: string,
     readonly name: string,
     readonly serverOptions: unknown,
-    readonly clientOptions: { documentSelector: unknown; outputChannel: unknown },
+    readonly clientOptions: {
+      documentSelector: unknown;
+      outputChannel: unknown;
+      middleware: {
+        executeCommand(command: string, args: unknown[], next: (c: string, a: unknown[]) => unknown): unknown;
+      };
+    },
   ) {
     state.clients.push(this);
   }
@@ -39,7 +91,10 @@ export class FakeClient {
   }
   sendRequest(method: string, params: unknown): Promise<unknown> {
     state.requests.push({ method, params });
-    return Promise.resolve(state.answer);
+    return Promise.resolve(method === "workspace/executeCommand" ? state.kept : state.answer);
+  }
+  async sendNotification(type: { method: string }, params: unknown): Promise<void> {
+    state.notifications.push({ method: type.method, params });
   }
 }
 
@@ -48,31 +103,48 @@ export const state = {
   folders: [] as string[],
   activeTextEditor: undefined as { document: FakeDocument } | undefined,
   answer: null as unknown,
+  kept: null as unknown,
+  notifications: [] as { method: string; params: unknown }[],
+  textDocuments: [] as FakeDocument[],
+  providers: new Map<
+    string,
+    {
+      provideTextDocumentContent(uri: FakeUri): Promise<string>;
+      onDidChange: (l: Listener<FakeUri>) => unknown;
+    }
+  >(),
+  views: [] as ShownView[],
   clients: [] as FakeClient[],
   requests: [] as { method: string; params: unknown }[],
   commands: new Map<string, () => Promise<unknown>>(),
   messages: [] as string[],
   log: [] as string[],
   clipboard: "",
-  opened: [] as { language: string; content: string; beside: boolean }[],
   statusItems: [] as FakeStatusItem[],
   listeners: {
     activeEditor: [] as Listener<unknown>[],
     configuration: [] as Listener<{ affectsConfiguration(section: string): boolean }>[],
     diagnostics: [] as Listener<{ uris: { toString(): string }[] }>[],
+    openDocument: [] as Listener<FakeDocument>[],
+    changeDocument: [] as Listener<{ document: FakeDocument }>[],
+    closeDocument: [] as Listener<FakeDocument>[],
   },
   reset() {
     state.settings = {};
     state.folders = [];
     state.activeTextEditor = undefined;
     state.answer = null;
+    state.kept = null;
+    state.notifications = [];
+    state.textDocuments = [];
+    state.providers = new Map();
+    state.views = [];
     state.clients = [];
     state.requests = [];
     state.commands = new Map();
     state.messages = [];
     state.log = [];
     state.clipboard = "";
-    state.opened = [];
     state.statusItems = [];
     for (const listeners of Object.values(state.listeners)) listeners.length = 0;
   },
@@ -86,11 +158,20 @@ const subscribe =
     return disposable;
   };
 
-export function filterDocument(path = "/work/project/errors.lpf", languageId = "lpf"): FakeDocument {
-  return { languageId, uri: { toString: () => `file://${path}`, fsPath: path } };
+export function filterDocument(
+  path = "/work/project/errors.lpf",
+  languageId = "lpf",
+  text = "",
+): FakeDocument {
+  return { languageId, uri: new FakeUri("file", path), version: 1, getText: () => text };
 }
 
+/** Waits until the promises the extension started have run. */
+export const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 export const vscode = {
+  Uri: FakeUri,
+  EventEmitter: FakeEventEmitter,
   StatusBarAlignment: { Left: 1, Right: 2 },
   ViewColumn: { Beside: -2 },
   ThemeColor: class {
@@ -112,11 +193,10 @@ export const vscode = {
       state.messages.push(`status ${message}`);
       return disposable;
     },
-    showTextDocument: async (
-      document: { language: string; content: string },
-      options: { viewColumn: number },
-    ) => {
-      state.opened.push({ ...document, beside: options.viewColumn === -2 });
+    showTextDocument: async (document: { uri: FakeUri; text: string }, options: { viewColumn: number }) => {
+      const uri = document.uri.toString();
+      if (!state.views.some((view) => view.uri === uri))
+        state.views.push({ uri, texts: [document.text], beside: options.viewColumn === -2 });
     },
     createStatusBarItem: (id: string) => {
       const item: FakeStatusItem = {
@@ -145,7 +225,32 @@ export const vscode = {
     get workspaceFolders() {
       return state.folders.map((fsPath) => ({ uri: { fsPath } }));
     },
-    openTextDocument: async (document: { language: string; content: string }) => document,
+    get textDocuments() {
+      return state.textDocuments;
+    },
+    /** A document of a registered scheme, its text from the provider; once open, a change asks for its text again. */
+    openTextDocument: async (uri: FakeUri) => {
+      const provider = state.providers.get(uri.scheme);
+      if (!provider) throw new Error(`no provider for ${uri.toString()}`);
+      return { uri, text: await provider.provideTextDocumentContent(uri) };
+    },
+    registerTextDocumentContentProvider: (
+      scheme: string,
+      provider: {
+        provideTextDocumentContent(uri: FakeUri): Promise<string>;
+        onDidChange: (l: Listener<FakeUri>) => unknown;
+      },
+    ) => {
+      state.providers.set(scheme, provider);
+      provider.onDidChange(async (uri) => {
+        const view = state.views.find((shown) => shown.uri === uri.toString());
+        if (view) view.texts.push(await provider.provideTextDocumentContent(uri));
+      });
+      return disposable;
+    },
+    onDidOpenTextDocument: subscribe(state.listeners.openDocument),
+    onDidChangeTextDocument: subscribe(state.listeners.changeDocument),
+    onDidCloseTextDocument: subscribe(state.listeners.closeDocument),
     onDidChangeConfiguration: (listener: Listener<{ affectsConfiguration(section: string): boolean }>) =>
       subscribe(state.listeners.configuration)(listener),
   },
@@ -168,4 +273,11 @@ export const vscode = {
   },
 };
 
-export const languageClient = { LanguageClient: FakeClient, TransportKind: { stdio: 0, ipc: 1, pipe: 2 } };
+export const languageClient = {
+  LanguageClient: FakeClient,
+  TransportKind: { stdio: 0, ipc: 1, pipe: 2 },
+  ExecuteCommandRequest: { type: { method: "workspace/executeCommand" } },
+  DidOpenTextDocumentNotification: { type: { method: "textDocument/didOpen" } },
+  DidChangeTextDocumentNotification: { type: { method: "textDocument/didChange" } },
+  DidCloseTextDocumentNotification: { type: { method: "textDocument/didClose" } },
+};

@@ -3,12 +3,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { type ParseError, parse } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
 import { datasetNames } from "../../src/catalog/index.js";
-import { readElisp, readToml, type Sexp } from "./config-readers.js";
+import { readToml } from "./config-readers.js";
 import { RECIPES, readRecipes, recipe } from "./recipes.js";
 
 /*
  * The setups of docs/editors.md for the editors that cannot run here, checked for syntax and for
- * what they tell the editor. Neovim's and Vim's run for real (neovim.test.ts, vim.test.ts).
+ * what they tell the editor. Neovim's, Vim's and Emacs's run for real (neovim.test.ts,
+ * vim-ale.test.ts, vim.test.ts, emacs.test.ts).
  */
 
 const root = new URL("../../", import.meta.url);
@@ -25,15 +26,6 @@ function readJsonc(text: string): unknown {
   const value = parse(text, errors, { allowTrailingComma: true });
   expect(errors, "JSON syntax errors").toEqual([]);
   return value;
-}
-
-/** A form written back as Emacs Lisp, quotes spelled out. */
-function print(form: Sexp): string {
-  if (Array.isArray(form)) return `(${form.map(print).join(" ")})`;
-  if ("dotted" in form) return `(${form.dotted[0].map(print).join(" ")} . ${print(form.dotted[1])})`;
-  if ("string" in form) return JSON.stringify(form.string);
-  if ("char" in form) return `?${form.char}`;
-  return form.symbol;
 }
 
 describe("docs/editors.md's editor setups", () => {
@@ -86,19 +78,6 @@ describe("docs/editors.md's editor setups", () => {
     });
     expect(() => readToml('[language\nname = "x"')).toThrow(/line 1/);
     expect(() => readToml('name = "x" y')).toThrow(/unexpected text/);
-  });
-
-  it("Emacs: a mode for .lpf files and eglot running filterc", () => {
-    const forms = readElisp(recipe("emacs")).map(print);
-    expect(forms.slice(1)).toEqual([
-      '(add-to-list (quote auto-mode-alist) (quote ("\\\\.lpf\\\\\'" . lpf-mode)))',
-      '(with-eval-after-load (quote eglot) (add-to-list (quote eglot-server-programs) (quote (lpf-mode . ("filterc" "lsp" "--stdio")))))',
-      '(setq-default eglot-workspace-configuration (quote (:filterc (:dataset "gateway_http"))))',
-      "(add-hook (quote lpf-mode-hook) (function eglot-ensure))",
-    ]);
-    expect(forms[0]).toMatch(/^\(define-derived-mode lpf-mode prog-mode "LPF" /);
-    expect(forms[0]).toContain('(modify-syntax-entry ?# "<" lpf-mode-syntax-table)');
-    expect(() => readElisp("(add-hook 'lpf-mode-hook")).toThrow(/ends inside a form/);
   });
 
   it("Sublime Text: the generated grammar, and LSP's client for its scope", () => {

@@ -4,19 +4,21 @@ import { fencedBlocks } from "../helpers/doc-blocks.js";
 /*
  * The editor setups of docs/editors.md: blocks whose info string holds `recipe=NAME`. The
  * documentation's harness (test/docs/examples.test.ts) leaves them to the tests here, which run
- * them where the editor runs here (Neovim, Vim) and check the others' syntax.
+ * them where the editor runs here (Neovim, Vim, Emacs) and check the others' syntax.
  */
 
 /** Each recipe, and the test that runs or checks it. */
 export const RECIPES: Record<string, string> = {
+  path: "test/editors/neovim.test.ts, test/editors/vim-ale.test.ts, test/editors/emacs.test.ts",
   "vscode-install": "test/editors/recipes.test.ts",
   "vscode-settings": "test/editors/recipes.test.ts",
   "vim-files": "test/editors/vim.test.ts, test/editors/neovim.test.ts",
   "neovim-0.7": "test/editors/neovim.test.ts",
   neovim: "test/editors/neovim.test.ts",
+  "vim-ale": "test/editors/vim-ale.test.ts",
   "vim-lsp": "test/editors/vim.test.ts",
   helix: "test/editors/recipes.test.ts",
-  emacs: "test/editors/recipes.test.ts",
+  emacs: "test/editors/emacs.test.ts",
   "sublime-files": "test/editors/recipes.test.ts",
   "sublime-lsp": "test/editors/recipes.test.ts",
 };

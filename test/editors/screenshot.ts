@@ -4,21 +4,62 @@ import type { IGrammar } from "vscode-textmate";
 import { statusOf } from "../../editors/vscode/src/status.js";
 import { DEFAULT_DATASET } from "../../src/catalog/index.js";
 import { compileAnswer } from "../../src/lsp/compile-request.js";
-import { createLanguageService } from "../../src/service/index.js";
+import {
+  createLanguageService,
+  sampleJudge,
+  sampleLensOffset,
+  sampleLensTitle,
+} from "../../src/service/index.js";
 import { scopesOf } from "./textmate.js";
 
 /*
- * The extension README's screenshot, drawn from what the extension shows: the sample's colours
- * from the TextMate grammar, its diagnostics from the language service, the status bar's text
- * from the extension's own status code, in VS Code's Dark+ colours. The page is the picture's
+ * The extension README's screenshot (docs/editors.md shows it too), drawn from what the extension
+ * shows: the sample's colours from the TextMate grammar, its diagnostics and inlay hints from the
+ * language service, the evaluation lens as the server titles it over a few sample lines, the status
+ * bar's text from the extension's own status code, in VS Code's Dark+ colours. The page is the picture's
  * source: the PNG carries its hash, so a test tells when the committed picture is stale.
  */
 
 export const SCREENSHOT_SAMPLE = `# 5xx on the API host, excluding health checks
 EdgeResponseStatus geq 500
   and ClientRequestHost eq "api.example.com"
-  and not (ClientRequestPath startsWith "/health" or ClientRequestMethod in ["HEAD", "OPTIONS", "HEAD"])
+  and not (ClientRequestPath startsWith "/health"
+    or ClientRequestMethod in ["HEAD", "OPTIONS", "HEAD"])
 `;
+
+/** The sample logs the picture's evaluation lens counts (a filterc.json's `"samples": "logs/*.ndjson"`). */
+const SAMPLE_LINES = [
+  {
+    EdgeResponseStatus: 502,
+    ClientRequestHost: "api.example.com",
+    ClientRequestPath: "/v1/users",
+    ClientRequestMethod: "GET",
+  },
+  {
+    EdgeResponseStatus: 503,
+    ClientRequestHost: "api.example.com",
+    ClientRequestPath: "/health",
+    ClientRequestMethod: "GET",
+  },
+  {
+    EdgeResponseStatus: 200,
+    ClientRequestHost: "api.example.com",
+    ClientRequestPath: "/v1/users",
+    ClientRequestMethod: "GET",
+  },
+  {
+    EdgeResponseStatus: 500,
+    ClientRequestHost: "www.example.com",
+    ClientRequestPath: "/",
+    ClientRequestMethod: "POST",
+  },
+  {
+    EdgeResponseStatus: 504,
+    ClientRequestHost: "api.example.com",
+    ClientRequestPath: "/v1/orders",
+    ClientRequestMethod: "POST",
+  },
+].map((record) => JSON.stringify(record));
 
 /** Dark+ colours, by scope prefix; the longest prefix of a token's innermost scope wins. */
 const DARK_PLUS: [string, string][] = [
@@ -58,6 +99,19 @@ export function screenshotPage(grammar: IGrammar): string {
   const service = createLanguageService();
   const diagnostics = service.diagnostics(text);
   const status = statusOf(compileAnswer(service.analyze(text).compiled, DEFAULT_DATASET));
+  const hints = new Map(service.inlayHints(text).map((hint) => [hint.offset, hint.label]));
+  const judged = sampleJudge(service.analyze(text));
+  if ("problem" in judged) throw new Error(judged.problem);
+  const verdicts = SAMPLE_LINES.map((line) => judged.judge(line));
+  const lens = sampleLensTitle(
+    {
+      lines: SAMPLE_LINES.length,
+      kept: verdicts.filter((verdict) => verdict === "kept").length,
+      malformed: verdicts.filter((verdict) => verdict === "malformed").length,
+    },
+    "logs/*.ndjson",
+  );
+  const lensLine = text.slice(0, sampleLensOffset(service.analyze(text))).split("\n").length - 1;
   const scopes = scopesOf(grammar, text);
   const squiggled = new Map<number, string>();
   for (const d of diagnostics)
@@ -66,6 +120,8 @@ export function screenshotPage(grammar: IGrammar): string {
   let line = "";
   let firstShown: { line: number; column: number } | undefined;
   for (let i = 0; i < text.length; i++) {
+    const hint = hints.get(i);
+    if (hint) line += `<span class="hint">${html(hint)}</span>`;
     if (text[i] === "\n") {
       lines.push(line);
       line = "";
@@ -80,7 +136,7 @@ export function screenshotPage(grammar: IGrammar): string {
   const first = diagnostics[0];
   const hover =
     first && firstShown
-      ? `<div class="hover" style="top:${(firstShown.line + 1) * 20 + 10}px;left:${Math.min(firstShown.column * CHARACTER_WIDTH + GUTTER, WIDTH - HOVER_WIDTH - 20)}px"><b>${html(first.code)}</b> ${html(first.message)} <span class="source">filterc</span></div>`
+      ? `<div class="hover" style="top:${(firstShown.line + 1) * 20 + 10 + (firstShown.line >= lensLine ? 18 : 0)}px;left:${Math.min(firstShown.column * CHARACTER_WIDTH + GUTTER, WIDTH - HOVER_WIDTH - 20)}px"><b>${html(first.code)}</b> ${html(first.message)} <span class="source">filterc</span></div>`
       : "";
   const icon = status.text.startsWith("$(filter)")
     ? '<svg width="12" height="12" viewBox="0 0 12 12"><path d="M1 1h10L7 6v4L5 9V6z" fill="#fff"/></svg>'
@@ -94,12 +150,14 @@ body { margin: 0; width: ${WIDTH}px; background: #1e1e1e; font: 14px/20px "DejaV
 .line { display: flex; } .number { width: 40px; text-align: right; color: #858585; padding-right: 16px; }
 .hover { position: absolute; background: #252526; border: 1px solid #454545; color: #ccc; padding: 4px 8px; white-space: normal; width: ${HOVER_WIDTH}px; font-family: sans-serif; font-size: 13px; }
 .hover .source { color: #999; }
+.hint { color: #969696; background: #2b2b2b; border-radius: 3px; padding: 0 4px; margin-left: 4px; font-size: 12px; }
+.lens { color: #999; font-family: sans-serif; font-size: 12px; padding-left: 56px; height: 18px; line-height: 18px; }
 .status { background: #007acc; color: #fff; font-family: sans-serif; font-size: 12px; height: 22px; display: flex; justify-content: flex-end; align-items: center; }
 .status span { padding: 0 10px; height: 22px; display: flex; gap: 5px; align-items: center; }
 </style></head><body><div class="tab">errors.lpf</div><div class="editor">${lines
     .map(
       (content, index) =>
-        `<div class="line"><span class="number">${index + 1}</span><span>${content}</span></div>`,
+        `${index === lensLine ? `<div class="lens">${html(lens)}</div>` : ""}<div class="line"><span class="number">${index + 1}</span><span>${content}</span></div>`,
     )
     .join(
       "",

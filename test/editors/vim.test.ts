@@ -18,7 +18,8 @@ const VIM_TIMEOUT_MS = 30_000;
 
 /*
  * One Vim, headless, with the documented setup: the syntax files copied into ~/.vim and the
- * vim-lsp recipe as ~/.vimrc (vim-lsp itself replaced by a stub that keeps what it is given).
+ * vim-lsp recipe as ~/.vimrc (vim-lsp itself replaced by a stub that keeps what it is given: Debian
+ * does not package vim-lsp; vim-ale.test.ts runs the ALE recipe against the server for real).
  * It opens every sample and writes the highlight group of each character, the ftplugin's
  * options, what gq makes of a messy and of a broken filter, and the server vim-lsp was given.
  */
@@ -49,6 +50,9 @@ doautocmd User lsp_setup
 let s:server = copy(g:registered)
 let s:server.cmd = s:server.cmd({})
 let s:out.server = s:server
+edit messy.lpf
+doautocmd User lsp_buffer_enabled
+let s:out.buffer = {'omnifunc': &omnifunc, 'K': maparg('K', 'n')}
 call writefile([json_encode(s:out)], 'out.json')
 qa!
 `;
@@ -62,6 +66,7 @@ let out: {
   broken: string[];
   message: string;
   server: unknown;
+  buffer: { omnifunc: string; K: string };
 };
 const samples = readSamples();
 
@@ -159,12 +164,13 @@ describe("Vim with editors/vim", () => {
     );
   });
 
-  it("registers the filterc server with vim-lsp as docs/editors.md says", () => {
+  it("registers the filterc server with vim-lsp as docs/editors.md says, with omnifunc and K for its buffers", () => {
     expect(out.server).toEqual({
       name: "filterc",
       cmd: ["filterc", "lsp", "--stdio"],
       allowlist: ["lpf"],
       workspace_config: { filterc: { dataset: "gateway_http" } },
     });
+    expect(out.buffer).toEqual({ omnifunc: "lsp#complete", K: "<Plug>(lsp-hover)" });
   });
 });

@@ -1,16 +1,20 @@
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { builtinModules } from "node:module";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  CodeLensRequest,
   createProtocolConnection,
   DidOpenTextDocumentNotification,
+  DocumentSymbolRequest,
+  ExecuteCommandRequest,
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
+  InlayHintRequest,
   PublishDiagnosticsNotification,
   type PublishDiagnosticsParams,
   ShutdownRequest,
@@ -18,7 +22,8 @@ import {
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 import { generatedFiles } from "../../editors/generated.js";
-import { COMPILE_REQUEST } from "../../src/lsp/protocol.js";
+import { COMPILE_REQUEST, SHOW_KEPT_SAMPLES_COMMAND } from "../../src/lsp/protocol.js";
+import { PARSER_FILE_NAMES, PARSER_PACKAGE_FILES } from "../../src/terraform/parser-files.js";
 import { unzip } from "./zip.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -36,15 +41,17 @@ beforeAll(() => {
   execFileSync(process.execPath, ["editors/vscode/build.mjs"], { cwd: root, stdio: "pipe" });
   files = unzip(readFileSync(vsix));
   unpacked = mkdtempSync(join(tmpdir(), "filterc-vsix-"));
+  // The server and the files beside it, as VS Code unpacks them, away from any node_modules.
   for (const [name, data] of files)
-    if (name === "extension/dist/server.js") writeFileSync(join(unpacked, "server.js"), data);
+    if (name.startsWith("extension/dist/"))
+      writeFileSync(join(unpacked, name.slice("extension/dist/".length)), data);
 }, 180_000);
 afterAll(() => rmSync(unpacked, { recursive: true, force: true }));
 
 const text = (name: string) => files.get(name)?.toString("utf8") ?? "";
 
 describe("npm run vsix", () => {
-  it("packs the manifest, README, license, icon, language files, two bundles and filterc.json's schema: no node_modules, under 3 MB", () => {
+  it("packs the manifest, README, license, icon, language files, two bundles, filterc.json's schema and the HCL parser: no node_modules, under 3 MB", () => {
     expect([...files.keys()].sort()).toEqual([
       "[Content_Types].xml",
       "extension.vsixmanifest",
@@ -53,6 +60,8 @@ describe("npm run vsix", () => {
       "extension/dist/extension.js",
       "extension/dist/filterc.schema.json",
       "extension/dist/server.js",
+      "extension/dist/tree-sitter-hcl.wasm",
+      "extension/dist/web-tree-sitter.wasm",
       "extension/images/icon.png",
       "extension/language-configuration.json",
       "extension/package.json",
@@ -97,7 +106,7 @@ describe("npm run vsix", () => {
 
   it("links the README's screenshot into the repository, where it is committed", () => {
     expect(text("extension/readme.md")).toContain(
-      "![A filter file with its colours, a diagnostic and the status bar's figures](https://github.com/filterc/filterc/raw/HEAD/editors/vscode/images/screenshot.png)",
+      "![A filter file with its colours, the evaluation lens, inlay hints, a diagnostic and the status bar's figures](https://github.com/filterc/filterc/raw/HEAD/editors/vscode/images/screenshot.png)",
     );
     const screenshot = readFileSync(join(root, "editors/vscode/images/screenshot.png"));
     expect(screenshot.toString("latin1", 1, 4)).toBe("PNG");
@@ -117,6 +126,17 @@ describe("npm run vsix", () => {
       { fileMatch: "filterc.json", url: "./dist/filterc.schema.json" },
     ]);
     expect(text("extension/dist/filterc.schema.json")).toBe(read("schemas/filterc.schema.json"));
+  });
+
+  it("carries the HCL parser's WebAssembly as the CLI's build takes it from its packages", () => {
+    const require = createRequire(import.meta.url);
+    for (const key of ["runtime", "grammar"] as const)
+      expect(
+        files
+          .get(`extension/dist/${PARSER_FILE_NAMES[key]}`)
+          ?.equals(readFileSync(require.resolve(PARSER_PACKAGE_FILES[key]))),
+        key,
+      ).toBe(true);
   });
 
   it("bundles the extension whole: it requires only vscode and Node's own modules", () => {
@@ -176,6 +196,86 @@ describe("npm run vsix", () => {
     } finally {
       connection.dispose();
       if (child.exitCode === null) child.kill();
+    }
+  });
+
+  it("checks Terraform files, and answers the outline, inlay hints and the evaluation lens", async () => {
+    const project = mkdtempSync(join(tmpdir(), "filterc-vsix-project-"));
+    const child = spawn(
+      process.execPath,
+      [join(unpacked, "server.js"), "--stdio", `--clientProcessId=${process.pid}`],
+      {
+        cwd: unpacked,
+        stdio: "pipe",
+      },
+    );
+    const connection = createProtocolConnection(
+      new StreamMessageReader(child.stdout),
+      new StreamMessageWriter(child.stdin),
+    );
+    const published = new Map<string, (params: PublishDiagnosticsParams) => void>();
+    const next = (uri: string) =>
+      new Promise<PublishDiagnosticsParams>((resolve) => published.set(uri, resolve));
+    connection.onNotification(PublishDiagnosticsNotification.type, (params) =>
+      published.get(params.uri)?.(params),
+    );
+    connection.listen();
+    try {
+      await connection.sendRequest(InitializeRequest.type, {
+        processId: process.pid,
+        rootUri: null,
+        capabilities: {},
+      });
+      await connection.sendNotification(InitializedNotification.type, {});
+      // As the extension sends a Terraform file (terraform.ts): its language id and whole text.
+      const tf = join(project, "main.tf");
+      const job = `resource "cloudflare_logpush_job" "a" {\n  zone_id = "z"\n  filter  = jsonencode({ where = { key = "ClientRequestHost", operator = "in", value = "a,b" } })\n}\n`;
+      writeFileSync(tf, job);
+      const tfUri = pathToFileURL(tf).href;
+      const checked = next(tfUri);
+      await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri: tfUri, languageId: "terraform", version: 1, text: job },
+      });
+      expect((await checked).diagnostics.map((d) => [d.range.start, d.code, d.message])).toEqual([
+        [{ line: 2, character: 87 }, "E0304", "/where/value: `in` takes a list of values, like [200, 201]"],
+      ]);
+      mkdirSync(join(project, "logs"));
+      writeFileSync(join(project, "filterc.json"), '{"samples": "logs/*.ndjson"}');
+      writeFileSync(
+        join(project, "logs", "a.ndjson"),
+        '{"EdgeResponseStatus":502}\n{"EdgeResponseStatus":200}\n',
+      );
+      const uri = pathToFileURL(join(project, "errors.lpf")).href;
+      const filter = 'EdgeResponseStatus geq 500 and not ClientRequestPath startsWith "/health"';
+      const opened = next(uri);
+      await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId: "lpf", version: 1, text: filter },
+      });
+      expect((await opened).diagnostics).toEqual([]);
+      const symbols = await connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } });
+      expect(symbols?.map((symbol) => symbol.name)).toEqual(["and"]);
+      const hints = await connection.sendRequest(InlayHintRequest.type, {
+        textDocument: { uri },
+        range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
+      });
+      expect(hints?.map((hint) => hint.label)).toEqual(["→ !startsWith"]);
+      const lenses = await connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+      expect(lenses?.map((lens) => lens.command)).toEqual([
+        {
+          title: "▶ keeps 1 of 2 sample lines (logs/*.ndjson)",
+          command: SHOW_KEPT_SAMPLES_COMMAND,
+          arguments: [uri],
+        },
+      ]);
+      const kept = await connection.sendRequest(ExecuteCommandRequest.type, {
+        command: SHOW_KEPT_SAMPLES_COMMAND,
+        arguments: [uri],
+      });
+      expect(kept).toMatchObject({ lines: [{ line: 0, text: '{"EdgeResponseStatus":502}' }], more: 0 });
+    } finally {
+      connection.dispose();
+      child.kill();
+      rmSync(project, { recursive: true, force: true });
     }
   });
 });

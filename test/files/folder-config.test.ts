@@ -36,6 +36,24 @@ describe("reading a filterc.json", () => {
     expect(read("{}")).toEqual({});
   });
 
+  it("takes sample logs as a glob inside its own folder", () => {
+    expect(read('{"samples": "logs/**/*.ndjson.gz"}')).toEqual({ samples: "logs/**/*.ndjson.gz" });
+    const like = 'samples must be a glob of log files inside this folder, like "logs/*.ndjson"';
+    expect(read('{"samples": 3}')).toEqual([`filterc.json:1:13: ${like}, not 3`]);
+    expect(read('{"samples": ""}')).toEqual([`filterc.json:1:13: ${like}, not an empty string`]);
+    for (const outside of [
+      "/var/log/*.ndjson",
+      "../logs/*",
+      "logs/../../x",
+      "~/logs/*",
+      "C:\\logs\\*",
+      "a\\..\\b",
+    ])
+      expect(read(JSON.stringify({ samples: outside }))).toEqual([
+        `filterc.json:1:12: ${like}: ${JSON.stringify(outside)} reaches outside the folder of filterc.json`,
+      ]);
+  });
+
   it("names every problem at its line and column, with the fix where one is near", () => {
     const text = [
       "{",
@@ -47,7 +65,7 @@ describe("reading a filterc.json", () => {
       "}",
     ].join("\n");
     expect(read(text)).toEqual([
-      'filterc.json:2:3: unknown setting "datset"; did you mean "dataset"? (filterc.json takes $schema, dataset, maxOperators, maxBytes)',
+      'filterc.json:2:3: unknown setting "datset"; did you mean "dataset"? (filterc.json takes $schema, dataset, maxOperators, maxBytes, samples)',
       `filterc.json:3:14: unknown dataset "gatway_http"; known datasets: gateway_http, gateway_dns, gateway_network, audit_logs, zaraz_events and 32 more (did you mean gateway_http?)`,
       'filterc.json:4:19: maxOperators must be a whole number from 1 to 9007199254740991, not "30"',
       "filterc.json:5:15: maxBytes must be a whole number from 1 to 9007199254740991, not 0",
@@ -63,7 +81,7 @@ describe("reading a filterc.json", () => {
   it("cuts a long name short in its message", () => {
     const long = "x".repeat(1000);
     expect(read(JSON.stringify({ [long]: 1, dataset: long, $schema: 2 }))).toEqual([
-      `filterc.json:1:2: unknown setting "${"x".repeat(40)}…" (filterc.json takes $schema, dataset, maxOperators, maxBytes)`,
+      `filterc.json:1:2: unknown setting "${"x".repeat(40)}…" (filterc.json takes $schema, dataset, maxOperators, maxBytes, samples)`,
       `filterc.json:1:1017: unknown dataset "${"x".repeat(40)}…"; known datasets: dex_application_tests, dex_device_state_events, access_requests, account_abuse_protection_events, audit_logs and 32 more`,
       "filterc.json:1:2030: $schema must be a string (the address of the JSON Schema), not 2",
     ]);
@@ -105,7 +123,21 @@ describe("the JSON Schema of filterc.json", () => {
   it("accepts and rejects the configs the loader accepts and rejects", async () => {
     const valid = await validate();
     const settingValue = fc.oneof(
-      fc.constantFrom(...datasetNames, "gatway_http", "", "./schema.json"),
+      fc.constantFrom(
+        ...datasetNames,
+        "gatway_http",
+        "",
+        "./schema.json",
+        "logs/*.ndjson",
+        "../logs",
+        "/etc/x",
+        "a/../b",
+        "a/..b",
+        "~x",
+        "C:x",
+        "a\\..",
+        " ",
+      ),
       fc.integer({ min: -2, max: 2000 }),
       fc.constantFrom(0.5, 1e3, 2 ** 53 - 1, 2 ** 53, -0),
       fc.boolean(),
@@ -115,7 +147,7 @@ describe("the JSON Schema of filterc.json", () => {
     );
     const config = fc.oneof(
       fc.dictionary(
-        fc.constantFrom("$schema", "dataset", "maxOperators", "maxBytes", "datset", "max_bytes"),
+        fc.constantFrom("$schema", "dataset", "maxOperators", "maxBytes", "samples", "datset", "max_bytes"),
         settingValue,
       ),
       settingValue,

@@ -79,6 +79,12 @@ describe("filterc lsp --stdio", () => {
         full: true,
       },
       codeLensProvider: { resolveProvider: false },
+      documentSymbolProvider: { label: "filterc" },
+      foldingRangeProvider: true,
+      selectionRangeProvider: true,
+      inlayHintProvider: { resolveProvider: false },
+      documentLinkProvider: { resolveProvider: false },
+      executeCommandProvider: { commands: ["filterc.showKeptSamples"] },
     });
     expect(initialized.serverInfo).toEqual({ name: "filterc" });
 

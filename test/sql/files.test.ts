@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GLOB_LIMITS, type GlobLimits, localFiles } from "../../src/cli/local-files.js";
+import { localFiles } from "../../src/cli/local-files.js";
+import { GLOB_LIMITS, type GlobLimits } from "../../src/files/index.js";
 import { ensureBundles } from "../helpers/bundles.js";
 import { spawnCli } from "../helpers/cli.js";
 

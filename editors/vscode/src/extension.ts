@@ -1,14 +1,30 @@
 import * as vscode from "vscode";
-import { LanguageClient, type ServerOptions, TransportKind } from "vscode-languageclient/node";
-import { COMPILE_REQUEST, type CompileAnswer, type CompileParams } from "../../../src/lsp/protocol.js";
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  type Middleware,
+  type ServerOptions,
+  TransportKind,
+} from "vscode-languageclient/node";
+import {
+  COMPILE_REQUEST,
+  type CompileAnswer,
+  type CompileParams,
+  type KeptSamples,
+  SHOW_KEPT_SAMPLES_COMMAND,
+} from "../../../src/lsp/protocol.js";
 import { chooseServer, isProgram, SETTING } from "./server-program.js";
 import { statusOf } from "./status.js";
+import { TerraformSync } from "./terraform.js";
+import { FilterViews, VIEW_SCHEME } from "./views.js";
 
 /*
  * The VS Code extension: the filterc language server (bundled, or the program filterc.server.path
- * names) for filter documents, commands that show, copy and explain what the current file
- * compiles to, and a status bar item with its comparisons and bytes against the limits. The
- * server computes all of it (`filterc/compile`), with the document's own settings.
+ * names) for filter documents, and for the diagnostics of Terraform documents (terraform.ts);
+ * commands that show (in read-only views that follow the file, views.ts), copy and explain what
+ * the current file compiles to, the evaluation lens's kept lines, and a status bar item with its
+ * comparisons and bytes against the limits. The server computes all of it (`filterc/compile`,
+ * `filterc.showKeptSamples`), with the document's own settings.
  */
 
 /** The language ids served: the extension's own, and the id the server also knows filters by. */
@@ -23,14 +39,41 @@ const isFilter = (document: vscode.TextDocument | undefined): document is vscode
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel("filterc", { log: true });
   context.subscriptions.push(output);
-  let client = await startClient(context, output);
+  const views = new FilterViews({
+    compile: (uri) =>
+      client.sendRequest<CompileAnswer | null>(COMPILE_REQUEST, {
+        textDocument: { uri },
+      } satisfies CompileParams),
+    keptSamples: (uri) =>
+      client.sendRequest<KeptSamples | null>(ExecuteCommandRequest.type.method, {
+        command: SHOW_KEPT_SAMPLES_COMMAND,
+        arguments: [uri],
+      }),
+  });
+  // The evaluation lens's command opens its view, which asks the server for the lines.
+  const middleware: Middleware = {
+    executeCommand: (command, args, next) =>
+      command === SHOW_KEPT_SAMPLES_COMMAND && typeof args[0] === "string"
+        ? views.show("kept", vscode.Uri.parse(args[0]))
+        : next(command, args),
+  };
+  let client = await startClient(context, output, middleware);
+  const terraform = new TerraformSync(() => client);
+  await terraform.openAll();
 
   context.subscriptions.push(
     { dispose: () => void client.stop() },
+    views,
+    terraform,
+    vscode.workspace.registerTextDocumentContentProvider(VIEW_SCHEME, views),
+    vscode.workspace.onDidCloseTextDocument((document) => {
+      if (document.uri.scheme === VIEW_SCHEME) views.closed(document);
+    }),
     vscode.workspace.onDidChangeConfiguration(async (change) => {
       if (!change.affectsConfiguration(SETTING)) return;
       await client.stop();
-      client = await startClient(context, output);
+      client = await startClient(context, output, middleware);
+      await terraform.openAll();
     }),
   );
 
@@ -61,11 +104,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     return answer?.[form] ?? undefined;
   };
 
-  const showBeside = async (language: string, content: string) => {
-    const document = await vscode.workspace.openTextDocument({ language, content });
-    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true });
-  };
-
   const copy = async (text: string | undefined, what: string) => {
     if (text === undefined) return;
     await vscode.env.clipboard.writeText(text);
@@ -75,7 +113,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.commands.registerCommand("filterc.showJson", async () => {
       const filter = await filterOf("filter");
-      if (filter !== undefined) await showBeside("json", `${filter}\n`);
+      const document = vscode.window.activeTextEditor?.document;
+      if (filter !== undefined && document) await views.show("json", document.uri);
     }),
     vscode.commands.registerCommand("filterc.copyJson", async () =>
       copy(await filterOf("filter"), "the filter's Logpush JSON"),
@@ -85,7 +124,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ),
     vscode.commands.registerCommand("filterc.explain", async () => {
       const answer = await compiled();
-      if (answer?.explanation) await showBeside("plaintext", answer.explanation);
+      const document = vscode.window.activeTextEditor?.document;
+      if (answer?.explanation && document) await views.show("explain", document.uri);
     }),
   );
 
@@ -121,6 +161,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.languages.onDidChangeDiagnostics((change) => {
       const uri = vscode.window.activeTextEditor?.document.uri.toString();
       if (change.uris.some((changed) => changed.toString() === uri)) showStatusSoon();
+      for (const changed of change.uris) views.sourceChanged(changed.toString());
     }),
   );
   showStatusSoon();
@@ -130,6 +171,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 async function startClient(
   context: vscode.ExtensionContext,
   output: vscode.LogOutputChannel,
+  middleware: Middleware,
 ): Promise<LanguageClient> {
   const choice = chooseServer(vscode.workspace.getConfiguration().get(SETTING), {
     folders: (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath),
@@ -152,6 +194,7 @@ async function startClient(
       { language, scheme: "untitled" },
     ]),
     outputChannel: output,
+    middleware,
   });
   await client.start();
   return client;

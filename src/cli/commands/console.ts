@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join, resolve } from "node:path";
 import { resolveScope } from "../../api/ids.js";
 import {
   createClient,
@@ -12,6 +11,7 @@ import {
 } from "../../api/index.js";
 import { type ApiDescription, type ConsoleServer, startConsole } from "../../console/index.js";
 import { terminalText } from "../../diagnostics/index.js";
+import { moduleFile } from "../../files/index.js";
 import { API_PREFIX, DEFAULT_DATA_DIR, type Sandbox, startSandbox } from "../../sandbox/index.js";
 import { apiFlags, clientFrom } from "../api-common.js";
 import { parseCommandArgs, parseCount } from "../args.js";
@@ -52,7 +52,7 @@ Options:
 Exit status: 0 stopped, 1 cannot serve (port in use, page not built, no credentials), 2 usage.`;
 
 /** The built page ships beside the CLI bundle, in dist/console. */
-const pageFolder = fileURLToPath(new URL("./console/", import.meta.url));
+const pageFolder = join(dirname(moduleFile(import.meta.url)), "console/");
 
 const { "dry-run": _dryRun, json: _json, ...consoleApiFlags } = apiFlags;
 

@@ -5,8 +5,9 @@ import { type CliIO, UsageError } from "../io.js";
 export const usage = `filterc lsp --stdio [options]
 
 Runs the filterc language server over standard input and output (LSP): diagnostics,
-completion, hover, formatting, quick fixes, semantic tokens and test-file code lenses for filter
-documents (language id logpush-filter or lpf, or a file ending in .lpf).
+completion, hover, formatting, quick fixes, semantic tokens, outline, folding, selection ranges,
+inlay hints, field links, and the evaluation and test-file code lenses for filter documents
+(language id logpush-filter or lpf, or a file ending in .lpf); diagnostics for Terraform files.
 
 Options:
   --stdio               talk LSP over stdin/stdout (the only transport)

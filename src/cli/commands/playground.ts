@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { serveStatic } from "../../console/static-server.js";
+import { moduleFile } from "../../files/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
 import { untilStopped } from "../signals.js";
@@ -15,7 +16,7 @@ Options:
 Exit status: 0 stopped, 1 cannot serve (port in use, page not built), 2 usage.`;
 
 /** The built page ships beside the CLI bundle, in dist/playground. */
-const pageFolder = fileURLToPath(new URL("./playground/", import.meta.url));
+const pageFolder = join(dirname(moduleFile(import.meta.url)), "playground/");
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values } = parseCommandArgs(argv, { port: { type: "string" } }, false);
