@@ -3,9 +3,8 @@
 
 import type { FieldInfo } from "../catalog/catalog.js";
 import { isTimestampField } from "../catalog/timestamps.js";
-import { A_CONDITION, isCond } from "../check/cond-shape.js";
+import { meaningArgument } from "../check/cond-shape.js";
 import { type Cond, type Leaf, type Meaning, type ScalarValue, scalarText } from "../check/ir.js";
-import { toNegationNormalForm } from "../check/negate.js";
 import { expectArgument } from "../diagnostics/arguments.js";
 import { OPERATORS, operatorAccepts, type PositiveOperator } from "../syntax/vocabulary.js";
 import {
@@ -46,12 +45,12 @@ type ValueTest = (value: unknown) => boolean;
  * form already is not copied).
  */
 export function compilePredicate(condition: Cond, options: TimestampOptions = {}): Predicate {
-  expectArgument(condition, isCond, "compilePredicate", "condition", A_CONDITION);
+  const meaning = meaningArgument(condition, "compilePredicate", "condition");
   expectArgument(options, isTimestampOptions, "compilePredicate", "options", TIMESTAMP_OPTIONS);
   // Each field the filter names has a slot, read from the record when a comparison first asks for
   // it: a filter that tests one field many times costs one property lookup, not many, and one
   // whose first comparison fails reads no other field.
-  const { fields, test, slotValues } = compileSlotPredicate(toNegationNormalForm(condition), options);
+  const { fields, test, slotValues } = compileSlotPredicate(meaning, options);
   let current: Record<string, unknown> = {};
   const values = slotValues((slot) => current[fields[slot]!]);
   return (record) => {
@@ -80,17 +79,14 @@ interface SlotPredicate {
 }
 
 /** The predicate over slots of a filter's meaning (null: the empty filter, which keeps every record). */
-export function compileSlotPredicate(
-  condition: Meaning | null,
-  options: TimestampOptions = {},
-): SlotPredicate {
-  if (condition === null)
+export function compileSlotPredicate(meaning: Meaning | null, options: TimestampOptions = {}): SlotPredicate {
+  if (meaning === null)
     return { fields: [], timeSlots: [], test: always, slotValues: (read) => new SlotValues(0, read) };
   const slots = new Map<string, number>();
-  const compiled = compileCond(condition, slots);
+  const compiled = compileCond(meaning, slots);
   const fields = [...slots.keys()];
   const timestamps = new Set(
-    namedFields(condition)
+    namedFields(meaning)
       .filter(isTimestampField)
       .map((field) => field.name),
   );

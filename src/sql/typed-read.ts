@@ -1,4 +1,4 @@
-import { type Cond, type Meaning, toNegationNormalForm } from "../check/index.js";
+import type { Meaning } from "../check/index.js";
 import { terminalText } from "../diagnostics/index.js";
 import type { ColumnValueKind, KindedField, TimestampReading } from "../eval/index.js";
 import { columnKind, columnType } from "./columns.js";
@@ -72,10 +72,9 @@ export interface TypedRead {
  * typed form.
  */
 export function typedRead(
-  condition: Cond,
+  meaning: Meaning,
   options: { from: readonly Location[]; timestamps: TimestampReading; groupBy?: string },
 ): TypedRead | undefined {
-  const meaning = toNegationNormalForm(condition);
   const kinds = new Map<string, ColumnValueKind>();
   for (const field of leafFields(meaning)) {
     const kind = columnKind(field);

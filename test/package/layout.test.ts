@@ -14,6 +14,7 @@ const stages = [
   "compile.ts",
   "print",
   "decompile",
+  "load",
   "eval",
   "sql",
   "diff",
@@ -63,6 +64,13 @@ describe("source layout", () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it("computes a filter's meaning only in src/check/: every other stage is handed it", () => {
+    const computing = files
+      .filter((f) => f.stage !== "check" && /\btoNegationNormalForm\b|\/negate\.js["']/.test(f.text))
+      .map((f) => relative(src, f.path));
+    expect(computing).toEqual([]);
   });
 
   it("keeps the core free of Node-only APIs so it runs in a browser", () => {
