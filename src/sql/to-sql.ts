@@ -1,7 +1,8 @@
 import { type Cond, meaningOrNullArgument } from "../check/index.js";
 import { type Diagnostic, expectArgument, isObject, isString } from "../diagnostics/index.js";
 import { DEFAULT_TIMESTAMP_READING, TIMESTAMP_READINGS, type TimestampReading } from "../eval/index.js";
-import { type DialectName, dialects, type Location } from "./dialect.js";
+import type { Location } from "./dialect.js";
+import { type DialectName, dialects } from "./dialects.js";
 import { translate } from "./translate.js";
 import { translateTyped } from "./typed.js";
 
@@ -126,7 +127,12 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
   if (translated && translated.expression === null)
     return { ok: false, sql: null, diagnostics: translated.diagnostics };
   const fields = translated?.fields ?? [];
-  const where = dialect.record(column, translated?.expression ?? null, fields);
+  const where = dialect.recordTest(
+    dialect.identifier(column),
+    translated?.expression ?? null,
+    fields,
+    "false",
+  );
   if (table !== undefined)
     return {
       ok: true,
@@ -137,7 +143,7 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
   return {
     ok: true,
     sql: where,
-    ...(count ? { unreadableTimes: dialect.recordCount(column, count, fields) } : {}),
+    ...(count ? { unreadableTimes: dialect.recordTest(dialect.identifier(column), count, fields, "0") } : {}),
     diagnostics: [],
   };
 }

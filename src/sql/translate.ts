@@ -109,7 +109,7 @@ class Translation {
     if (problem)
       this.diagnostics.push(
         diagnose("NotExpressibleInSql", leaf.range, {
-          dialect: this.dialect.name,
+          engine: this.dialect.title,
           field: leaf.field.name,
           problem,
         }),
@@ -147,9 +147,9 @@ class Translation {
     const test = {
       eq: () => `${text} = ${literals[0]}`,
       in: () => (literals.length === 1 ? `${text} = ${literals[0]}` : `${text} IN (${literals.join(", ")})`),
-      startsWith: () => dialect.startsWith(text, literals[0]!),
-      endsWith: () => dialect.endsWith(text, literals[0]!),
-      contains: () => dialect.contains(text, literals[0]!),
+      startsWith: () => dialect.textOperators.startsWith(text, literals[0]!),
+      endsWith: () => dialect.textOperators.endsWith(text, literals[0]!),
+      contains: () => dialect.textOperators.contains(text, literals[0]!),
     }[operator as "eq"];
     if (!test) throw new Error(`${operator} does not compare strings`);
     return `${dialect.isKind(ref, "string")} AND ${test()}`;

@@ -4,7 +4,7 @@ import { type Diagnostic, diagnose } from "../diagnostics/index.js";
 import { AUTO_NANOSECONDS_FROM, AUTO_SECONDS_BELOW, type TimestampReading } from "../eval/index.js";
 import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
 import { columnKind } from "./columns.js";
-import type { Dialect, DialectName } from "./dialect.js";
+import type { Dialect } from "./dialect.js";
 import { sqlComparator } from "./numbers.js";
 
 /**
@@ -13,28 +13,6 @@ import { sqlComparator } from "./numbers.js";
  * `NOT` of that, so a missing field fails every positive operator and passes every `!` one, as in
  * eval; the meaning has no `not` of a group, so no NULL reaches an `AND`, `OR` or `NOT` above them.
  */
-
-/** What differs between the engines over typed columns: arrays and 128-bit integers. */
-const TYPED: Record<
-  DialectName,
-  {
-    has(list: string, value: string): string;
-    hasAny(list: string, values: string[]): string;
-    /** An integer expression on 128 bits. */
-    wide(value: string): string;
-  }
-> = {
-  duckdb: {
-    has: (list, value) => `list_contains(${list}, ${value})`,
-    hasAny: (list, values) => `list_has_any(${list}, [${values.join(", ")}])`,
-    wide: (value) => `CAST(${value} AS HUGEINT)`,
-  },
-  clickhouse: {
-    has: (list, value) => `has(${list}, ${value})`,
-    hasAny: (list, values) => `hasAny(${list}, [${values.join(", ")}])`,
-    wide: (value) => `toInt128(${value})`,
-  },
-};
 
 /** Integers an engine reads as a literal of a type every 128-bit column compares with (ClickHouse finds no type for Int64 and UInt64 together). */
 const INT64_MIN = -(2n ** 63n);
@@ -85,7 +63,7 @@ function leafTest(
   const values = Array.isArray(leaf.value) ? leaf.value : [leaf.value];
   const notExpressible = (problem: string) =>
     diagnostics.push(
-      diagnose("NotExpressibleInSql", leaf.range, { dialect: dialect.name, field: name, problem }),
+      diagnose("NotExpressibleInSql", leaf.range, { engine: dialect.title, field: name, problem }),
     );
   if (columns !== undefined && !columns.includes(name)) {
     const listed = columns.slice(0, COLUMNS_NAMED).join(", ");
@@ -110,9 +88,8 @@ function leafTest(
   const { negative, positive } = OPERATORS[leaf.operator];
   const column = typedValue(name);
   const texts = values.map(scalarText);
-  const typed = TYPED[dialect.name];
   const integer = (text: string) =>
-    BigInt(text) >= INT64_MIN && BigInt(text) <= INT64_MAX ? text : typed.wide(dialect.string(text));
+    BigInt(text) >= INT64_MIN && BigInt(text) <= INT64_MAX ? text : dialect.wide(dialect.string(text));
   let test: string;
   switch (kind) {
     case "string":
@@ -133,7 +110,7 @@ function leafTest(
     case "strings":
     case "ints": {
       const literals = kind === "ints" ? texts.map(integer) : texts.map((text) => dialect.string(text));
-      test = literals.length === 1 ? typed.has(column, literals[0]!) : typed.hasAny(column, literals);
+      test = literals.length === 1 ? dialect.has(column, literals[0]!) : dialect.hasAny(column, literals);
       break;
     }
     default:
@@ -152,11 +129,9 @@ function stringTest(
   const literals = values.map((value) => dialect.string(scalarText(value)));
   switch (operator) {
     case "startsWith":
-      return dialect.startsWith(column, literals[0]!);
     case "endsWith":
-      return dialect.endsWith(column, literals[0]!);
     case "contains":
-      return dialect.contains(column, literals[0]!);
+      return dialect.textOperators[operator](column, literals[0]!);
     default:
       return compare(column, operator, literals);
   }
@@ -175,7 +150,7 @@ function compare(value: string, operator: PositiveOperator, literals: string[]):
  * is no time (NULL: it compares as a missing field).
  */
 function instant(dialect: Dialect, column: string, reading: TimestampReading): string {
-  const wide = TYPED[dialect.name].wide(column);
+  const wide = dialect.wide(column);
   const seconds = `${wide} * 1000000000`;
   if (reading === "unixnano") return wide;
   if (reading === "unix") return `(${seconds})`;

@@ -31,6 +31,7 @@ export {
   operatorAccepts,
   operatorsFor,
   type PositiveOperator,
+  type PositiveOperatorOn,
   type Punctuation,
   type TokenFacts,
 } from "./vocabulary.js";

@@ -206,6 +206,17 @@ export type CanonicalOperator = keyof typeof declarations;
 /** The operators that fail for a record lacking the field; each `!` operator is the negation of one of them. */
 export type PositiveOperator = Exclude<CanonicalOperator, `!${string}`>;
 
+/**
+ * The positive operators that compare a field of `type` (on an array field, its elements), as
+ * their declarations' `accepts` say: a stage's table of what each does on that type is keyed by
+ * it, so a new operator is a type error in every table that lacks it.
+ */
+export type PositiveOperatorOn<Type extends FieldType> = {
+  [Operator in PositiveOperator]: Type extends (typeof declarations)[Operator]["accepts"][number]
+    ? Operator
+    : never;
+}[PositiveOperator];
+
 /** Everything the stages know about one operator. */
 export interface OperatorFacts {
   canonical: CanonicalOperator;
