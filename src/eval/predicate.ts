@@ -5,8 +5,14 @@ import type { FieldInfo } from "../catalog/catalog.js";
 import { isTimestampField } from "../catalog/timestamps.js";
 import { meaningArgument } from "../check/cond-shape.js";
 import { type Cond, type Leaf, type Meaning, type ScalarValue, scalarText } from "../check/ir.js";
-import { expectArgument } from "../diagnostics/arguments.js";
-import { OPERATORS, operatorAccepts, type PositiveOperator } from "../syntax/vocabulary.js";
+import { expectArgument, unreachable } from "../diagnostics/arguments.js";
+import {
+  isOperatorOn,
+  OPERATORS,
+  operatorAccepts,
+  type PositiveOperator,
+  type PositiveOperatorOn,
+} from "../syntax/vocabulary.js";
 import {
   compareDecimals,
   type Decimal,
@@ -126,7 +132,8 @@ function namedFields(condition: Meaning): FieldInfo[] {
   switch (condition.kind) {
     case "leaf":
       return [condition.field];
-    default:
+    case "and":
+    case "or":
       return condition.operands.flatMap(namedFields);
   }
 }
@@ -228,8 +235,12 @@ function equalityKeys(leaf: Leaf): (string | number)[] | undefined {
     case "int":
     case "float":
       return texts.every(isShortText) ? texts.map(Number) : undefined;
-    default:
+    case "bool":
+    case "array":
+    case "object":
       return undefined;
+    default:
+      return unreachable(leaf.field.type);
   }
 }
 
@@ -257,11 +268,13 @@ function compileOr(operands: SlotTest[]): SlotTest {
   };
 }
 
+/** A comparison the checker never builds: a field that cannot be filtered, or an operator its type does not take. */
+const refused = ({ field, operator }: Leaf) =>
+  new Error(`cannot evaluate ${field.name} (${field.docType}) ${operator}`);
+
 function compileLeaf(leaf: Leaf, slots: Map<string, number>): SlotTest {
   const { field, operator } = leaf;
-  if (!field.filterable || !operatorAccepts(operator, field.type)) {
-    throw new Error(`cannot evaluate ${field.name} (${field.docType}) ${operator}`);
-  }
+  if (!field.filterable || !operatorAccepts(operator, field.type)) throw refused(leaf);
   const { negative: negated, positive } = OPERATORS[operator];
   let slot = slots.get(field.name);
   if (slot === undefined) {
@@ -276,22 +289,19 @@ function compileLeaf(leaf: Leaf, slots: Map<string, number>): SlotTest {
 function slotTest(leaf: Leaf, operator: PositiveOperator, i: number): SlotTest {
   switch (leaf.field.type) {
     case "string":
+      if (!isOperatorOn(operator, "string")) throw refused(leaf);
       return stringTest(operator, leaf.value, i);
     case "int":
     case "float":
+      if (!isOperatorOn(operator, leaf.field.type)) throw refused(leaf);
       return numberTest(operator, leaf.value, i);
     case "bool": {
-      const expected = (leaf.value as ScalarValue & { kind: "bool" }).value;
-      return (values) => values.value(i) === expected;
+      if (!isOperatorOn(operator, "bool")) throw refused(leaf);
+      return boolTest(operator, leaf.value, i);
     }
     case "array": {
-      const element = arrayElementTest(leaf.field.elementType === "int", leaf.value);
-      return (values) => {
-        const actual = values.value(i);
-        if (!Array.isArray(actual)) return false;
-        for (let k = 0; k < actual.length; k++) if (element(actual[k])) return true;
-        return false;
-      };
+      if (!isOperatorOn(operator, "array")) throw refused(leaf);
+      return arrayTest(operator, leaf.field.elementType === "int", leaf.value, i);
     }
     case "object":
       throw new Error(`cannot evaluate the object field ${leaf.field.name}`);
@@ -301,7 +311,45 @@ function slotTest(leaf: Leaf, operator: PositiveOperator, i: number): SlotTest {
 const listOf = (value: ScalarValue | ScalarValue[]): ScalarValue[] =>
   Array.isArray(value) ? value : [value];
 
-function stringTest(operator: PositiveOperator, value: ScalarValue | ScalarValue[], i: number): SlotTest {
+function boolTest(
+  operator: PositiveOperatorOn<"bool">,
+  value: ScalarValue | ScalarValue[],
+  i: number,
+): SlotTest {
+  switch (operator) {
+    case "eq": {
+      const expected = (value as ScalarValue & { kind: "bool" }).value;
+      return (values) => values.value(i) === expected;
+    }
+  }
+}
+
+/** `contains` (one value) and `in` (a list) on an array field: whether an element equals one of the values. */
+function arrayTest(
+  operator: PositiveOperatorOn<"array">,
+  intElements: boolean,
+  value: ScalarValue | ScalarValue[],
+  i: number,
+): SlotTest {
+  switch (operator) {
+    case "contains":
+    case "in": {
+      const element = arrayElementTest(intElements, value);
+      return (values) => {
+        const actual = values.value(i);
+        if (!Array.isArray(actual)) return false;
+        for (let k = 0; k < actual.length; k++) if (element(actual[k])) return true;
+        return false;
+      };
+    }
+  }
+}
+
+function stringTest(
+  operator: PositiveOperatorOn<"string">,
+  value: ScalarValue | ScalarValue[],
+  i: number,
+): SlotTest {
   if (operator === "in") {
     const set = new Set(listOf(value).map(scalarText));
     return (values) => {
@@ -328,12 +376,14 @@ function stringTest(operator: PositiveOperator, value: ScalarValue | ScalarValue
         const actual = values.value(i);
         return typeof actual === "string" && actual.includes(expected);
       };
-    default:
-      throw new Error(`cannot evaluate ${operator} on a string field`);
   }
 }
 
-function numberTest(operator: PositiveOperator, value: ScalarValue | ScalarValue[], i: number): SlotTest {
+function numberTest(
+  operator: PositiveOperatorOn<"int" | "float">,
+  value: ScalarValue | ScalarValue[],
+  i: number,
+): SlotTest {
   const texts = listOf(value).map(scalarText);
   if (operator === "in" || operator === "eq") {
     const test = numberMembership(texts);
@@ -377,8 +427,6 @@ function numberTest(operator: PositiveOperator, value: ScalarValue | ScalarValue
       return (values) => order(values.value(i)) > 0;
     case "geq":
       return (values) => order(values.value(i)) >= 0;
-    default:
-      throw new Error(`cannot evaluate ${operator} on a number field`);
   }
 }
 

@@ -1,11 +1,11 @@
 import type { Leaf, Meaning, ScalarValue } from "../check/index.js";
 import { scalarText } from "../check/index.js";
-import { type Diagnostic, diagnose } from "../diagnostics/index.js";
+import { type Diagnostic, diagnose, unreachable } from "../diagnostics/index.js";
 import { AUTO_NANOSECONDS_FROM, AUTO_SECONDS_BELOW, type TimestampReading } from "../eval/index.js";
-import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
+import { isOperatorOn, OPERATORS, type PositiveOperatorOn } from "../syntax/index.js";
 import { columnKind } from "./columns.js";
 import type { Dialect } from "./dialect.js";
-import { sqlComparator } from "./numbers.js";
+import { type NumberOperator, sqlComparator } from "./numbers.js";
 
 /**
  * A filter's meaning over a typed table (columns.ts): direct comparisons of the columns, NULL read
@@ -90,31 +90,38 @@ function leafTest(
   const texts = values.map(scalarText);
   const integer = (text: string) =>
     BigInt(text) >= INT64_MIN && BigInt(text) <= INT64_MAX ? text : dialect.wide(dialect.string(text));
+  const refused = () => new Error(`${positive} does not compare the field ${name} (${kind})`);
   let test: string;
   switch (kind) {
     case "string":
+      if (!isOperatorOn(positive, "string")) throw refused();
       test = stringTest(dialect, column, positive, values);
       break;
     case "int":
-      test = compare(column, positive, texts.map(integer));
-      break;
     case "float":
-      test = compare(column, positive, texts);
+      if (!isOperatorOn(positive, kind)) throw refused();
+      test = compare(column, positive, kind === "int" ? texts.map(integer) : texts);
       break;
     case "timestamp":
+      if (!isOperatorOn(positive, "int")) throw refused();
       test = compare(instant(dialect, column, timestamps), positive, texts.map(integer));
       break;
     case "bool":
-      test = `${column} = ${texts[0]}`;
+      if (!isOperatorOn(positive, "bool")) throw refused();
+      test = boolTest(column, positive, texts);
       break;
     case "strings":
     case "ints": {
+      if (!isOperatorOn(positive, "array")) throw refused();
       const literals = kind === "ints" ? texts.map(integer) : texts.map((text) => dialect.string(text));
-      test = literals.length === 1 ? dialect.has(column, literals[0]!) : dialect.hasAny(column, literals);
+      test = arrayTest(dialect, column, positive, literals);
       break;
     }
+    case "object":
+    case "objects":
+      throw refused();
     default:
-      throw new Error(`the field ${name} (${kind}) cannot be compared`);
+      return unreachable(kind);
   }
   const known = dialect.orFalse(test);
   return negative ? `NOT ${known}` : known;
@@ -123,7 +130,7 @@ function leafTest(
 function stringTest(
   dialect: Dialect,
   column: string,
-  operator: PositiveOperator,
+  operator: PositiveOperatorOn<"string">,
   values: ScalarValue[],
 ): string {
   const literals = values.map((value) => dialect.string(scalarText(value)));
@@ -132,16 +139,45 @@ function stringTest(
     case "endsWith":
     case "contains":
       return dialect.textOperators[operator](column, literals[0]!);
-    default:
+    case "eq":
+    case "in":
       return compare(column, operator, literals);
   }
 }
 
+function boolTest(column: string, operator: PositiveOperatorOn<"bool">, texts: string[]): string {
+  switch (operator) {
+    case "eq":
+      return `${column} = ${texts[0]}`;
+  }
+}
+
+/** `contains` and `in` on an array column: whether it holds one of the literals. */
+function arrayTest(
+  dialect: Dialect,
+  column: string,
+  operator: PositiveOperatorOn<"array">,
+  literals: string[],
+): string {
+  switch (operator) {
+    case "contains":
+    case "in":
+      return literals.length === 1 ? dialect.has(column, literals[0]!) : dialect.hasAny(column, literals);
+  }
+}
+
 /** `value` compared with literals by an equality, a list or an order comparison. */
-function compare(value: string, operator: PositiveOperator, literals: string[]): string {
-  if (operator === "eq" || operator === "in")
-    return literals.length === 1 ? `${value} = ${literals[0]}` : `${value} IN (${literals.join(", ")})`;
-  return `${value} ${sqlComparator(operator)} ${literals[0]}`;
+function compare(value: string, operator: NumberOperator, literals: string[]): string {
+  switch (operator) {
+    case "eq":
+    case "in":
+      return literals.length === 1 ? `${value} = ${literals[0]}` : `${value} IN (${literals.join(", ")})`;
+    case "lt":
+    case "leq":
+    case "gt":
+    case "geq":
+      return `${value} ${sqlComparator(operator)} ${literals[0]}`;
+  }
 }
 
 /**

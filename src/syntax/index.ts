@@ -22,6 +22,7 @@ export {
   isCanonicalOperator,
   isListOperator,
   isNegativeOperator,
+  isOperatorOn,
   LOGIC,
   negateOperator,
   OPERATOR_NAMES,

@@ -290,6 +290,14 @@ export function operatorAccepts(operator: CanonicalOperator, type: FieldType): b
   return factsByName.get(operator)?.accepts.includes(type) === true;
 }
 
+/** Whether a positive operator compares a field of `type`: narrows it to PositiveOperatorOn that type. */
+export function isOperatorOn<Type extends FieldType>(
+  operator: PositiveOperator,
+  type: Type,
+): operator is PositiveOperatorOn<Type> {
+  return operatorAccepts(operator, type);
+}
+
 /** The operators a field of `type` accepts, in canonical order. */
 export function operatorsFor(type: FieldType): CanonicalOperator[] {
   return CANONICAL_OPERATORS.filter((operator) => operatorAccepts(operator, type));
