@@ -38,7 +38,7 @@ export interface CompileResult {
   condition: Cond | null;
   /** What the filter means: `condition` with every `not` pushed down, as the JSON has it, before optimizing; null with it. */
   meaning: Meaning | null;
-  /** @deprecated The former name of `meaning`. */
+  /** The former name of `meaning`, kept for callers written against it. @deprecated Read `meaning`. */
   readonly normal: Meaning | null;
   /** Every comparison that checked, in source order, even where the filter as a whole has errors. */
   comparisons: Leaf[];

@@ -113,6 +113,7 @@ export {
   type TimestampOptions,
   type TimestampReading,
 } from "./eval/index.js";
+export { type FilterForm, type LoadedFilter, type LoadOptions, loadFilter } from "./load/index.js";
 export {
   conditionToExpr,
   DEFAULT_LINE_WIDTH,

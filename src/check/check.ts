@@ -48,7 +48,7 @@ export interface CheckResult extends FilterAnalysis {
   diagnostics: Diagnostic[];
   /** The catalog the filter was checked against; undefined when the dataset is unknown. */
   catalog: Catalog | undefined;
-  /** @deprecated The former name of `meaning`. */
+  /** The former name of `meaning`, kept for callers written against it. @deprecated Read `meaning`. */
   readonly normal: Meaning | null;
 }
 

@@ -47,7 +47,7 @@ export interface EmitResult {
   stats: FilterStats;
   /** The meaning as written to the JSON: `not`-free as every meaning is and, unless turned off, optimized. */
   meaning: Meaning;
-  /** @deprecated The former name of `meaning`. */
+  /** The former name of `meaning`, kept for callers written against it. @deprecated Read `meaning`. */
   readonly condition: Meaning;
 }
 
