@@ -14,8 +14,8 @@ import { isNegativeOperator, isOperatorOn, OPERATORS } from "../syntax/vocabular
 type Clause = string[];
 
 /** Returns a function that is true for lines that certainly do not match, or undefined when the filter gives no clue. */
-export function compileLineRejecter(condition: Meaning): ((line: string) => boolean) | undefined {
-  const clauses = requiredTexts(condition);
+export function compileLineRejecter(meaning: Meaning): ((line: string) => boolean) | undefined {
+  const clauses = requiredTexts(meaning);
   if (clauses.length === 0) return undefined;
   if (clauses.length === 1 && clauses[0]!.length === 1) {
     const needle = clauses[0]![0]!;

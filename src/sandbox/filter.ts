@@ -3,9 +3,10 @@ import type { Meaning } from "../check/index.js";
 import { type Diagnostic, DiagnosticKind, type OptionLabels } from "../diagnostics/index.js";
 import { DEFAULT_MAX_BYTES, utf8Length } from "../emit/index.js";
 import { loadFilter } from "../load/index.js";
-import { ApiError, ErrorCode } from "./errors.js";
+import { ErrorCode, SandboxError } from "./errors.js";
 
-const badPredicate = (detail: string) => new ApiError(400, ErrorCode.badFilter, `bad predicate: ${detail}`);
+const badPredicate = (detail: string) =>
+  new SandboxError(400, ErrorCode.badFilter, `bad predicate: ${detail}`);
 
 /** The service has no options to name: its messages give the limits alone. */
 const serviceLabels: OptionLabels = {
@@ -30,7 +31,7 @@ const firstError = (diagnostics: readonly Diagnostic[]) =>
 export function checkJobFilter(filter: unknown, dataset: string): Meaning | null {
   if (filter === undefined || filter === null || filter === "") return null;
   if (typeof filter !== "string")
-    throw new ApiError(400, ErrorCode.invalidJob, "filter must be a string holding the filter's JSON");
+    throw new SandboxError(400, ErrorCode.invalidJob, "filter must be a string holding the filter's JSON");
   rejectWrappedFilter(filter);
   // Its comparisons counted as sent (not optimized); its bytes are those of the text, below.
   const loaded = loadFilter(filter, {

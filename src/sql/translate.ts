@@ -21,7 +21,7 @@ const REPLACEMENT = "\ufffd";
  * values of the timestamp fields the condition names that are no time (null when it names none).
  */
 export function translate(
-  condition: Meaning,
+  meaning: Meaning,
   dialect: Dialect,
   timestamps: TimestampReading,
 ): {
@@ -32,7 +32,7 @@ export function translate(
 } {
   const diagnostics: Diagnostic[] = [];
   const translation = new Translation(dialect, timestamps, diagnostics);
-  const expression = translation.cond(condition, false);
+  const expression = translation.cond(meaning, false);
   return {
     expression: diagnostics.length > 0 ? null : expression,
     unreadableTimes: translation.unreadableTimes(),

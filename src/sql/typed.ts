@@ -33,7 +33,7 @@ const COLUMNS_NAMED = 10;
  * `typedValue` writes a field's typed value: its column, or an expression of that type (query's read).
  */
 export function translateTyped(
-  condition: Meaning,
+  meaning: Meaning,
   dialect: Dialect,
   timestamps: TimestampReading,
   columns: readonly string[] | undefined,
@@ -47,7 +47,7 @@ export function translateTyped(
       .join(node.kind === "and" ? " AND " : " OR ");
     return nested ? `(${joined})` : joined;
   };
-  const expression = cond(condition, false);
+  const expression = cond(meaning, false);
   return { expression: diagnostics.length > 0 ? null : expression, diagnostics };
 }
 
