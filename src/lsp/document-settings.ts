@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import type { FilterDefaults } from "../diff/index.js";
 import { ConfigError, ConfigLookup, type FolderConfig } from "../files/index.js";
+import type { FilterDefaults } from "../filter-tests/index.js";
 import { LanguageService, type ServiceOptions } from "../service/index.js";
 
 /**

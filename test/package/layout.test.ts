@@ -18,6 +18,7 @@ const stages = [
   "eval",
   "sql",
   "diff",
+  "filter-tests",
   "service",
   "api",
   "files",

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { negateOperator } from "../../src/check/index.js";
-import { runCases } from "../../src/diff/filter-test.js";
 import { compileBlockFilter, compileLineRejecter, LineVerdict, parseRecord } from "../../src/eval/index.js";
+import { runCases } from "../../src/filter-tests/filter-test.js";
 import {
   type Cond,
   check,
