@@ -20,7 +20,7 @@ export const STEP_MODULES = {
   check: "check/check.ts",
   optimize: "emit/optimize.ts",
   serialize: "emit/serialize.ts",
-  emitNormal: "emit/emit.ts",
+  emitMeaning: "emit/emit.ts",
   compile: "compile.ts",
   getCatalog: "catalog/index.ts",
 };

@@ -37,11 +37,11 @@ function stepOf(m, step) {
       return () => m.analyzeExpr(expr, catalog, large, []);
     }
     case "emit": {
-      const normal = m.check(large, {}).normal;
-      return () => m.emitNormal(normal, options);
+      const normal = m.check(large, {}).meaning;
+      return () => m.emitMeaning(normal, options);
     }
     case "serialize": {
-      const optimized = m.optimize(m.check(large, {}).normal);
+      const optimized = m.optimize(m.check(large, {}).meaning);
       return () => m.serialize(optimized);
     }
   }

@@ -35,7 +35,7 @@ function stepsOf(m) {
     "· normal form (`not` pushed down)": () => m.toNegationNormalForm(normal),
     "· constant comparisons and groups (W0103–W0106)": () => m.findConstantGroups(normal, []),
     "· whole-filter analysis (W0115/W0116)": () => m.findConstantFilter(normal, []),
-    "**emit** (`emitNormal`)": () => m.emitNormal(normal, options),
+    "**emit** (`emitMeaning`)": () => m.emitMeaning(normal, options),
     "· optimize": () => m.optimize(normal),
     "· serialize": () => m.serialize(optimized),
   };

@@ -1,6 +1,6 @@
 // Writes the editor files made from filterc's vocabulary and catalogs (editors/generated.ts): the
-// TextMate grammar (VS Code, Sublime Text), the Vim syntax file, and the extension's dataset
-// setting. Run from the repository root: node editors/generate.mjs. With --check it writes
+// TextMate grammar (VS Code, Sublime Text), the Vim syntax file, the extension's dataset
+// setting, and the dataset list of the filterc.json schema. Run from the repository root: node editors/generate.mjs. With --check it writes
 // nothing and fails when a committed file differs (test/editors/grammar.test.ts checks the same).
 import { readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";

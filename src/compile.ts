@@ -12,7 +12,7 @@ import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_OPERATORS,
   type EmitOptions,
-  emitNormal,
+  emitMeaning,
   type FilterStats,
   type LogpushFilter,
   WithLazyJson,
@@ -37,7 +37,9 @@ export interface CompileResult {
   /** The checked filter as written (`not` kept); null when it is empty or has errors. */
   condition: Cond | null;
   /** What the filter means: `condition` with every `not` pushed down, as the JSON has it, before optimizing; null with it. */
-  normal: Meaning | null;
+  meaning: Meaning | null;
+  /** The former name of `meaning`, kept for callers written against it. @deprecated Read `meaning`. */
+  readonly normal: Meaning | null;
   /** Every comparison that checked, in source order, even where the filter as a whole has errors. */
   comparisons: Leaf[];
   /** The catalog the filter was checked against; undefined when the dataset is unknown. */
@@ -47,7 +49,7 @@ export interface CompileResult {
 class Compiled extends WithLazyJson implements CompileResult {
   ast: FilterSource;
   condition: Cond | null;
-  normal: Meaning | null;
+  meaning: Meaning | null;
   comparisons: Leaf[];
   catalog: Catalog | undefined;
 
@@ -61,9 +63,13 @@ class Compiled extends WithLazyJson implements CompileResult {
     super(filter);
     this.ast = checked.filter;
     this.condition = checked.condition;
-    this.normal = checked.normal;
+    this.meaning = checked.meaning;
     this.comparisons = checked.comparisons;
     this.catalog = checked.catalog;
+  }
+
+  get normal(): Meaning | null {
+    return this.meaning;
   }
 }
 
@@ -78,18 +84,18 @@ function emptyStats(options: EmitOptions): FilterStats {
 }
 
 /**
- * Compiles filter source to the Logpush JSON string: parse, check, emit. The negation normal form
- * the checker computed for its warnings is the one the emitter writes. Never throws.
+ * Compiles filter source to the Logpush JSON string: parse, check, emit. The meaning the checker
+ * computed for its warnings is the one the emitter writes. Never throws.
  */
 export function compile(source: string, options: CompileOptions = {}): CompileResult {
   const checked = check(source, options);
-  if (!checked.normal) {
+  if (!checked.meaning) {
     const ok = !hasErrors(checked.diagnostics);
     // Options that are no object were reported (E0006); the limits are then the defaults.
     const stats = emptyStats(isObject(options) ? options : {});
     return new Compiled(ok, null, checked.diagnostics, stats, checked);
   }
-  const emitted = emitNormal(checked.normal, options);
+  const emitted = emitMeaning(checked.meaning, options);
   const diagnostics = emitted.diagnostics.length
     ? sortDiagnostics([...checked.diagnostics, ...emitted.diagnostics])
     : checked.diagnostics;

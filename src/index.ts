@@ -120,6 +120,7 @@ export {
   type TimestampOptions,
   type TimestampReading,
 } from "./eval/index.js";
+export { type FilterForm, type LoadedFilter, type LoadOptions, loadFilter } from "./load/index.js";
 export {
   conditionToExpr,
   DEFAULT_LINE_WIDTH,

@@ -65,9 +65,9 @@ export function createFilterEditor(places: FilterSectionPlaces, initialDataset: 
       builder.show(reading.group, catalog, dataset);
       return;
     }
-    const normal = result.normal;
+    const meaning = result.meaning;
     const pushDown =
-      reading.pushDown && normal ? () => editor.setText(print(conditionToExpr(normal))) : undefined;
+      reading.pushDown && meaning ? () => editor.setText(print(conditionToExpr(meaning))) : undefined;
     builder.showUnshowable(reading.reason, pushDown);
   }
 

@@ -1,8 +1,7 @@
 import { type Catalog, DEFAULT_DATASET, getCatalog, type ScopeKind } from "../catalog/index.js";
 import { type CompileOptions, type CompileResult, compile } from "../compile.js";
-import { decompile } from "../decompile/index.js";
 import { type Diagnostic, expectArgument, isString } from "../diagnostics/index.js";
-import { emit } from "../emit/index.js";
+import { loadFilter } from "../load/index.js";
 import { A_RESOLVED_SCOPE, isJob, isJobSettings, isResolvedScope, JOB_SETTINGS } from "./argument-shapes.js";
 import { checkDestination, maskDestination, needsOwnershipChallenge } from "./destination.js";
 import { type Problem, ValidationError } from "./errors.js";
@@ -379,20 +378,18 @@ export function compileJobFilter(
 ): CompiledJobFilter {
   if (filter === null) return { ok: true, json: null, source: undefined, diagnostics: [] };
   if ("json" in filter) {
-    // The decompiler's condition is what the JSON means: emitted as it is, never printed and read again.
+    // The JSON's meaning is emitted as it is, never printed and read again.
     const source = jsonText(filter.json);
-    const read = decompile(filter.json, { catalog });
-    if (!read.ok) return { ok: false, source, diagnostics: read.diagnostics };
-    if (read.condition === null) return { ok: true, json: null, source, diagnostics: read.diagnostics };
     const { optimize, maxOperators, maxBytes } = settings.compileOptions ?? {};
-    const emitted = emit(read.condition, {
+    const loaded = loadFilter(filter.json, {
+      form: "json",
+      catalog,
       ...(optimize !== undefined ? { optimize } : {}),
       ...(maxOperators !== undefined ? { maxOperators } : {}),
       ...(maxBytes !== undefined ? { maxBytes } : {}),
     });
-    const diagnostics = [...read.diagnostics, ...emitted.diagnostics];
-    if (emitted.filter === null) return { ok: false, source, diagnostics };
-    return { ok: true, json: emitted.filter, source, diagnostics };
+    if (!loaded.ok) return { ok: false, source, diagnostics: loaded.diagnostics };
+    return { ok: true, json: loaded.filter, source, diagnostics: loaded.diagnostics };
   }
   const compiled = compileFilter(filter.source, catalog, dataset, settings);
   if (!compiled.ok) return { ok: false, source: filter.source, diagnostics: compiled.diagnostics };

@@ -16,14 +16,14 @@ export interface FilterAnalysis {
    * What the filter means: the condition with every `not` pushed down, as the emitter writes it
    * and every later stage that evaluates or reasons reads it; null with `condition`.
    */
-  normal: Meaning | null;
+  meaning: Meaning | null;
   /** Every comparison that checked, in source order, even where the filter as a whole has errors. */
   comparisons: Leaf[];
 }
 
 /** The analysis of a filter that is empty, or was not analyzed (unknown dataset, invalid options). */
 export function unanalyzed(): FilterAnalysis {
-  return { condition: null, normal: null, comparisons: [] };
+  return { condition: null, meaning: null, comparisons: [] };
 }
 
 /**
@@ -45,9 +45,9 @@ export function analyzeExpr(
   const checked = checker.checkExpr(expr);
   for (const diagnostic of checker.diagnostics) diagnostics.push(diagnostic);
   if (!checked || hasErrors(diagnostics))
-    return { condition: null, normal: null, comparisons: checker.comparisons };
-  const normal = toNegationNormalForm(checked);
-  findConstantGroups(normal, diagnostics);
-  findConstantFilter(normal, diagnostics);
-  return { condition: checked, normal, comparisons: checker.comparisons };
+    return { condition: null, meaning: null, comparisons: checker.comparisons };
+  const meaning = toNegationNormalForm(checked);
+  findConstantGroups(meaning, diagnostics);
+  findConstantFilter(meaning, diagnostics);
+  return { condition: checked, meaning, comparisons: checker.comparisons };
 }

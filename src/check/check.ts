@@ -19,6 +19,7 @@ import {
   parse,
 } from "../syntax/index.js";
 import { analyzeExpr, type FilterAnalysis, unanalyzed } from "./analyze.js";
+import type { Cond, Leaf, Meaning } from "./ir.js";
 
 /** Options of `check`: the dataset or catalog to check against, and the parser's limits. */
 export interface CheckOptions extends ParseOptions {
@@ -47,6 +48,36 @@ export interface CheckResult extends FilterAnalysis {
   diagnostics: Diagnostic[];
   /** The catalog the filter was checked against; undefined when the dataset is unknown. */
   catalog: Catalog | undefined;
+  /** The former name of `meaning`, kept for callers written against it. @deprecated Read `meaning`. */
+  readonly normal: Meaning | null;
+}
+
+/** A check's result; `normal` is a getter, so that only `meaning` is among its own properties. */
+class Checked implements CheckResult {
+  filter: FilterSource;
+  condition: Cond | null;
+  meaning: Meaning | null;
+  comparisons: Leaf[];
+  diagnostics: Diagnostic[];
+  catalog: Catalog | undefined;
+
+  constructor(
+    filter: FilterSource,
+    analysis: FilterAnalysis,
+    diagnostics: Diagnostic[],
+    catalog: Catalog | undefined,
+  ) {
+    this.filter = filter;
+    this.condition = analysis.condition;
+    this.meaning = analysis.meaning;
+    this.comparisons = analysis.comparisons;
+    this.diagnostics = diagnostics;
+    this.catalog = catalog;
+  }
+
+  get normal(): Meaning | null {
+    return this.meaning;
+  }
 }
 
 /**
@@ -93,11 +124,11 @@ export function check(
   const invalidOptions = optionDiagnostics(options);
   if (typeof input !== "string" && !isParsed(input)) {
     const { filter, diagnostics } = notText(input, invalidOptions);
-    return { filter, ...unanalyzed(), diagnostics, catalog: undefined };
+    return new Checked(filter, unanalyzed(), diagnostics, undefined);
   }
   if (invalidOptions.length > 0) {
     const filter = typeof input === "string" ? parse(input, options).filter : input.filter;
-    return { filter, ...unanalyzed(), diagnostics: invalidOptions, catalog: undefined };
+    return new Checked(filter, unanalyzed(), invalidOptions, undefined);
   }
   let parsed: ParseResult & { source: string };
   if (typeof input === "string") {
@@ -108,15 +139,8 @@ export function check(
   const catalog = resolveCatalog(options, parsed.filter);
   if (!("fields" in catalog)) {
     diagnostics.push(catalog);
-    return { filter: parsed.filter, ...unanalyzed(), diagnostics, catalog: undefined };
+    return new Checked(parsed.filter, unanalyzed(), diagnostics, undefined);
   }
   const analysis = analyzeExpr(parsed.filter.expr, catalog, parsed.source, diagnostics);
-  return {
-    filter: parsed.filter,
-    condition: analysis.condition,
-    normal: analysis.normal,
-    comparisons: analysis.comparisons,
-    diagnostics: capDiagnostics(sortDiagnostics(diagnostics), options),
-    catalog,
-  };
+  return new Checked(parsed.filter, analysis, capDiagnostics(sortDiagnostics(diagnostics), options), catalog);
 }

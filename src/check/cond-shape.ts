@@ -1,6 +1,7 @@
-import { isObject, isString } from "../diagnostics/arguments.js";
+import { expectArgument, isObject, isString } from "../diagnostics/arguments.js";
 import { isCanonicalOperator, operatorAccepts } from "../syntax/vocabulary.js";
-import type { Cond } from "./ir.js";
+import type { Cond, Meaning } from "./ir.js";
+import { toNegationNormalForm } from "./negate.js";
 
 /*
  * What the stages after the checker take from a JavaScript caller is held to the shape check and
@@ -54,3 +55,23 @@ export const isCondOrNull = (value: unknown): value is Cond | null => value === 
 
 /** What the argument holding a condition takes, as messages say it. */
 export const A_CONDITION = "a condition from check or compile";
+
+/**
+ * The meaning of the condition a library caller hands a stage (`emit`, `toSql`, `compilePredicate`
+ * …): held to the shape check and compile build (else InvalidArgumentError naming `argument` of
+ * `functionName`), and taken as written or as its meaning alike, its `not`s pushed down. This is
+ * the one door a written condition comes in by: the stages behind it take only a Meaning.
+ */
+export function meaningArgument(value: unknown, functionName: string, argument: string): Meaning {
+  return toNegationNormalForm(expectArgument(value, isCond, functionName, argument, A_CONDITION));
+}
+
+/** `meaningArgument` for the stages that also take null, the empty filter. */
+export function meaningOrNullArgument(
+  value: unknown,
+  functionName: string,
+  argument: string,
+): Meaning | null {
+  const condition = expectArgument(value, isCondOrNull, functionName, argument, `${A_CONDITION}, or null`);
+  return condition && toNegationNormalForm(condition);
+}

@@ -8,7 +8,7 @@ export {
 export { analyzeExpr, type FilterAnalysis } from "./analyze.js";
 export { type CheckOptions, type CheckResult, check, resolveCatalog } from "./check.js";
 export { Checker } from "./checker.js";
-export { A_CONDITION, isCond, isCondOrNull } from "./cond-shape.js";
+export { A_CONDITION, isCond, meaningArgument, meaningOrNullArgument } from "./cond-shape.js";
 export { Distinct, hasDuplicate } from "./distinct.js";
 export {
   type Cond,

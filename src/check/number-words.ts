@@ -1,5 +1,5 @@
 import { type FieldInfo, type FieldUnit, namedNumbersOf, unitOf } from "../catalog/index.js";
-import { type Diagnostic, diagnose, type Range, type Suggestion } from "../diagnostics/index.js";
+import { type Diagnostic, diagnose, type Range, type Suggestion, unreachable } from "../diagnostics/index.js";
 import { type CanonicalOperator, numberClass, numberWithUnit, type UnitWord } from "../syntax/index.js";
 import { canonicalNumber, fitsInt64Range } from "./numbers.js";
 import { type Around, type FixSyntax, type Rewritten, writeRewrite } from "./rewrite.js";
@@ -143,8 +143,18 @@ function classComparisons(
       return { join: "and", parts: [["geq", above]] };
     case "geq":
       return { join: "and", parts: [["geq", low]] };
-    default:
+    // A class as a list element, a prefix or a substring is no range.
+    case "in":
+    case "!in":
+    case "contains":
+    case "!contains":
+    case "startsWith":
+    case "!startsWith":
+    case "endsWith":
+    case "!endsWith":
       return undefined;
+    default:
+      return unreachable(operator);
   }
 }
 

@@ -1,3 +1,4 @@
+import { unreachable } from "../diagnostics/index.js";
 import {
   type CanonicalOperator,
   isNegativeOperator,
@@ -48,8 +49,14 @@ function anchors(operator: PositiveOperator): { start: boolean; end: boolean } {
       return { start: true, end: false };
     case "endsWith":
       return { start: false, end: true };
-    default:
+    case "contains":
+    case "lt":
+    case "leq":
+    case "gt":
+    case "geq":
       return { start: false, end: false };
+    default:
+      return unreachable(operator);
   }
 }
 

@@ -1,8 +1,8 @@
 import { dirname, relative, resolve } from "node:path";
 import { createCatalog, type FieldSpec, getCatalog, knownDatasets } from "../catalog/index.js";
 import type { CompileOptions } from "../compile.js";
-import type { FilterDefaults } from "../diff/index.js";
 import { ConfigError, ConfigLookup } from "../files/index.js";
+import type { FilterDefaults } from "../filter-tests/index.js";
 import { withoutByteOrderMark } from "../syntax/index.js";
 import { DATASETS_HELP, parseCount } from "./args.js";
 import { type CliIO, decodeText, isUserError, readFileUpTo, UsageError, UserError } from "./io.js";

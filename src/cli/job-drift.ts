@@ -10,8 +10,9 @@ import {
   terminalJsonText,
   terminalText,
 } from "../diagnostics/index.js";
-import { diffFilters, loadFilter, type Relation } from "../diff/index.js";
+import { diffFilters, type Relation } from "../diff/index.js";
 import { makeFolders } from "../files/index.js";
+import { loadFilter } from "../load/index.js";
 import { configLookup, folderDefaults } from "./compiler-options.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
 import { type CliIO, cannotWrite, decodeText, isUserError, readSourceBytes, UserError } from "./io.js";
@@ -360,7 +361,7 @@ export async function diffJobs(
       error(`job ${id} (live filter)`, "the live filter has errors", theirs.diagnostics, job.filter ?? "");
       continue;
     }
-    const compared = diffFilters(mine.condition, theirs.condition, { maxSearchSteps });
+    const compared = diffFilters(mine.meaning, theirs.meaning, { maxSearchSteps });
     if (!compared.decided) {
       error(
         file.file,

@@ -1,9 +1,9 @@
 import { isJobId, JOB_OPTIONS, type LogpushJob, maskDestination } from "../api/index.js";
 import { DEFAULT_DATASET } from "../catalog/index.js";
-import { type Meaning, toNegationNormalForm } from "../check/index.js";
-import { decompile } from "../decompile/index.js";
+import type { Meaning } from "../check/index.js";
 import type { Diagnostic } from "../diagnostics/index.js";
-import { type EmitOptions, emitNormal } from "../emit/index.js";
+import type { EmitOptions } from "../emit/index.js";
+import { loadFilter } from "../load/index.js";
 import { jobLabel } from "./job-listing.js";
 import { CLI_OPTION_LABELS } from "./option-labels.js";
 import { oneLine, shortened } from "./served-text.js";
@@ -107,15 +107,14 @@ export function readLiveFilter(
   limits: Pick<EmitOptions, "maxOperators" | "maxBytes"> = {},
 ): {
   source: string | null;
-  condition: Meaning | null;
+  meaning: Meaning | null;
   diagnostics: Diagnostic[];
 } {
-  const read = decompile(job.filter, { dataset: job.dataset, optionLabels: CLI_OPTION_LABELS });
-  const condition = read.condition && toNegationNormalForm(read.condition);
-  const emitted = condition && emitNormal(condition, { ...limits, optionLabels: CLI_OPTION_LABELS });
-  return {
-    source: read.source,
-    condition,
-    diagnostics: [...read.diagnostics, ...(emitted?.diagnostics ?? [])],
-  };
+  const { source, meaning, diagnostics } = loadFilter(job.filter, {
+    form: "json",
+    dataset: job.dataset,
+    ...limits,
+    optionLabels: CLI_OPTION_LABELS,
+  });
+  return { source, meaning, diagnostics };
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { ApiError, ClientConfigError, maskSecrets, ValidationError } from "../api/index.js";
-import { ApiError as SandboxError } from "../sandbox/errors.js";
+import { SandboxError } from "../sandbox/errors.js";
 import { type BodyPace, readBody, requestUrl } from "../sandbox/http.js";
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MIN_BODY_BYTES_PER_SECOND } from "../sandbox/index.js";
 import { BadCall, type Call, type ConsoleContext, calls } from "./calls.js";

@@ -1,10 +1,12 @@
 import type { Node } from "jsonc-parser";
 import type { Catalog } from "../catalog/index.js";
-import { analyzeExpr, type Cond, type FilterAnalysis, resolveCatalog } from "../check/index.js";
+import { analyzeExpr, type Cond, type FilterAnalysis, type Meaning, resolveCatalog } from "../check/index.js";
 import {
   type Diagnostic,
   diagnose,
   hasErrors,
+  isObject,
+  isString,
   LineIndex,
   optionDiagnostics,
   optionLabel,
@@ -41,7 +43,10 @@ export interface DecompileOptions extends PrintOptions {
 export interface DecompileResult {
   /** True when there is no error (warnings allowed). */
   ok: boolean;
-  /** The checked filter read back (JSON has no `not`: it is what the filter means); null for no filter or when there are errors. */
+  /**
+   * The checked filter read back as the JSON writes it (its groups as nested there; JSON has no
+   * `not`); null for no filter or when there are errors. What it means is `loadFilter`'s `meaning`.
+   */
   condition: Cond | null;
   /** The filter in the language, canonically printed; "" for no filter; null when there are errors. */
   source: string | null;
@@ -52,7 +57,25 @@ export interface DecompileResult {
 /** The longest JSON text, in characters, `decompile` reads (`maxInputLength`). */
 export const DEFAULT_MAX_INPUT_LENGTH = 100_000;
 
-const noFilter: DecompileResult = { ok: true, condition: null, source: "", diagnostics: [] };
+/** How the loader reads JSON: decompile's options, and whose dataset a job record is read with. */
+export interface JsonReadOptions extends DecompileOptions {
+  /** A job record's own `dataset` wins over `dataset` (otherwise `dataset` wins over it). */
+  recordDatasetFirst?: boolean;
+}
+
+/** What the loader takes of a decompile: the result, the meaning, and the dataset it was read with. */
+export interface JsonReading extends DecompileResult {
+  /** What the filter means, from the same analysis as `condition`, its ranges in the input text; null with it. */
+  meaning: Meaning | null;
+  /** The dataset the filter was read with: the options', else the job record's; undefined when neither names one. */
+  dataset: string | undefined;
+  /** Where the job record names the dataset it was read with; undefined when it does not. */
+  datasetRange: Range | undefined;
+}
+
+type Reading = DecompileResult & { meaning: Meaning | null };
+
+const noFilter: Reading = { ok: true, condition: null, source: "", diagnostics: [], meaning: null };
 
 /**
  * Reads Logpush filter JSON back into the language. The input is a filter object, a job record
@@ -60,6 +83,23 @@ const noFilter: DecompileResult = { ok: true, condition: null, source: "", diagn
  * `""`/`null` for no filter. Never throws: every problem is a diagnostic with its JSON pointer.
  */
 export function decompile(input: unknown, options: DecompileOptions = {}): DecompileResult {
+  const { ok, condition, source, diagnostics } = readFilterJson(input, options);
+  return { ok, condition, source, diagnostics };
+}
+
+/** `decompile`, with what the loader needs besides. */
+export function readFilterJson(input: unknown, options: JsonReadOptions = {}): JsonReading {
+  const read = readJson(input, options);
+  return "dataset" in read
+    ? read
+    : {
+        ...read,
+        dataset: isObject(options) && isString(options["dataset"]) ? options["dataset"] : undefined,
+        datasetRange: undefined,
+      };
+}
+
+function readJson(input: unknown, options: JsonReadOptions): Reading | JsonReading {
   const invalidOptions = optionDiagnostics(options);
   if (invalidOptions.length > 0) return failed(invalidOptions);
   if (input === null || input === undefined) return { ...noFilter, diagnostics: [] };
@@ -99,28 +139,31 @@ export function decompile(input: unknown, options: DecompileOptions = {}): Decom
 
 const startRange: Range = new LineIndex("").rangeOf(0, 0);
 
-function failed(diagnostics: Diagnostic[]): DecompileResult {
-  return { ok: false, condition: null, source: null, diagnostics };
+function failed(diagnostics: Diagnostic[]): Reading {
+  return { ok: false, condition: null, source: null, diagnostics, meaning: null };
 }
 
 class Decompilation {
   private readonly maxDepth: number;
   private dataset: string | undefined;
+  private datasetRange: Range | undefined;
 
   constructor(
     private readonly text: string,
     private readonly inputLines: LineIndex,
-    private readonly options: DecompileOptions,
+    private readonly options: JsonReadOptions,
   ) {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.dataset = options.dataset;
   }
 
-  run(): DecompileResult {
+  run(): JsonReading {
     const document = JsonDocument.ofInput(this.text);
     const parsed = this.parse(document);
-    if (!parsed.root) return this.finish(document, parsed.diagnostics);
-    return this.fromRoot(document, parsed.root);
+    const read = parsed.root
+      ? this.fromRoot(document, parsed.root)
+      : this.finish(document, parsed.diagnostics);
+    return { ...read, dataset: this.dataset, datasetRange: this.datasetRange };
   }
 
   /** JSON depth allowed: two levels per group (object and array) plus the job and filter around them. */
@@ -129,7 +172,7 @@ class Decompilation {
     return parseDocument(document, 2 * this.maxDepth + 6, { limit: this.maxDepth, option });
   }
 
-  private fromRoot(document: JsonDocument, root: Node): DecompileResult {
+  private fromRoot(document: JsonDocument, root: Node): Reading {
     switch (root.type) {
       case "null":
         return { ...noFilter, diagnostics: [] };
@@ -145,7 +188,7 @@ class Decompilation {
   }
 
   /** The string a job stores: the filter JSON inside a JSON string; "" is no filter. */
-  private fromString(document: JsonDocument, node: Node): DecompileResult {
+  private fromString(document: JsonDocument, node: Node): Reading {
     if (String(node.value).trim() === "") return { ...noFilter, diagnostics: [] };
     const inner = document.embedded(node);
     const parsed = this.parse(inner);
@@ -157,7 +200,7 @@ class Decompilation {
     return this.fromFilter(inner, parsed.root);
   }
 
-  private fromObject(document: JsonDocument, node: Node): DecompileResult {
+  private fromObject(document: JsonDocument, node: Node): Reading {
     const members = membersOf(node);
     const member = (name: string) => members.find((entry) => entry.name === name)?.value;
     const isFilter = members.some((entry) =>
@@ -170,8 +213,18 @@ class Decompilation {
       return this.fromObject(document, result);
     const filter = member("filter");
     if (!members.some((entry) => entry.name === "filter")) return this.fromFilter(document, node);
-    const dataset = member("dataset");
-    if (this.dataset === undefined && dataset?.type === "string") this.dataset = String(dataset.value);
+    const dataset = members.find((entry) => entry.name === "dataset");
+    if (
+      (this.dataset === undefined || this.options.recordDatasetFirst) &&
+      dataset?.value?.type === "string"
+    ) {
+      this.dataset = String(dataset.value.value);
+      const key = document.rangeOf(dataset.key);
+      this.datasetRange = this.inputLines.rangeOf(
+        document.inputOffset(key.start.offset),
+        document.inputOffset(key.end.offset),
+      );
+    }
     switch (filter?.type) {
       case "null":
         return { ...noFilter, diagnostics: [] };
@@ -193,7 +246,7 @@ class Decompilation {
     }
   }
 
-  private fromFilter(document: JsonDocument, node: Node): DecompileResult {
+  private fromFilter(document: JsonDocument, node: Node): Reading {
     const stub: FilterSource = { kind: "filter", expr: null, comments: [], range: document.rangeOf(node) };
     const { catalog: given, defaultDataset } = this.options;
     const catalog = resolveCatalog({ dataset: this.dataset, catalog: given, defaultDataset }, stub);
@@ -211,11 +264,7 @@ class Decompilation {
   }
 
   /** Maps every range to the input text and escapes suggested replacements for where they go. */
-  private finish(
-    document: JsonDocument,
-    diagnostics: Diagnostic[],
-    analysis?: FilterAnalysis,
-  ): DecompileResult {
+  private finish(document: JsonDocument, diagnostics: Diagnostic[], analysis?: FilterAnalysis): Reading {
     const mapRange = (range: Range): Range =>
       this.inputLines.rangeOf(
         document.inputOffset(range.start.offset),
@@ -239,14 +288,18 @@ class Decompilation {
     });
     const sorted = capDiagnostics(sortDiagnostics(mapped), this.options);
     const ok = !hasErrors(sorted);
-    if (!ok || !analysis?.condition)
-      return { ok, condition: null, source: ok ? "" : null, diagnostics: sorted };
-    const inputCondition = mapCondition(analysis.condition, mapRange);
+    if (!ok || !analysis?.condition || !analysis.meaning)
+      return { ok, condition: null, source: ok ? "" : null, diagnostics: sorted, meaning: null };
+    const meaning = mapMeaning(analysis.meaning, mapRange);
+    // The analysis gives the condition itself as its meaning when it is in that form already.
+    const inputCondition =
+      analysis.meaning === analysis.condition ? meaning : mapCondition(analysis.condition, mapRange);
     return {
       ok,
       condition: inputCondition,
       source: print(conditionToExpr(inputCondition), this.options),
       diagnostics: sorted,
+      meaning,
     };
   }
 }
@@ -270,6 +323,15 @@ function withPointer(diagnostic: Diagnostic, reader: ShapeReader): Diagnostic {
       return pointer === undefined ? related : { ...related, pointer };
     });
   return result;
+}
+
+function mapMeaning(meaning: Meaning, mapRange: (range: Range) => Range): Meaning {
+  if (meaning.kind === "leaf") return { ...meaning, range: mapRange(meaning.range) };
+  return {
+    kind: meaning.kind,
+    operands: meaning.operands.map((operand) => mapMeaning(operand, mapRange)),
+    range: mapRange(meaning.range),
+  };
 }
 
 function mapCondition(cond: Cond, mapRange: (range: Range) => Range): Cond {

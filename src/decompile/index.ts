@@ -3,5 +3,8 @@ export {
   type DecompileOptions,
   type DecompileResult,
   decompile,
+  type JsonReading,
+  type JsonReadOptions,
+  readFilterJson,
 } from "./decompile.js";
 export { excerpt, findDepthOverflow } from "./document.js";

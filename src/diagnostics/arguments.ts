@@ -76,3 +76,12 @@ export const isCatalog = (value: unknown): boolean =>
 /** Options: left out (undefined), or an object. */
 export const isOptions = (value: unknown): value is Record<string, unknown> | undefined =>
   value === undefined || isObject(value);
+
+/**
+ * The never check that ends a switch over a closed set (operators, node kinds): its argument's
+ * type is never once every member has its case, so a member added without one is a type error
+ * there. Reached only by a value no type allows.
+ */
+export function unreachable(value: never): never {
+  throw new Error(`no case for ${JSON.stringify(value)}`);
+}

@@ -7,6 +7,7 @@ export {
   isOffset,
   isOptions,
   isString,
+  unreachable,
 } from "./arguments.js";
 export {
   type Diagnostic,

@@ -570,11 +570,10 @@ export const DiagnosticKind = {
   ),
 
   // SQL (filterc sql, toSql).
-  NotExpressibleInSql: kind<{ dialect: string; field: string; problem: string }>(
+  NotExpressibleInSql: kind<{ engine: string; field: string; problem: string }>(
     "E0800",
     "error",
-    (a) =>
-      `this comparison of ${quote(a.field)} cannot be written exactly in ${a.dialect === "duckdb" ? "DuckDB" : "ClickHouse"} SQL: ${a.problem}`,
+    (a) => `this comparison of ${quote(a.field)} cannot be written exactly in ${a.engine} SQL: ${a.problem}`,
   ),
   NoSuchColumn: kind<{ field: string; columns: string }>(
     "E0801",

@@ -24,6 +24,8 @@ const typedOptions: Record<string, [test: (value: unknown) => boolean, expected:
   dataset: [isString, "a dataset name (a string)"],
   catalog: [isCatalog, "a catalog from createCatalog"],
   optimize: [(value) => typeof value === "boolean", "true or false"],
+  form: [(value) => value === "source" || value === "json", '"source" or "json"'],
+  recordDatasetFirst: [(value) => typeof value === "boolean", "true or false"],
   optionLabels: [
     (value) => isObject(value) && Object.values(value).every((label) => label === null || isString(label)),
     "an object whose labels are strings or null",

@@ -1,11 +1,9 @@
 import {
-  A_CONDITION,
   type Cond,
   DEFAULT_MAX_SEARCH_STEPS,
   findRecord,
-  isCondOrNull,
   type Meaning,
-  toNegationNormalForm,
+  meaningOrNullArgument,
 } from "../check/index.js";
 import { expectArgument, isObject } from "../diagnostics/index.js";
 import { compilePredicate, parseRecord } from "../eval/index.js";
@@ -56,9 +54,8 @@ const isDiffOptions = (value: unknown): value is DiffOptions | undefined => {
  * through the evaluator before it is returned, so a record shown always separates the filters.
  */
 export function diffFilters(a: Cond | null, b: Cond | null, options: DiffOptions = {}): FilterDiff {
-  const what = `${A_CONDITION}, or null`;
-  expectArgument(a, isCondOrNull, "diffFilters", "a", what);
-  expectArgument(b, isCondOrNull, "diffFilters", "b", what);
+  const meaningA = meaningOrNullArgument(a, "diffFilters", "a");
+  const meaningB = meaningOrNullArgument(b, "diffFilters", "b");
   expectArgument(
     options,
     isDiffOptions,
@@ -66,11 +63,7 @@ export function diffFilters(a: Cond | null, b: Cond | null, options: DiffOptions
     "options",
     "{maxSearchSteps?} (a whole number of at least 1)",
   );
-  return diffMeanings(
-    a && toNegationNormalForm(a),
-    b && toNegationNormalForm(b),
-    options.maxSearchSteps ?? DEFAULT_MAX_SEARCH_STEPS,
-  );
+  return diffMeanings(meaningA, meaningB, options.maxSearchSteps ?? DEFAULT_MAX_SEARCH_STEPS);
 }
 
 function diffMeanings(a: Meaning | null, b: Meaning | null, maxSteps: number): FilterDiff {

@@ -1,8 +1,7 @@
-import { A_CONDITION, type Cond, isCond, type Meaning, toNegationNormalForm } from "../check/index.js";
+import { type Cond, type Meaning, meaningArgument } from "../check/index.js";
 import {
   type Diagnostic,
   diagnose,
-  expectArgument,
   isObject,
   type OptionLabels,
   optionDiagnostics,
@@ -46,8 +45,10 @@ export interface EmitResult {
   diagnostics: Diagnostic[];
   /** Measured even when over a limit, so that front ends can show by how much. */
   stats: FilterStats;
-  /** The meaning as written to the JSON: in negation normal form and, unless turned off, optimized. */
-  condition: Meaning;
+  /** The meaning as written to the JSON: `not`-free as every meaning is and, unless turned off, optimized. */
+  meaning: Meaning;
+  /** The former name of `meaning`, kept for callers written against it. @deprecated Read `meaning`. */
+  readonly condition: Meaning;
 }
 
 /**
@@ -71,9 +72,13 @@ class Emitted extends WithLazyJson implements EmitResult {
     filter: string | null,
     public diagnostics: Diagnostic[],
     public stats: FilterStats,
-    public condition: Meaning,
+    public meaning: Meaning,
   ) {
     super(filter);
+  }
+
+  get condition(): Meaning {
+    return this.meaning;
   }
 }
 
@@ -82,7 +87,7 @@ class Emitted extends WithLazyJson implements EmitResult {
  * user can turn it on (it merges `eq` comparisons of one field into lists), and for an `or`,
  * several jobs (each pushes the records of some of its parts). Undefined where neither applies.
  */
-function limitHelp(written: Cond, options: EmitOptions): string | undefined {
+function limitHelp(written: Meaning, options: EmitOptions): string | undefined {
   const helps: string[] = [];
   const optimizer = optionLabel(options.optionLabels, "optimize");
   if (options.optimize === false && optimizer !== undefined)
@@ -96,19 +101,21 @@ function limitHelp(written: Cond, options: EmitOptions): string | undefined {
   return helps.length === 0 ? undefined : helps.join("; ");
 }
 
-/** Writes a checked condition as Logpush JSON and holds it to the limits. */
+/**
+ * Writes a checked condition as Logpush JSON and holds it to the limits: its meaning, so a
+ * condition as written and its meaning give the same JSON.
+ */
 export function emit(condition: Cond, options: EmitOptions = {}): EmitResult {
-  expectArgument(condition, isCond, "emit", "condition", A_CONDITION);
-  return emitNormal(toNegationNormalForm(condition), options);
+  return emitMeaning(meaningArgument(condition, "emit", "condition"), options);
 }
 
-/** `emit` for a filter's meaning, its negation normal form (the analysis computes it once). */
-export function emitNormal(normal: Meaning, given: EmitOptions = {}): EmitResult {
+/** `emit` for a filter's meaning, as the analysis (`check`, `loadFilter`) gives it. */
+export function emitMeaning(meaning: Meaning, given: EmitOptions = {}): EmitResult {
   // Options that are no object are reported (E0006) with the defaults' figures.
   const options: EmitOptions = isObject(given) ? given : {};
   const maxOperators = options.maxOperators ?? DEFAULT_MAX_OPERATORS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const written = options.optimize === false ? normal : optimize(normal);
+  const written = options.optimize === false ? meaning : optimize(meaning);
   const { text, bytes, leaves, endBytes } = serialize(written);
   const stats: FilterStats = { operators: leaves.length, bytes, maxOperators, maxBytes };
   const invalidOptions = optionDiagnostics(given);

@@ -4,7 +4,7 @@ export {
   type EmitOptions,
   type EmitResult,
   emit,
-  emitNormal,
+  emitMeaning,
   type FilterStats,
   WithLazyJson,
 } from "./emit.js";

@@ -10,7 +10,7 @@ import {
 } from "../check/index.js";
 
 /**
- * Rewrites a negation-normal condition into a smaller one with the same meaning:
+ * Rewrites a filter's meaning into a smaller one that keeps the same records:
  * duplicates dropped, `X eq a or X eq b` → `X in [a,b]`, `X !eq a and X !eq b` → `X !in [a,b]`,
  * and sibling lists on one field merged (`in` under `or`, `!in` under `and`). Order is kept:
  * a merged comparison stands where the first of its parts stood.

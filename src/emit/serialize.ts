@@ -27,7 +27,7 @@ export function utf8Length(text: string): number {
 }
 
 /**
- * Writes a filter's meaning (its negation normal form) as Logpush JSON, compact and in a fixed
+ * Writes a filter's meaning (`not`-free, as Logpush JSON is) as Logpush JSON, compact and in a fixed
  * key order. Only string values can hold non-ASCII text (field names and operators are ASCII),
  * so the UTF-8 length is counted over them alone.
  */

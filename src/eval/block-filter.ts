@@ -30,11 +30,11 @@ export interface BlockFilterOptions extends TimestampOptions {
  * suit the scanner. `line` is the line filter compiled with the same options.
  */
 export function compileBlockFilter(
-  condition: Meaning | null,
+  meaning: Meaning | null,
   line: LineFilter,
   options: BlockFilterOptions = {},
 ): BlockFilter | undefined {
-  const { fields, test, slotValues } = compileSlotPredicate(condition, options);
+  const { fields, test, slotValues } = compileSlotPredicate(meaning, options);
   const scanner = LineScanner.of(fields, options.scannerModule);
   if (scanner === undefined) return undefined;
   let text = "";

@@ -1,6 +1,5 @@
-import { A_CONDITION, isCondOrNull } from "../check/cond-shape.js";
+import { meaningOrNullArgument } from "../check/cond-shape.js";
 import type { Cond } from "../check/ir.js";
-import { toNegationNormalForm } from "../check/negate.js";
 import { expectArgument, isObject } from "../diagnostics/arguments.js";
 import { compileFieldReader } from "./field-reader.js";
 import { compilePredicate, compileSlotPredicate } from "./predicate.js";
@@ -46,7 +45,7 @@ const isLineFilterOptions = (value: unknown): value is LineFilterOptions | undef
  * decimal value (see numbers.ts).
  */
 export function compileLineFilter(filter: Cond | null, options: LineFilterOptions = {}): LineFilter {
-  expectArgument(filter, isCondOrNull, "compileLineFilter", "condition", `${A_CONDITION}, or null`);
+  const meaning = meaningOrNullArgument(filter, "compileLineFilter", "condition");
   expectArgument(
     options,
     isLineFilterOptions,
@@ -54,12 +53,11 @@ export function compileLineFilter(filter: Cond | null, options: LineFilterOption
     "options",
     `{prefilter?, fieldReader?} (booleans), with ${TIMESTAMP_OPTIONS}`,
   );
-  const condition = filter && toNegationNormalForm(filter);
-  const reject = condition && options.prefilter !== false ? compileLineRejecter(condition) : undefined;
-  const slotPredicate = compileSlotPredicate(condition, options);
+  const reject = meaning && options.prefilter !== false ? compileLineRejecter(meaning) : undefined;
+  const slotPredicate = compileSlotPredicate(meaning, options);
   let full: LineFilter;
   if (options.fieldReader === false) {
-    const predicate = condition ? compilePredicate(condition, options) : () => true;
+    const predicate = meaning ? compilePredicate(meaning, options) : () => true;
     full = (line) => {
       const record = parseRecord(line);
       if (record === undefined) return LineVerdict.malformed;

@@ -3,11 +3,16 @@
 
 import type { FieldInfo } from "../catalog/catalog.js";
 import { isTimestampField } from "../catalog/timestamps.js";
-import { A_CONDITION, isCond } from "../check/cond-shape.js";
+import { meaningArgument } from "../check/cond-shape.js";
 import { type Cond, type Leaf, type Meaning, type ScalarValue, scalarText } from "../check/ir.js";
-import { toNegationNormalForm } from "../check/negate.js";
-import { expectArgument } from "../diagnostics/arguments.js";
-import { OPERATORS, operatorAccepts, type PositiveOperator } from "../syntax/vocabulary.js";
+import { expectArgument, unreachable } from "../diagnostics/arguments.js";
+import {
+  isOperatorOn,
+  OPERATORS,
+  operatorAccepts,
+  type PositiveOperator,
+  type PositiveOperatorOn,
+} from "../syntax/vocabulary.js";
 import {
   compareDecimals,
   type Decimal,
@@ -46,12 +51,12 @@ type ValueTest = (value: unknown) => boolean;
  * form already is not copied).
  */
 export function compilePredicate(condition: Cond, options: TimestampOptions = {}): Predicate {
-  expectArgument(condition, isCond, "compilePredicate", "condition", A_CONDITION);
+  const meaning = meaningArgument(condition, "compilePredicate", "condition");
   expectArgument(options, isTimestampOptions, "compilePredicate", "options", TIMESTAMP_OPTIONS);
   // Each field the filter names has a slot, read from the record when a comparison first asks for
   // it: a filter that tests one field many times costs one property lookup, not many, and one
   // whose first comparison fails reads no other field.
-  const { fields, test, slotValues } = compileSlotPredicate(toNegationNormalForm(condition), options);
+  const { fields, test, slotValues } = compileSlotPredicate(meaning, options);
   let current: Record<string, unknown> = {};
   const values = slotValues((slot) => current[fields[slot]!]);
   return (record) => {
@@ -80,17 +85,14 @@ interface SlotPredicate {
 }
 
 /** The predicate over slots of a filter's meaning (null: the empty filter, which keeps every record). */
-export function compileSlotPredicate(
-  condition: Meaning | null,
-  options: TimestampOptions = {},
-): SlotPredicate {
-  if (condition === null)
+export function compileSlotPredicate(meaning: Meaning | null, options: TimestampOptions = {}): SlotPredicate {
+  if (meaning === null)
     return { fields: [], timeSlots: [], test: always, slotValues: (read) => new SlotValues(0, read) };
   const slots = new Map<string, number>();
-  const compiled = compileCond(condition, slots);
+  const compiled = compileCond(meaning, slots);
   const fields = [...slots.keys()];
   const timestamps = new Set(
-    namedFields(condition)
+    namedFields(meaning)
       .filter(isTimestampField)
       .map((field) => field.name),
   );
@@ -130,7 +132,8 @@ function namedFields(condition: Meaning): FieldInfo[] {
   switch (condition.kind) {
     case "leaf":
       return [condition.field];
-    default:
+    case "and":
+    case "or":
       return condition.operands.flatMap(namedFields);
   }
 }
@@ -232,8 +235,12 @@ function equalityKeys(leaf: Leaf): (string | number)[] | undefined {
     case "int":
     case "float":
       return texts.every(isShortText) ? texts.map(Number) : undefined;
-    default:
+    case "bool":
+    case "array":
+    case "object":
       return undefined;
+    default:
+      return unreachable(leaf.field.type);
   }
 }
 
@@ -261,11 +268,13 @@ function compileOr(operands: SlotTest[]): SlotTest {
   };
 }
 
+/** A comparison the checker never builds: a field that cannot be filtered, or an operator its type does not take. */
+const refused = ({ field, operator }: Leaf) =>
+  new Error(`cannot evaluate ${field.name} (${field.docType}) ${operator}`);
+
 function compileLeaf(leaf: Leaf, slots: Map<string, number>): SlotTest {
   const { field, operator } = leaf;
-  if (!field.filterable || !operatorAccepts(operator, field.type)) {
-    throw new Error(`cannot evaluate ${field.name} (${field.docType}) ${operator}`);
-  }
+  if (!field.filterable || !operatorAccepts(operator, field.type)) throw refused(leaf);
   const { negative: negated, positive } = OPERATORS[operator];
   let slot = slots.get(field.name);
   if (slot === undefined) {
@@ -280,22 +289,19 @@ function compileLeaf(leaf: Leaf, slots: Map<string, number>): SlotTest {
 function slotTest(leaf: Leaf, operator: PositiveOperator, i: number): SlotTest {
   switch (leaf.field.type) {
     case "string":
+      if (!isOperatorOn(operator, "string")) throw refused(leaf);
       return stringTest(operator, leaf.value, i);
     case "int":
     case "float":
+      if (!isOperatorOn(operator, leaf.field.type)) throw refused(leaf);
       return numberTest(operator, leaf.value, i);
     case "bool": {
-      const expected = (leaf.value as ScalarValue & { kind: "bool" }).value;
-      return (values) => values.value(i) === expected;
+      if (!isOperatorOn(operator, "bool")) throw refused(leaf);
+      return boolTest(operator, leaf.value, i);
     }
     case "array": {
-      const element = arrayElementTest(leaf.field.elementType === "int", leaf.value);
-      return (values) => {
-        const actual = values.value(i);
-        if (!Array.isArray(actual)) return false;
-        for (let k = 0; k < actual.length; k++) if (element(actual[k])) return true;
-        return false;
-      };
+      if (!isOperatorOn(operator, "array")) throw refused(leaf);
+      return arrayTest(operator, leaf.field.elementType === "int", leaf.value, i);
     }
     case "object":
       throw new Error(`cannot evaluate the object field ${leaf.field.name}`);
@@ -305,7 +311,45 @@ function slotTest(leaf: Leaf, operator: PositiveOperator, i: number): SlotTest {
 const listOf = (value: ScalarValue | ScalarValue[]): ScalarValue[] =>
   Array.isArray(value) ? value : [value];
 
-function stringTest(operator: PositiveOperator, value: ScalarValue | ScalarValue[], i: number): SlotTest {
+function boolTest(
+  operator: PositiveOperatorOn<"bool">,
+  value: ScalarValue | ScalarValue[],
+  i: number,
+): SlotTest {
+  switch (operator) {
+    case "eq": {
+      const expected = (value as ScalarValue & { kind: "bool" }).value;
+      return (values) => values.value(i) === expected;
+    }
+  }
+}
+
+/** `contains` (one value) and `in` (a list) on an array field: whether an element equals one of the values. */
+function arrayTest(
+  operator: PositiveOperatorOn<"array">,
+  intElements: boolean,
+  value: ScalarValue | ScalarValue[],
+  i: number,
+): SlotTest {
+  switch (operator) {
+    case "contains":
+    case "in": {
+      const element = arrayElementTest(intElements, value);
+      return (values) => {
+        const actual = values.value(i);
+        if (!Array.isArray(actual)) return false;
+        for (let k = 0; k < actual.length; k++) if (element(actual[k])) return true;
+        return false;
+      };
+    }
+  }
+}
+
+function stringTest(
+  operator: PositiveOperatorOn<"string">,
+  value: ScalarValue | ScalarValue[],
+  i: number,
+): SlotTest {
   if (operator === "in") {
     const set = new Set(listOf(value).map(scalarText));
     return (values) => {
@@ -332,12 +376,14 @@ function stringTest(operator: PositiveOperator, value: ScalarValue | ScalarValue
         const actual = values.value(i);
         return typeof actual === "string" && actual.includes(expected);
       };
-    default:
-      throw new Error(`cannot evaluate ${operator} on a string field`);
   }
 }
 
-function numberTest(operator: PositiveOperator, value: ScalarValue | ScalarValue[], i: number): SlotTest {
+function numberTest(
+  operator: PositiveOperatorOn<"int" | "float">,
+  value: ScalarValue | ScalarValue[],
+  i: number,
+): SlotTest {
   const texts = listOf(value).map(scalarText);
   if (operator === "in" || operator === "eq") {
     const test = numberMembership(texts);
@@ -381,8 +427,6 @@ function numberTest(operator: PositiveOperator, value: ScalarValue | ScalarValue
       return (values) => order(values.value(i)) > 0;
     case "geq":
       return (values) => order(values.value(i)) >= 0;
-    default:
-      throw new Error(`cannot evaluate ${operator} on a number field`);
   }
 }
 

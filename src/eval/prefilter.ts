@@ -1,5 +1,6 @@
 import type { Leaf, Meaning, ScalarValue } from "../check/ir.js";
-import { isNegativeOperator } from "../syntax/vocabulary.js";
+import { unreachable } from "../diagnostics/arguments.js";
+import { isNegativeOperator, isOperatorOn, OPERATORS } from "../syntax/vocabulary.js";
 
 /**
  * A test on the raw text of a log line that rejects lines which cannot match, before any JSON
@@ -13,8 +14,8 @@ import { isNegativeOperator } from "../syntax/vocabulary.js";
 type Clause = string[];
 
 /** Returns a function that is true for lines that certainly do not match, or undefined when the filter gives no clue. */
-export function compileLineRejecter(condition: Meaning): ((line: string) => boolean) | undefined {
-  const clauses = requiredTexts(condition);
+export function compileLineRejecter(meaning: Meaning): ((line: string) => boolean) | undefined {
+  const clauses = requiredTexts(meaning);
   if (clauses.length === 0) return undefined;
   if (clauses.length === 1 && clauses[0]!.length === 1) {
     const needle = clauses[0]![0]!;
@@ -66,7 +67,9 @@ function leafClause(leaf: Leaf): Clause | undefined {
   const texts = values.map((value) => (value.kind === "string" ? value.value : ""));
   if (texts.some((text) => NEEDS_ESCAPE.test(text))) return undefined;
   if (leaf.field.type === "array") return texts.map((text) => `"${text}"`);
-  switch (leaf.operator) {
+  const { positive } = OPERATORS[leaf.operator];
+  if (!isOperatorOn(positive, "string")) return undefined;
+  switch (positive) {
     case "eq":
     case "in":
       return texts.map((text) => `"${text}"`);
@@ -77,7 +80,7 @@ function leafClause(leaf: Leaf): Clause | undefined {
     case "contains":
       return texts[0] === "" ? undefined : [texts[0]!];
     default:
-      return undefined;
+      return unreachable(positive);
   }
 }
 

@@ -3,7 +3,7 @@ import { type Node, type ParseError, parseTree, printParseErrorCode } from "json
 import { getCatalog, knownDatasets } from "../catalog/index.js";
 import { excerpt } from "../decompile/index.js";
 import { closestMatch, LineIndex } from "../diagnostics/index.js";
-import type { FilterDefaults } from "../diff/index.js";
+import type { FilterDefaults } from "../filter-tests/index.js";
 import { withoutByteOrderMark } from "../syntax/index.js";
 import { fileProblem, readUpTo } from "./read.js";
 

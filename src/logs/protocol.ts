@@ -7,7 +7,7 @@ import type { UnreadableTimeTally } from "./unreadable-times.js";
 /** What every worker is handed before its first part. */
 export interface WorkerSetup {
   /** The filter's meaning (null: every record). */
-  condition: Meaning | null;
+  meaning: Meaning | null;
   /** The line scanner's module, compiled by the main thread (see lineScannerModule). */
   scannerModule: WebAssembly.Module;
   timestamps: TimestampReading | undefined;

@@ -26,8 +26,8 @@ port.on("message", (message: ToWorker) => {
   if (message.type === "setup") {
     setup = message.setup;
     const timeOptions = { timestamps: setup.timestamps, onUnreadableTime: times.note };
-    filter = compileLineFilter(setup.condition, { ...timeOptions, prefilter: setup.prefilter });
-    blockFilter = compileBlockFilter(setup.condition, filter, {
+    filter = compileLineFilter(setup.meaning, { ...timeOptions, prefilter: setup.prefilter });
+    blockFilter = compileBlockFilter(setup.meaning, filter, {
       ...timeOptions,
       scannerModule: setup.scannerModule,
     });

@@ -11,7 +11,7 @@ export function compileAnswer(compiled: CompileResult, dataset: string): Compile
     ok: compiled.ok,
     filter: compiled.filter,
     terraform: compiled.filter === null ? null : toHclStringLiteral(compiled.filter),
-    explanation: compiled.ok ? explain(compiled.condition, compiled.stats) : null,
+    explanation: compiled.ok ? explain(compiled.meaning, compiled.stats) : null,
     stats: { ...compiled.stats },
     errors: count("error"),
     warnings: count("warning"),

@@ -1,7 +1,7 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FilterDefaults } from "../diff/index.js";
 import { ConfigError, ConfigLookup, type FolderConfig } from "../files/index.js";
+import type { FilterDefaults } from "../filter-tests/index.js";
 import { LanguageService, type ServiceOptions } from "../service/index.js";
 import type { Samples } from "./sample-lens.js";
 

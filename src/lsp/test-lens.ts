@@ -3,6 +3,7 @@ import { basename, dirname, resolve } from "node:path";
 import { setImmediate as eventLoopTurn } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import type { CancellationToken, CodeLens } from "vscode-languageserver/node";
+import { readTextUpTo, regularFileChunks } from "../files/index.js";
 import {
   type FilterDefaults,
   loadTestSuite,
@@ -11,8 +12,7 @@ import {
   runTestSuite,
   type SuiteFiles,
   type SuiteRun,
-} from "../diff/index.js";
-import { readTextUpTo, regularFileChunks } from "../files/index.js";
+} from "../filter-tests/index.js";
 import { decompressed } from "../logs/index.js";
 
 /** Test files read per document: a directory of many test files costs at most this many reads. */

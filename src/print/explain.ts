@@ -1,12 +1,4 @@
-import {
-  A_CONDITION,
-  type Cond,
-  isCondOrNull,
-  type Leaf,
-  type Meaning,
-  scalarSource,
-  toNegationNormalForm,
-} from "../check/index.js";
+import { type Cond, type Leaf, type Meaning, meaningOrNullArgument, scalarSource } from "../check/index.js";
 import { expectArgument, isObject } from "../diagnostics/index.js";
 import type { FilterStats } from "../emit/index.js";
 import { isNegativeOperator, OPERATORS } from "../syntax/index.js";
@@ -23,11 +15,11 @@ const isStats = (value: unknown): value is FilterStats =>
  * record needs to be pushed because `and`s of `!` comparisons are easily read as exclusions.
  */
 export function explain(condition: Cond | null, stats: FilterStats): string {
-  expectArgument(condition, isCondOrNull, "explain", "condition", `${A_CONDITION}, or null`);
+  const meaning = meaningOrNullArgument(condition, "explain", "condition");
   expectArgument(stats, isStats, "explain", "stats", "the stats of emit or compile");
   const lines: string[] = [];
-  if (condition) {
-    tree(toNegationNormalForm(condition), 0, lines);
+  if (meaning) {
+    tree(meaning, 0, lines);
     lines[0] = `a record is pushed when ${lines[0]}`;
   } else lines.push("no filter: every log line is pushed");
   lines.push(
@@ -40,10 +32,10 @@ export function explain(condition: Cond | null, stats: FilterStats): string {
  * The same tree for one record: each line marked with whether that part holds for it (`✓` or
  * `✗`), as `held` says, so a reader sees which comparison decided the verdict.
  */
-export function explainHeld(condition: Meaning | null, held: (part: Meaning) => boolean): string {
-  if (!condition) return "no filter: every log line is pushed\n";
+export function explainHeld(meaning: Meaning | null, held: (part: Meaning) => boolean): string {
+  if (!meaning) return "no filter: every log line is pushed\n";
   const lines: string[] = [];
-  tree(condition, 0, lines, held);
+  tree(meaning, 0, lines, held);
   return `${lines.join("\n")}\n`;
 }
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import { ApiError, ErrorCode } from "./errors.js";
+import { ErrorCode, SandboxError } from "./errors.js";
 
 /** The credentials the sandbox accepts: an API token, an email with a global API key, or both. */
 export interface Credentials {
@@ -38,7 +38,7 @@ export function authenticate(headers: IncomingHttpHeaders, credentials: Credenti
   const email = header(headers, "x-auth-email");
   const key = header(headers, "x-auth-key");
   if (authorization === undefined && email === undefined && key === undefined)
-    throw new ApiError(
+    throw new SandboxError(
       401,
       ErrorCode.authentication,
       "Authentication error: send Authorization: Bearer <API token>, or X-Auth-Email and X-Auth-Key",
@@ -55,5 +55,5 @@ export function authenticate(headers: IncomingHttpHeaders, credentials: Credenti
     same(key, credentials.apiKey)
   )
     return;
-  throw new ApiError(401, ErrorCode.authentication, "Authentication error");
+  throw new SandboxError(401, ErrorCode.authentication, "Authentication error");
 }

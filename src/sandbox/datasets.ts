@@ -1,6 +1,6 @@
 import { datasetScopeProblem, type ResolvedScope } from "../api/index.js";
 import { type Catalog, getCatalog } from "../catalog/index.js";
-import { ApiError, ErrorCode, invalidJob } from "./errors.js";
+import { ErrorCode, invalidJob, SandboxError } from "./errors.js";
 
 /**
  * The catalog of a dataset the sandbox serves (every Logpush dataset filterc ships a catalog for);
@@ -10,6 +10,6 @@ export function datasetCatalog(dataset: unknown, scope?: ResolvedScope): Catalog
   const catalog = typeof dataset === "string" ? getCatalog(dataset) : undefined;
   if (!catalog) throw invalidJob(`dataset ${JSON.stringify(dataset)} is unknown`);
   const problem = scope && datasetScopeProblem(catalog.dataset, scope.kind);
-  if (problem) throw new ApiError(400, ErrorCode.invalidJob, problem.message, "/dataset");
+  if (problem) throw new SandboxError(400, ErrorCode.invalidJob, problem.message, "/dataset");
   return catalog;
 }

@@ -5,8 +5,11 @@ export interface ErrorEntry {
   source?: { pointer: string };
 }
 
-/** A failure answered in Cloudflare's envelope with an HTTP status; never a crash of the server. */
-export class ApiError extends Error {
+/**
+ * A failure the sandbox answers in Cloudflare's envelope with an HTTP status; never a crash of the
+ * server. (The API client's ApiError is the other side: such an answer, as the client throws it.)
+ */
+export class SandboxError extends Error {
   constructor(
     readonly status: number,
     readonly code: number,
@@ -57,10 +60,10 @@ export const ErrorCode = {
 } as const;
 
 /** A ruleset body member with a bad value, in the rulesets API's wording ("'x' is not a valid value for kind because …"). */
-export function invalidRulesetValue(pointer: string, reason: string): ApiError {
-  return new ApiError(400, ErrorCode.invalidRuleset, reason, pointer);
+export function invalidRulesetValue(pointer: string, reason: string): SandboxError {
+  return new SandboxError(400, ErrorCode.invalidRuleset, reason, pointer);
 }
 
-export function invalidJob(message: string): ApiError {
-  return new ApiError(400, ErrorCode.invalidJob, message);
+export function invalidJob(message: string): SandboxError {
+  return new SandboxError(400, ErrorCode.invalidJob, message);
 }

@@ -8,7 +8,7 @@
 import { DEFAULT_DATASET } from "../catalog/index.js";
 import type { Reply, RequestContext } from "./context.js";
 import { datasetCatalog } from "./datasets.js";
-import { ApiError, ErrorCode } from "./errors.js";
+import { ErrorCode, SandboxError } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
 import { type ExplorerDataset, editable, newId, timestamp, type ZoneState } from "./model.js";
 
@@ -16,11 +16,11 @@ import { type ExplorerDataset, editable, newId, timestamp, type ZoneState } from
 const ATTACK_TRAFFIC_DATASETS = ["http_requests", "firewall_events", "network_analytics_logs"];
 
 const invalid = (message: string, pointer?: string) =>
-  new ApiError(400, ErrorCode.invalidExplorerDataset, message, pointer);
+  new SandboxError(400, ErrorCode.invalidExplorerDataset, message, pointer);
 
 function findDataset(zone: ZoneState, id: string): ExplorerDataset {
   const dataset = zone.explorer.find((entry) => entry.dataset_id === id);
-  if (!dataset) throw new ApiError(404, ErrorCode.explorerDatasetNotFound, `dataset ${id} not found`);
+  if (!dataset) throw new SandboxError(404, ErrorCode.explorerDatasetNotFound, `dataset ${id} not found`);
   return dataset;
 }
 
@@ -94,7 +94,7 @@ export async function createExplorerDataset(context: RequestContext): Promise<Re
   datasetCatalog(type, context.scope);
   const dataset = await context.store.update(context.stateKey, (zone) => {
     if (zone.explorer.some((entry) => entry.dataset === type))
-      throw new ApiError(
+      throw new SandboxError(
         409,
         ErrorCode.explorerDatasetExists,
         `a Log Explorer dataset of type ${type} already exists here`,
@@ -149,7 +149,7 @@ export async function deleteExplorerDataset(context: RequestContext): Promise<Re
   const dataset = await context.store.update(context.stateKey, (zone) => {
     const found = findDataset(zone, context.params["datasetId"]!);
     if (found.deletion_protection)
-      throw new ApiError(
+      throw new SandboxError(
         400,
         ErrorCode.deletionProtected,
         "the dataset's deletion is protected; set deletion_protection to false first",

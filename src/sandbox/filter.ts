@@ -1,11 +1,12 @@
 import { getCatalog } from "../catalog/index.js";
-import { type Meaning, toNegationNormalForm } from "../check/index.js";
-import { decompile } from "../decompile/index.js";
+import type { Meaning } from "../check/index.js";
 import { type Diagnostic, DiagnosticKind, type OptionLabels } from "../diagnostics/index.js";
-import { DEFAULT_MAX_BYTES, emit, utf8Length } from "../emit/index.js";
-import { ApiError, ErrorCode } from "./errors.js";
+import { DEFAULT_MAX_BYTES, utf8Length } from "../emit/index.js";
+import { loadFilter } from "../load/index.js";
+import { ErrorCode, SandboxError } from "./errors.js";
 
-const badPredicate = (detail: string) => new ApiError(400, ErrorCode.badFilter, `bad predicate: ${detail}`);
+const badPredicate = (detail: string) =>
+  new SandboxError(400, ErrorCode.badFilter, `bad predicate: ${detail}`);
 
 /** The service has no options to name: its messages give the limits alone. */
 const serviceLabels: OptionLabels = {
@@ -30,26 +31,26 @@ const firstError = (diagnostics: readonly Diagnostic[]) =>
 export function checkJobFilter(filter: unknown, dataset: string): Meaning | null {
   if (filter === undefined || filter === null || filter === "") return null;
   if (typeof filter !== "string")
-    throw new ApiError(400, ErrorCode.invalidJob, "filter must be a string holding the filter's JSON");
+    throw new SandboxError(400, ErrorCode.invalidJob, "filter must be a string holding the filter's JSON");
   rejectWrappedFilter(filter);
-  const decompiled = decompile(filter, { dataset, optionLabels: serviceLabels });
-  if (!decompiled.ok || !decompiled.condition) {
-    // The decompiler finds comma-joined lists; the service words that failure its own way.
-    if (decompiled.diagnostics.some((d) => d.code === DiagnosticKind.CommaJoinedList.code))
-      rejectJoinedLists(filter, dataset);
-    throw badPredicate(firstError(decompiled.diagnostics));
-  }
-  const asSent = emit(decompiled.condition, {
+  // Its comparisons counted as sent (not optimized); its bytes are those of the text, below.
+  const loaded = loadFilter(filter, {
+    form: "json",
+    dataset,
     optimize: false,
     maxBytes: Number.POSITIVE_INFINITY,
     optionLabels: serviceLabels,
   });
-  if (asSent.diagnostics.some((d) => d.severity === "error"))
-    throw badPredicate(firstError(asSent.diagnostics));
+  if (!loaded.ok || !loaded.meaning) {
+    // The decompiler finds comma-joined lists; the service words that failure its own way.
+    if (loaded.diagnostics.some((d) => d.code === DiagnosticKind.CommaJoinedList.code))
+      rejectJoinedLists(filter, dataset);
+    throw badPredicate(firstError(loaded.diagnostics));
+  }
   const bytes = utf8Length(filter);
   if (bytes > DEFAULT_MAX_BYTES)
     throw badPredicate(`the filter is ${bytes} bytes; Logpush accepts at most ${DEFAULT_MAX_BYTES}`);
-  return toNegationNormalForm(decompiled.condition);
+  return loaded.meaning;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApiError, ErrorCode, type ErrorEntry } from "./errors.js";
+import { ErrorCode, type ErrorEntry, SandboxError } from "./errors.js";
 
 /** The request's URL, or undefined when its path does not read as one (`//[`): the client's mistake. */
 export function requestUrl(request: IncomingMessage): URL | undefined {
@@ -37,7 +37,7 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
 }
 
 const tooLarge = (limit: number) => () =>
-  new ApiError(413, ErrorCode.bodyTooLarge, `request body is larger than the limit of ${limit} bytes`);
+  new SandboxError(413, ErrorCode.bodyTooLarge, `request body is larger than the limit of ${limit} bytes`);
 
 /** The chunks of `source`, refused with `tooLarge` once more than `limit` bytes have come. */
 async function* limited(
@@ -64,7 +64,7 @@ export interface BodyPace {
 }
 
 const tooSlow = (pace: BodyPace, received: number) =>
-  new ApiError(
+  new SandboxError(
     408,
     ErrorCode.requestTimeout,
     `request body arrived too slowly: ${received} bytes; the sandbox waits ${pace.timeoutMs / 1000} s for a body, and one more second for every ${pace.minBytesPerSecond} bytes`,
@@ -145,7 +145,7 @@ export function parseJsonObject(body: Buffer, maxDepth: number): Record<string, 
   if (body.length === 0) return {};
   const text = body.toString("utf8");
   if (nestsDeeperThan(text, maxDepth))
-    throw new ApiError(
+    throw new SandboxError(
       400,
       ErrorCode.bodyTooDeep,
       `request body nests arrays and objects deeper than the limit of ${maxDepth} levels`,
@@ -154,9 +154,13 @@ export function parseJsonObject(body: Buffer, maxDepth: number): Record<string, 
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError(400, ErrorCode.malformedJson, "Malformed JSON in request body");
+    throw new SandboxError(400, ErrorCode.malformedJson, "Malformed JSON in request body");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new ApiError(400, ErrorCode.malformedJson, "Malformed JSON in request body: expected an object");
+    throw new SandboxError(
+      400,
+      ErrorCode.malformedJson,
+      "Malformed JSON in request body: expected an object",
+    );
   return value as Record<string, unknown>;
 }

@@ -1,5 +1,5 @@
 import { InputDamage, logContent, type TextLine, textLines } from "../logs/index.js";
-import { ApiError, ErrorCode } from "./errors.js";
+import { ErrorCode, SandboxError } from "./errors.js";
 
 /**
  * The body's content, read as eval reads a log (see logContent): gunzipped when
@@ -18,7 +18,7 @@ export async function* decoded(
     for await (const chunk of logContent(source, declaredGzip)) {
       size += chunk.length;
       if (size > maxBytes)
-        throw new ApiError(
+        throw new SandboxError(
           413,
           ErrorCode.bodyTooLarge,
           `the body holds more than ${maxBytes} bytes once inflated, the most one ingest reads; send it in parts`,
@@ -27,7 +27,7 @@ export async function* decoded(
     }
   } catch (error) {
     if (error instanceof InputDamage)
-      throw new ApiError(400, ErrorCode.malformedBody, `the body is not valid gzip: ${error.message}`);
+      throw new SandboxError(400, ErrorCode.malformedBody, `the body is not valid gzip: ${error.message}`);
     throw error;
   }
 }
@@ -43,7 +43,7 @@ export async function* linesOf(
 ): AsyncGenerator<TextLine> {
   for await (const line of textLines(source, maxLineBytes)) {
     if (line.number > maxLines)
-      throw new ApiError(
+      throw new SandboxError(
         413,
         ErrorCode.bodyTooLarge,
         `the body holds more than ${maxLines} lines, the most one ingest reads; send it in parts`,

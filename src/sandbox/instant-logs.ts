@@ -17,7 +17,7 @@ import type { WebSocket, WebSocketServer } from "ws";
 import { INSTANT_LOGS_DATASET, MAX_INSTANT_LOGS_SAMPLE } from "../api/index.js";
 import type { LiveSessions, Reply, RequestContext } from "./context.js";
 import { datasetCatalog } from "./datasets.js";
-import { ApiError, ErrorCode } from "./errors.js";
+import { ErrorCode, SandboxError } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
 import { type Job, newId } from "./model.js";
 import { type OutputFormat, outputFormatOf } from "./output.js";
@@ -72,7 +72,7 @@ interface Session {
 }
 
 const invalid = (message: string, pointer: string) =>
-  new ApiError(400, ErrorCode.invalidJob, message, pointer);
+  new SandboxError(400, ErrorCode.invalidJob, message, pointer);
 
 /** A session's body, checked as a job's members are: the fields of http_requests, the sample, the filter. */
 function checkedBody(body: Record<string, unknown>) {
@@ -111,13 +111,13 @@ export class InstantLogs implements LiveSessions {
     const { fields, fieldsText, sample, filter } = checkedBody(context.body);
     const zoneId = context.scope.id;
     if ([...this.sessions.values()].some((session) => session.zoneId === zoneId))
-      throw new ApiError(
+      throw new SandboxError(
         409,
         ErrorCode.instantLogsSessionActive,
         "an Instant Logs session is already active for this zone; a zone has one at a time",
       );
     if (this.sessions.size >= this.options.maxSessions)
-      throw new ApiError(
+      throw new SandboxError(
         429,
         ErrorCode.busy,
         `${this.options.maxSessions} Instant Logs sessions are open, the most the sandbox holds; retry later`,

@@ -3,14 +3,14 @@ import { DEFAULT_DATASET } from "../catalog/index.js";
 import type { Reply, RequestContext } from "./context.js";
 import { datasetCatalog } from "./datasets.js";
 import { parseDestination } from "./destination.js";
-import { ApiError, ErrorCode, invalidJob } from "./errors.js";
+import { ErrorCode, invalidJob, SandboxError } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
 import { editable, type Job, type ZoneState } from "./model.js";
 
 function findJob(zone: ZoneState, idText: string): Job {
   const id = Number(idText);
   const job = zone.jobs.find((j) => j.id === id);
-  if (!job) throw new ApiError(404, ErrorCode.jobNotFound, `job ${idText} not found`);
+  if (!job) throw new SandboxError(404, ErrorCode.jobNotFound, `job ${idText} not found`);
   return job;
 }
 
@@ -37,7 +37,7 @@ function checkBody(
   });
   const first = problems[0];
   if (first)
-    throw new ApiError(
+    throw new SandboxError(
       400,
       ErrorCode.invalidJob,
       first.message,
@@ -74,13 +74,13 @@ function applyBody(
     const challenge = body["ownership_challenge"];
     if (needsOwnershipChallenge(destination as string)) {
       if (typeof challenge !== "string")
-        throw new ApiError(
+        throw new SandboxError(
           400,
           ErrorCode.ownershipChallenge,
           `ownership_challenge is required for this destination; request one with POST /${context.scope.kind}s/{${context.scope.kind}_id}/logpush/ownership`,
         );
       if (zone.challenges[parsed.key] !== challenge)
-        throw new ApiError(
+        throw new SandboxError(
           400,
           ErrorCode.ownershipChallenge,
           "ownership_challenge is not valid for this destination",

@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { makeFolders, writeFileAtomically } from "../files/index.js";
 import type { Reply, RequestContext } from "./context.js";
 import { destinationFolder, parseDestination } from "./destination.js";
-import { ApiError, invalidJob } from "./errors.js";
+import { invalidJob, SandboxError } from "./errors.js";
 
 /** YYYYMMDD in UTC: what `{DATE}` in a destination path stands for. */
 export function utcDate(at: Date): string {
@@ -52,7 +52,7 @@ export async function validateDestination(context: RequestContext): Promise<Repl
     destinationOf(context.body);
     return { status: 200, result: { valid: true, message: "" } };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof SandboxError)) throw error;
     return { status: 200, result: { valid: false, message: error.message } };
   }
 }

@@ -11,7 +11,7 @@ import type { Reply, RequestContext } from "./context.js";
 import { type CustomFields, customFieldsOf } from "./custom-fields.js";
 import { datasetCatalog } from "./datasets.js";
 import { destinationFolder, parseDestination } from "./destination.js";
-import { ApiError, invalidJob } from "./errors.js";
+import { invalidJob, SandboxError } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
 import { nestsDeeperThan } from "./http.js";
 import { decoded, linesOf } from "./ingest-body.js";
@@ -274,7 +274,7 @@ interface JobFailure {
  * is a fault of the sandbox, logged whole and named as internal.
  */
 function failureMessage(error: unknown, log: (line: string) => void): string {
-  if (error instanceof ApiError) return error.message;
+  if (error instanceof SandboxError) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
   if (typeof code === "string" && /^E[A-Z]+$/.test(code))
     return `the push could not write to the destination folder (${code})`;

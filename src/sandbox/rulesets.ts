@@ -1,6 +1,6 @@
 import type { Reply, RequestContext } from "./context.js";
 import { CUSTOM_FIELDS_PHASE, checkCustomFieldsPhase } from "./custom-fields.js";
-import { ApiError, ErrorCode, invalidRulesetValue } from "./errors.js";
+import { ErrorCode, invalidRulesetValue, SandboxError } from "./errors.js";
 import { editable, newId, type Rule, type Ruleset, timestamp, type ZoneState } from "./model.js";
 
 /** The phases of the SDK's `Phase` type. */
@@ -43,7 +43,7 @@ function summary(ruleset: Ruleset): Omit<Ruleset, "rules"> {
 
 function findRuleset(zone: ZoneState, id: string): Ruleset {
   const ruleset = zone.rulesets.find((r) => r.id === id);
-  if (!ruleset) throw new ApiError(404, ErrorCode.rulesetNotFound, `could not find ruleset ${id}`);
+  if (!ruleset) throw new SandboxError(404, ErrorCode.rulesetNotFound, `could not find ruleset ${id}`);
   return ruleset;
 }
 
@@ -137,7 +137,7 @@ function createIn(zone: ZoneState, body: Record<string, unknown>): Ruleset {
     );
   const phase = checkPhase(body["phase"], "/phase");
   if (kind === "zone" && zone.rulesets.some((r) => r.kind === "zone" && r.phase === phase))
-    throw new ApiError(
+    throw new SandboxError(
       400,
       ErrorCode.phaseRulesetExists,
       `'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ${phase}`,
@@ -224,7 +224,7 @@ export async function getEntrypoint(context: RequestContext): Promise<Reply> {
   const phase = checkPhase(context.params["phase"], "/phase");
   const ruleset = entrypointOf(context.store.zone(context.stateKey), phase);
   if (!ruleset)
-    throw new ApiError(
+    throw new SandboxError(
       404,
       ErrorCode.rulesetNotFound,
       `could not find entrypoint ruleset in the '${phase}' phase`,

@@ -6,7 +6,7 @@ import type { Duplex } from "node:stream";
 import { MAX_TIMEOUT_MS, type ResolvedScope } from "../api/index.js";
 import { authenticate, type Credentials, resolveCredentials } from "./auth.js";
 import { noUpload, type Reply, type RequestContext, type Upload } from "./context.js";
-import { ApiError, ErrorCode } from "./errors.js";
+import { ErrorCode, SandboxError } from "./errors.js";
 import {
   createExplorerDataset,
   deleteExplorerDataset,
@@ -225,7 +225,7 @@ function match(segments: string[]): { route: Route; params: Record<string, strin
   return { route, params };
 }
 
-const noRoute = () => new ApiError(404, ErrorCode.noRoute, "No route for that URI");
+const noRoute = () => new SandboxError(404, ErrorCode.noRoute, "No route for that URI");
 
 /** What Node answers by itself (a request it cannot parse, headers too slow), in Cloudflare's envelope. */
 function clientErrorAnswer(error: NodeJS.ErrnoException): {
@@ -354,7 +354,7 @@ async function serve(
   /** Runs `work` in a request slot; with none free it is answered 503. */
   async function inSlot(work: () => Promise<void>): Promise<void> {
     if (requestsInFlight >= maxRequestsInFlight)
-      throw new ApiError(
+      throw new SandboxError(
         503,
         ErrorCode.busy,
         `${maxRequestsInFlight} requests are under way, the most the sandbox serves at once; retry later`,
@@ -369,13 +369,13 @@ async function serve(
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (overCap.has(request.socket))
-      throw new ApiError(
+      throw new SandboxError(
         503,
         ErrorCode.busy,
         `${maxConnections} connections are open, the most the sandbox holds; retry later`,
       );
     const url = requestUrl(request);
-    if (!url) throw new ApiError(400, ErrorCode.malformedRequest, "the request's path is not a URL path");
+    if (!url) throw new SandboxError(400, ErrorCode.malformedRequest, "the request's path is not a URL path");
     if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) throw noRoute();
     authenticate(request.headers, credentials);
     const segments = url.pathname.slice(API_PREFIX.length).split("/").filter(Boolean);
@@ -383,14 +383,14 @@ async function serve(
     if (!found) throw noRoute();
     const handler = found.route.methods[request.method ?? ""];
     if (!handler)
-      throw new ApiError(
+      throw new SandboxError(
         405,
         ErrorCode.methodNotAllowed,
         `Method ${request.method} not allowed for this route`,
       );
     for (const [name, value] of Object.entries(found.params))
       if (!identifiers[name]!.test(value))
-        throw new ApiError(
+        throw new SandboxError(
           400,
           ErrorCode.invalidIdentifier,
           `Could not route to ${url.pathname.slice(API_PREFIX.length)}, perhaps your object identifier is invalid?`,
@@ -412,7 +412,7 @@ async function serve(
       return inSlot(async () => reply(response, await handler({ ...context, body, upload: noUpload() })));
     }
     if (ingestsInFlight >= maxIngestsInFlight)
-      throw new ApiError(
+      throw new SandboxError(
         429,
         ErrorCode.busy,
         `${maxIngestsInFlight} ingests are under way, the most the sandbox runs at once; retry later`,
@@ -449,7 +449,7 @@ async function serve(
   function fail(request: IncomingMessage, response: ServerResponse, error: unknown): void {
     try {
       if (response.headersSent) return;
-      if (error instanceof ApiError) {
+      if (error instanceof SandboxError) {
         // A body refused before or part-way through is not read to its end, and a connection over the
         // cap is let go: close the connection after answering.
         if (!request.complete || overCap.has(request.socket)) response.setHeader("connection", "close");

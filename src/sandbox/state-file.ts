@@ -1,7 +1,7 @@
 import { checkJobBody, JOB_OPTIONS, type StoredJobField } from "../api/index.js";
 import { datasetCatalog } from "./datasets.js";
 import { parseDestination } from "./destination.js";
-import { ApiError } from "./errors.js";
+import { SandboxError } from "./errors.js";
 import { checkJobFilter } from "./filter.js";
 import type { ZoneState } from "./model.js";
 
@@ -87,7 +87,7 @@ export function jobSettingsProblem(job: ZoneState["jobs"][number]): string | und
     const problem = checkJobBody(settings, { mode: "update", dataset: job.dataset, catalog }).problems[0];
     return problem && `${problem.path}: ${problem.message}`;
   } catch (error) {
-    if (error instanceof ApiError) return error.message;
+    if (error instanceof SandboxError) return error.message;
     throw error;
   }
 }
@@ -140,7 +140,7 @@ export function explorerProblem(value: unknown): string | undefined {
       datasetCatalog(type);
       checkJobFilter(filter, type);
     } catch (error) {
-      if (error instanceof ApiError) return `[${index}]: ${error.message}`;
+      if (error instanceof SandboxError) return `[${index}]: ${error.message}`;
       throw error;
     }
   }

@@ -2,7 +2,7 @@ import { readdir, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { makeFolders, syncFolder, writeFileAtomically } from "../files/index.js";
 import { lockDataDirectory } from "./data-dir-lock.js";
-import { ApiError, ErrorCode } from "./errors.js";
+import { ErrorCode, SandboxError } from "./errors.js";
 import { emptyZone, type ZoneState } from "./model.js";
 import { jobSettingsProblem, StateFileError } from "./state-file.js";
 import {
@@ -347,7 +347,7 @@ export class Store {
     let bytes = book.bytes;
     for (const [path, size] of sizes) bytes += (size ?? 0) - (book.sizes.get(path) ?? 0);
     if (bytes > this.maxZoneBytes && bytes > book.bytes)
-      throw new ApiError(
+      throw new SandboxError(
         400,
         ErrorCode.zoneFull,
         `the zone would hold ${bytes} bytes of rulesets, jobs, challenges and Log Explorer datasets; the sandbox keeps at most ${this.maxZoneBytes} bytes a zone`,

@@ -1,5 +1,8 @@
-export { createTable, tableFields } from "./columns.js";
-export { type DialectName, dialects, jsonPointer, type Location } from "./dialect.js";
+export { tableFields } from "./columns.js";
+export { createTable } from "./create-table.js";
+export type { Location } from "./dialect.js";
+export { type DialectName, dialects } from "./dialects.js";
+export { jsonPointer } from "./record-text.js";
 export {
   COLUMNS_FORMS,
   type ColumnsForm,

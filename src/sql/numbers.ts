@@ -1,5 +1,5 @@
 import { NUMERIC_TEXT } from "../eval/index.js";
-import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
+import { OPERATORS, type PositiveOperatorOn } from "../syntax/index.js";
 import type { Dialect, JsonRef } from "./dialect.js";
 
 /** A regular expression's pattern without its anchors, for the engines' whole-text match functions. */
@@ -16,8 +16,11 @@ const NUMERIC_STRING = unanchoredPattern(NUMERIC_TEXT);
 export const EXACT_NUMBER = /^-?[0-9]{1,20}(\.[0-9]{1,18})?$/;
 export const EXACT_NUMBER_PATTERN = unanchoredPattern(EXACT_NUMBER);
 
+/** The operators that compare numbers: `eq` and `in`, and the order comparisons. */
+export type NumberOperator = PositiveOperatorOn<"int" | "float">;
+
 /** An order comparison's SQL symbol: the symbol the language takes for it too (the vocabulary's alias). */
-export function sqlComparator(operator: PositiveOperator): string {
+export function sqlComparator(operator: "lt" | "leq" | "gt" | "geq"): string {
   const symbol = OPERATORS[operator].aliases.find((alias) => /^[<>]=?$/.test(alias));
   if (!symbol) throw new Error(`${operator} is no order comparison`);
   return symbol;
@@ -68,14 +71,19 @@ export function numberCases(
 export function compareNumber(
   dialect: Dialect,
   text: string,
-  operator: PositiveOperator,
+  operator: NumberOperator,
   constants: readonly string[],
 ): string {
-  return numberCases(dialect, text, constants, (value, literals) =>
-    operator === "eq" || operator === "in"
-      ? literals.length === 1
-        ? `${value} = ${literals[0]}`
-        : `${value} IN (${literals.join(", ")})`
-      : `${value} ${sqlComparator(operator)} ${literals[0]}`,
-  );
+  return numberCases(dialect, text, constants, (value, literals) => {
+    switch (operator) {
+      case "eq":
+      case "in":
+        return literals.length === 1 ? `${value} = ${literals[0]}` : `${value} IN (${literals.join(", ")})`;
+      case "lt":
+      case "leq":
+      case "gt":
+      case "geq":
+        return `${value} ${sqlComparator(operator)} ${literals[0]}`;
+    }
+  });
 }

@@ -1,7 +1,8 @@
-import { A_CONDITION, type Cond, isCondOrNull, toNegationNormalForm } from "../check/index.js";
+import { type Cond, meaningOrNullArgument } from "../check/index.js";
 import { type Diagnostic, expectArgument, isObject, isString } from "../diagnostics/index.js";
 import { DEFAULT_TIMESTAMP_READING, TIMESTAMP_READINGS, type TimestampReading } from "../eval/index.js";
-import { type DialectName, dialects, type Location } from "./dialect.js";
+import type { Location } from "./dialect.js";
+import { type DialectName, dialects } from "./dialects.js";
 import { translate } from "./translate.js";
 import { translateTyped } from "./typed.js";
 
@@ -90,7 +91,7 @@ const isSqlOptions = (value: unknown): value is SqlOptions =>
  * are error diagnostics, and there is then no SQL; an unreadable `from` is a `problem`.
  */
 export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
-  expectArgument(condition, isCondOrNull, "toSql", "condition", `${A_CONDITION}, or null`);
+  const meaning = meaningOrNullArgument(condition, "toSql", "condition");
   expectArgument(
     options,
     isSqlOptions,
@@ -108,8 +109,8 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
         diagnostics: [],
         problem: "typed SQL is over a table you load; from reads JSON text",
       };
-    if (condition === null) return { ok: true, sql: "true", diagnostics: [] };
-    const typed = translateTyped(toNegationNormalForm(condition), dialect, timestamps, options.fields);
+    if (meaning === null) return { ok: true, sql: "true", diagnostics: [] };
+    const typed = translateTyped(meaning, dialect, timestamps, options.fields);
     return typed.expression === null
       ? { ok: false, sql: null, diagnostics: typed.diagnostics }
       : { ok: true, sql: typed.expression, diagnostics: [] };
@@ -122,11 +123,16 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
     if ("problem" in source) return { ok: false, sql: null, diagnostics: [], problem: source.problem };
     ({ table, column } = source);
   }
-  const translated = condition && translate(toNegationNormalForm(condition), dialect, timestamps);
+  const translated = meaning && translate(meaning, dialect, timestamps);
   if (translated && translated.expression === null)
     return { ok: false, sql: null, diagnostics: translated.diagnostics };
   const fields = translated?.fields ?? [];
-  const where = dialect.record(column, translated?.expression ?? null, fields);
+  const where = dialect.recordTest(
+    dialect.identifier(column),
+    translated?.expression ?? null,
+    fields,
+    "false",
+  );
   if (table !== undefined)
     return {
       ok: true,
@@ -137,7 +143,7 @@ export function toSql(condition: Cond | null, options: SqlOptions): SqlResult {
   return {
     ok: true,
     sql: where,
-    ...(count ? { unreadableTimes: dialect.recordCount(column, count, fields) } : {}),
+    ...(count ? { unreadableTimes: dialect.recordTest(dialect.identifier(column), count, fields, "0") } : {}),
     diagnostics: [],
   };
 }

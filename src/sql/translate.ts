@@ -1,10 +1,10 @@
 import { isTimestampField } from "../catalog/index.js";
 import { type Leaf, type Meaning, type ScalarValue, scalarText } from "../check/index.js";
-import { type Diagnostic, diagnose } from "../diagnostics/index.js";
+import { type Diagnostic, diagnose, unreachable } from "../diagnostics/index.js";
 import type { TimestampReading } from "../eval/index.js";
-import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
+import { isOperatorOn, OPERATORS, type PositiveOperator, type PositiveOperatorOn } from "../syntax/index.js";
 import type { Dialect, JsonRef } from "./dialect.js";
-import { compareNumber, EXACT_NUMBER, isNumeric } from "./numbers.js";
+import { compareNumber, EXACT_NUMBER, isNumeric, type NumberOperator } from "./numbers.js";
 import { timestampTest, unreadableTime } from "./timestamps.js";
 
 /** A string holding half of a surrogate pair: no UTF-8 text, so no engine's string can equal it. */
@@ -21,7 +21,7 @@ const REPLACEMENT = "\ufffd";
  * values of the timestamp fields the condition names that are no time (null when it names none).
  */
 export function translate(
-  condition: Meaning,
+  meaning: Meaning,
   dialect: Dialect,
   timestamps: TimestampReading,
 ): {
@@ -32,7 +32,7 @@ export function translate(
 } {
   const diagnostics: Diagnostic[] = [];
   const translation = new Translation(dialect, timestamps, diagnostics);
-  const expression = translation.cond(condition, false);
+  const expression = translation.cond(meaning, false);
   return {
     expression: diagnostics.length > 0 ? null : expression,
     unreadableTimes: translation.unreadableTimes(),
@@ -109,7 +109,7 @@ class Translation {
     if (problem)
       this.diagnostics.push(
         diagnose("NotExpressibleInSql", leaf.range, {
-          dialect: this.dialect.name,
+          engine: this.dialect.title,
           field: leaf.field.name,
           problem,
         }),
@@ -118,45 +118,79 @@ class Translation {
 
   private positive(leaf: Leaf, operator: PositiveOperator, values: ScalarValue[]): string {
     const field = this.ref(leaf.field.name);
-    switch (leaf.field.type) {
+    const type = leaf.field.type;
+    const refused = () => new Error(`${operator} does not compare the ${type} field ${leaf.field.name}`);
+    switch (type) {
       case "string":
+        if (!isOperatorOn(operator, type)) throw refused();
         return this.stringTest(field, operator, values);
       case "int":
       case "float":
+        if (!isOperatorOn(operator, type)) throw refused();
         if (!isTimestampField(leaf.field)) return this.numberTest(field, operator, values);
         this.timestampFields.add(leaf.field.name);
         return timestampTest(this.dialect, field, operator, values.map(scalarText), this.timestamps);
       case "bool":
-        return `${this.dialect.isKind(field, "bool")} AND ${this.dialect.text(field)} = '${scalarText(values[0]!)}'`;
+        if (!isOperatorOn(operator, type)) throw refused();
+        return this.boolTest(field, operator, values);
       case "array": {
-        const element = (ref: JsonRef) =>
-          leaf.field.elementType === "int"
-            ? this.numberTest(ref, "in", values)
-            : this.stringTest(ref, "in", values);
-        return `${this.dialect.isKind(field, "array")} AND ${this.dialect.someElement(field, element)}`;
+        if (!isOperatorOn(operator, type)) throw refused();
+        return this.arrayTest(field, operator, leaf.field.elementType === "int", values);
       }
       case "object":
-        throw new Error(`the object field ${leaf.field.name} cannot be compared`);
+        throw refused();
     }
   }
 
-  private stringTest(ref: JsonRef, operator: PositiveOperator, values: ScalarValue[]): string {
+  private boolTest(ref: JsonRef, operator: PositiveOperatorOn<"bool">, values: ScalarValue[]): string {
+    switch (operator) {
+      case "eq":
+        return `${this.dialect.isKind(ref, "bool")} AND ${this.dialect.text(ref)} = '${scalarText(values[0]!)}'`;
+    }
+  }
+
+  /** `contains` and `in` on an array field: whether some element is one of the values. */
+  private arrayTest(
+    field: JsonRef & { kind: "field" },
+    operator: PositiveOperatorOn<"array">,
+    intElements: boolean,
+    values: ScalarValue[],
+  ): string {
+    switch (operator) {
+      case "contains":
+      case "in": {
+        const element = (ref: JsonRef) =>
+          intElements ? this.numberTest(ref, "in", values) : this.stringTest(ref, "in", values);
+        return `${this.dialect.isKind(field, "array")} AND ${this.dialect.someElement(field, element)}`;
+      }
+    }
+  }
+
+  private stringTest(ref: JsonRef, operator: PositiveOperatorOn<"string">, values: ScalarValue[]): string {
     const { dialect } = this;
     const text = dialect.text(ref);
     const literals = values.map((value) => dialect.string(scalarText(value)));
-    const test = {
-      eq: () => `${text} = ${literals[0]}`,
-      in: () => (literals.length === 1 ? `${text} = ${literals[0]}` : `${text} IN (${literals.join(", ")})`),
-      startsWith: () => dialect.startsWith(text, literals[0]!),
-      endsWith: () => dialect.endsWith(text, literals[0]!),
-      contains: () => dialect.contains(text, literals[0]!),
-    }[operator as "eq"];
-    if (!test) throw new Error(`${operator} does not compare strings`);
-    return `${dialect.isKind(ref, "string")} AND ${test()}`;
+    let test: string;
+    switch (operator) {
+      case "eq":
+        test = `${text} = ${literals[0]}`;
+        break;
+      case "in":
+        test = literals.length === 1 ? `${text} = ${literals[0]}` : `${text} IN (${literals.join(", ")})`;
+        break;
+      case "startsWith":
+      case "endsWith":
+      case "contains":
+        test = dialect.textOperators[operator](text, literals[0]!);
+        break;
+      default:
+        return unreachable(operator);
+    }
+    return `${dialect.isKind(ref, "string")} AND ${test}`;
   }
 
   /** A JSON number, or a string of digits as eval reads one, compared exactly (see compareNumber). */
-  private numberTest(ref: JsonRef, operator: PositiveOperator, values: ScalarValue[]): string {
+  private numberTest(ref: JsonRef, operator: NumberOperator, values: ScalarValue[]): string {
     const { dialect } = this;
     return `${isNumeric(dialect, ref)} AND ${compareNumber(dialect, dialect.text(ref), operator, values.map(scalarText))}`;
   }

@@ -1,8 +1,9 @@
-import { type Cond, type Meaning, toNegationNormalForm } from "../check/index.js";
+import type { Meaning } from "../check/index.js";
 import { terminalText } from "../diagnostics/index.js";
 import type { ColumnValueKind, KindedField, TimestampReading } from "../eval/index.js";
-import { columnKind, columnType } from "./columns.js";
-import { dialects, duckdbFieldsRead, duckdbRecordTest, type Location } from "./dialect.js";
+import { columnKind } from "./columns.js";
+import type { Location } from "./dialect.js";
+import { duckdb } from "./engines/duckdb.js";
 import { translate } from "./translate.js";
 import { translateTyped } from "./typed.js";
 
@@ -17,8 +18,6 @@ import { translateTyped } from "./typed.js";
  * the per-line JSON functions of the JSON-text SELECT, which cost ten times the read
  * (bench/RESULTS.md, "query reads typed", "query reads the columns typed").
  */
-
-const duckdb = dialects.duckdb;
 
 /** A field's value as text: the JSON DuckDB wrote back for it (NULL: missing or null). */
 const json = (name: string) => `(${duckdb.identifier(name)}::VARCHAR)`;
@@ -72,10 +71,9 @@ export interface TypedRead {
  * typed form.
  */
 export function typedRead(
-  condition: Cond,
+  meaning: Meaning,
   options: { from: readonly Location[]; timestamps: TimestampReading; groupBy?: string },
 ): TypedRead | undefined {
-  const meaning = toNegationNormalForm(condition);
   const kinds = new Map<string, ColumnValueKind>();
   for (const field of leafFields(meaning)) {
     const kind = columnKind(field);
@@ -88,8 +86,8 @@ export function typedRead(
     if (terminalText(options.groupBy) !== options.groupBy) return undefined;
     names.push(options.groupBy);
   }
-  // DuckDB's column names ignore case.
-  if (new Set(names.map((name) => name.toLowerCase())).size < names.length) return undefined;
+  if (duckdb.caseInsensitiveColumns && new Set(names.map((name) => name.toLowerCase())).size < names.length)
+    return undefined;
   const typed = translateTyped(meaning, duckdb, options.timestamps, undefined, (name) =>
     FITS[kinds.get(name)!].value(json(name)),
   );
@@ -102,16 +100,22 @@ export function typedRead(
   // The JSON text of the fields the filter reads, which eval's semantics test as a record.
   const record = `json_object(${exact.fields.map((name) => `${duckdb.string(name)}, ${duckdb.identifier(name)}`).join(", ")})`;
   const groupKind = options.groupBy === undefined ? undefined : kinds.get(options.groupBy);
+  const directRead = duckdb.fieldsRead(
+    options.from,
+    names.map((name) => [name, kinds.has(name) ? duckdb.columnTypes[kinds.get(name)!] : "JSON"]),
+  );
+  const fittedRead = duckdb.fieldsRead(
+    options.from,
+    names.map((name) => [name, "JSON"]),
+  );
+  if ("problem" in directRead || "problem" in fittedRead) return undefined;
   return {
     fields: [...kinds].map(([name, kind]) => ({ name, kind })),
     direct:
       groupKind === "int"
         ? undefined
         : {
-            table: duckdbFieldsRead(
-              options.from,
-              names.map((name) => [name, kinds.has(name) ? columnType(kinds.get(name)!, "duckdb") : "JSON"]),
-            ),
+            table: directRead.table,
             kept: direct.expression,
             // A string's or a bool's JSON as DuckDB writes it back, as the JSON column holds it.
             group:
@@ -121,11 +125,8 @@ export function typedRead(
                   ? json(options.groupBy)
                   : `(to_json(${duckdb.identifier(options.groupBy)})::VARCHAR)`,
           },
-    table: duckdbFieldsRead(
-      options.from,
-      names.map((name) => [name, "JSON"]),
-    ),
-    kept: `CASE WHEN ${misfit} THEN ${duckdbRecordTest(record, exact.expression, exact.fields)} ELSE ${typed.expression} END`,
+    table: fittedRead.table,
+    kept: `CASE WHEN ${misfit} THEN ${duckdb.recordTest(record, exact.expression, exact.fields, "false")} ELSE ${typed.expression} END`,
     misfit,
     group: options.groupBy === undefined ? undefined : json(options.groupBy),
   };

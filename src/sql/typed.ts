@@ -1,11 +1,11 @@
 import type { Leaf, Meaning, ScalarValue } from "../check/index.js";
 import { scalarText } from "../check/index.js";
-import { type Diagnostic, diagnose } from "../diagnostics/index.js";
+import { type Diagnostic, diagnose, unreachable } from "../diagnostics/index.js";
 import { AUTO_NANOSECONDS_FROM, AUTO_SECONDS_BELOW, type TimestampReading } from "../eval/index.js";
-import { OPERATORS, type PositiveOperator } from "../syntax/index.js";
+import { isOperatorOn, OPERATORS, type PositiveOperatorOn } from "../syntax/index.js";
 import { columnKind } from "./columns.js";
-import type { Dialect, DialectName } from "./dialect.js";
-import { sqlComparator } from "./numbers.js";
+import type { Dialect } from "./dialect.js";
+import { type NumberOperator, sqlComparator } from "./numbers.js";
 
 /**
  * A filter's meaning over a typed table (columns.ts): direct comparisons of the columns, NULL read
@@ -13,28 +13,6 @@ import { sqlComparator } from "./numbers.js";
  * `NOT` of that, so a missing field fails every positive operator and passes every `!` one, as in
  * eval; the meaning has no `not` of a group, so no NULL reaches an `AND`, `OR` or `NOT` above them.
  */
-
-/** What differs between the engines over typed columns: arrays and 128-bit integers. */
-const TYPED: Record<
-  DialectName,
-  {
-    has(list: string, value: string): string;
-    hasAny(list: string, values: string[]): string;
-    /** An integer expression on 128 bits. */
-    wide(value: string): string;
-  }
-> = {
-  duckdb: {
-    has: (list, value) => `list_contains(${list}, ${value})`,
-    hasAny: (list, values) => `list_has_any(${list}, [${values.join(", ")}])`,
-    wide: (value) => `CAST(${value} AS HUGEINT)`,
-  },
-  clickhouse: {
-    has: (list, value) => `has(${list}, ${value})`,
-    hasAny: (list, values) => `hasAny(${list}, [${values.join(", ")}])`,
-    wide: (value) => `toInt128(${value})`,
-  },
-};
 
 /** Integers an engine reads as a literal of a type every 128-bit column compares with (ClickHouse finds no type for Int64 and UInt64 together). */
 const INT64_MIN = -(2n ** 63n);
@@ -55,7 +33,7 @@ const COLUMNS_NAMED = 10;
  * `typedValue` writes a field's typed value: its column, or an expression of that type (query's read).
  */
 export function translateTyped(
-  condition: Meaning,
+  meaning: Meaning,
   dialect: Dialect,
   timestamps: TimestampReading,
   columns: readonly string[] | undefined,
@@ -69,7 +47,7 @@ export function translateTyped(
       .join(node.kind === "and" ? " AND " : " OR ");
     return nested ? `(${joined})` : joined;
   };
-  const expression = cond(condition, false);
+  const expression = cond(meaning, false);
   return { expression: diagnostics.length > 0 ? null : expression, diagnostics };
 }
 
@@ -85,7 +63,7 @@ function leafTest(
   const values = Array.isArray(leaf.value) ? leaf.value : [leaf.value];
   const notExpressible = (problem: string) =>
     diagnostics.push(
-      diagnose("NotExpressibleInSql", leaf.range, { dialect: dialect.name, field: name, problem }),
+      diagnose("NotExpressibleInSql", leaf.range, { engine: dialect.title, field: name, problem }),
     );
   if (columns !== undefined && !columns.includes(name)) {
     const listed = columns.slice(0, COLUMNS_NAMED).join(", ");
@@ -110,34 +88,40 @@ function leafTest(
   const { negative, positive } = OPERATORS[leaf.operator];
   const column = typedValue(name);
   const texts = values.map(scalarText);
-  const typed = TYPED[dialect.name];
   const integer = (text: string) =>
-    BigInt(text) >= INT64_MIN && BigInt(text) <= INT64_MAX ? text : typed.wide(dialect.string(text));
+    BigInt(text) >= INT64_MIN && BigInt(text) <= INT64_MAX ? text : dialect.wide(dialect.string(text));
+  const refused = () => new Error(`${positive} does not compare the field ${name} (${kind})`);
   let test: string;
   switch (kind) {
     case "string":
+      if (!isOperatorOn(positive, "string")) throw refused();
       test = stringTest(dialect, column, positive, values);
       break;
     case "int":
-      test = compare(column, positive, texts.map(integer));
-      break;
     case "float":
-      test = compare(column, positive, texts);
+      if (!isOperatorOn(positive, kind)) throw refused();
+      test = compare(column, positive, kind === "int" ? texts.map(integer) : texts);
       break;
     case "timestamp":
+      if (!isOperatorOn(positive, "int")) throw refused();
       test = compare(instant(dialect, column, timestamps), positive, texts.map(integer));
       break;
     case "bool":
-      test = `${column} = ${texts[0]}`;
+      if (!isOperatorOn(positive, "bool")) throw refused();
+      test = boolTest(column, positive, texts);
       break;
     case "strings":
     case "ints": {
+      if (!isOperatorOn(positive, "array")) throw refused();
       const literals = kind === "ints" ? texts.map(integer) : texts.map((text) => dialect.string(text));
-      test = literals.length === 1 ? typed.has(column, literals[0]!) : typed.hasAny(column, literals);
+      test = arrayTest(dialect, column, positive, literals);
       break;
     }
+    case "object":
+    case "objects":
+      throw refused();
     default:
-      throw new Error(`the field ${name} (${kind}) cannot be compared`);
+      return unreachable(kind);
   }
   const known = dialect.orFalse(test);
   return negative ? `NOT ${known}` : known;
@@ -146,27 +130,54 @@ function leafTest(
 function stringTest(
   dialect: Dialect,
   column: string,
-  operator: PositiveOperator,
+  operator: PositiveOperatorOn<"string">,
   values: ScalarValue[],
 ): string {
   const literals = values.map((value) => dialect.string(scalarText(value)));
   switch (operator) {
     case "startsWith":
-      return dialect.startsWith(column, literals[0]!);
     case "endsWith":
-      return dialect.endsWith(column, literals[0]!);
     case "contains":
-      return dialect.contains(column, literals[0]!);
-    default:
+      return dialect.textOperators[operator](column, literals[0]!);
+    case "eq":
+    case "in":
       return compare(column, operator, literals);
   }
 }
 
+function boolTest(column: string, operator: PositiveOperatorOn<"bool">, texts: string[]): string {
+  switch (operator) {
+    case "eq":
+      return `${column} = ${texts[0]}`;
+  }
+}
+
+/** `contains` and `in` on an array column: whether it holds one of the literals. */
+function arrayTest(
+  dialect: Dialect,
+  column: string,
+  operator: PositiveOperatorOn<"array">,
+  literals: string[],
+): string {
+  switch (operator) {
+    case "contains":
+    case "in":
+      return literals.length === 1 ? dialect.has(column, literals[0]!) : dialect.hasAny(column, literals);
+  }
+}
+
 /** `value` compared with literals by an equality, a list or an order comparison. */
-function compare(value: string, operator: PositiveOperator, literals: string[]): string {
-  if (operator === "eq" || operator === "in")
-    return literals.length === 1 ? `${value} = ${literals[0]}` : `${value} IN (${literals.join(", ")})`;
-  return `${value} ${sqlComparator(operator)} ${literals[0]}`;
+function compare(value: string, operator: NumberOperator, literals: string[]): string {
+  switch (operator) {
+    case "eq":
+    case "in":
+      return literals.length === 1 ? `${value} = ${literals[0]}` : `${value} IN (${literals.join(", ")})`;
+    case "lt":
+    case "leq":
+    case "gt":
+    case "geq":
+      return `${value} ${sqlComparator(operator)} ${literals[0]}`;
+  }
 }
 
 /**
@@ -175,7 +186,7 @@ function compare(value: string, operator: PositiveOperator, literals: string[]):
  * is no time (NULL: it compares as a missing field).
  */
 function instant(dialect: Dialect, column: string, reading: TimestampReading): string {
-  const wide = TYPED[dialect.name].wide(column);
+  const wide = dialect.wide(column);
   const seconds = `${wide} * 1000000000`;
   if (reading === "unixnano") return wide;
   if (reading === "unix") return `(${seconds})`;

@@ -23,6 +23,7 @@ export {
   isCanonicalOperator,
   isListOperator,
   isNegativeOperator,
+  isOperatorOn,
   LOGIC,
   negateOperator,
   OPERATOR_NAMES,
@@ -32,6 +33,7 @@ export {
   operatorAccepts,
   operatorsFor,
   type PositiveOperator,
+  type PositiveOperatorOn,
   type Punctuation,
   type TokenFacts,
 } from "./vocabulary.js";

@@ -207,6 +207,17 @@ export type CanonicalOperator = keyof typeof declarations;
 /** The operators that fail for a record lacking the field; each `!` operator is the negation of one of them. */
 export type PositiveOperator = Exclude<CanonicalOperator, `!${string}`>;
 
+/**
+ * The positive operators that compare a field of `type` (on an array field, its elements), as
+ * their declarations' `accepts` say: a stage's table of what each does on that type is keyed by
+ * it, so a new operator is a type error in every table that lacks it.
+ */
+export type PositiveOperatorOn<Type extends FieldType> = {
+  [Operator in PositiveOperator]: Type extends (typeof declarations)[Operator]["accepts"][number]
+    ? Operator
+    : never;
+}[PositiveOperator];
+
 /** Everything the stages know about one operator. */
 export interface OperatorFacts {
   canonical: CanonicalOperator;
@@ -278,6 +289,14 @@ export const OPERATOR_SPELLINGS: ReadonlyMap<string, CanonicalOperator> = new Ma
  */
 export function operatorAccepts(operator: CanonicalOperator, type: FieldType): boolean {
   return factsByName.get(operator)?.accepts.includes(type) === true;
+}
+
+/** Whether a positive operator compares a field of `type`: narrows it to PositiveOperatorOn that type. */
+export function isOperatorOn<Type extends FieldType>(
+  operator: PositiveOperator,
+  type: Type,
+): operator is PositiveOperatorOn<Type> {
+  return operatorAccepts(operator, type);
 }
 
 /** The operators a field of `type` accepts, in canonical order. */

@@ -1,6 +1,5 @@
-import { decompile } from "../decompile/index.js";
 import type { Diagnostic, Range, Suggestion } from "../diagnostics/index.js";
-import { emit } from "../emit/index.js";
+import { loadFilter } from "../load/index.js";
 import { CANONICAL_OPERATORS, OPERATOR_SPELLINGS, OPERATORS } from "../syntax/index.js";
 import { heredocHcl, quotedHcl } from "./hcl-strings.js";
 import { hclOfJson } from "./hcl-text.js";
@@ -31,18 +30,14 @@ export function checkFilter(
   filter: Extract<StaticValue, { kind: "string" }>,
   options: FilterCheckOptions,
 ): FileDiagnostic[] {
-  const mapped = filter.value;
-  const result = decompile(mapped.text, { dataset: options.dataset });
-  const found = [...result.diagnostics];
-  if (result.ok && result.condition) {
-    const emitted = emit(result.condition, {
-      optimize: false,
-      ...(options.maxOperators !== undefined && { maxOperators: options.maxOperators }),
-      ...(options.maxBytes !== undefined && { maxBytes: options.maxBytes }),
-    });
-    found.push(...emitted.diagnostics);
-  }
-  return found.map((diagnostic) => placed(diagnostic, filter));
+  const loaded = loadFilter(filter.value.text, {
+    form: "json",
+    dataset: options.dataset,
+    optimize: false,
+    ...(options.maxOperators !== undefined && { maxOperators: options.maxOperators }),
+    ...(options.maxBytes !== undefined && { maxBytes: options.maxBytes }),
+  });
+  return loaded.diagnostics.map((diagnostic) => placed(diagnostic, filter));
 }
 
 function placed(diagnostic: Diagnostic, filter: Extract<StaticValue, { kind: "string" }>): FileDiagnostic {

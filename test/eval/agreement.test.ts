@@ -209,7 +209,7 @@ describe("the field reader, the block filter and JSON.parse of every line", () =
   it("give the same verdicts on log lines, with and without the prefilter", () => {
     fc.assert(
       fc.property(filterWithLines, ([source, wellFormed, mutations]) => {
-        const condition = check(source).normal!;
+        const condition = check(source).meaning!;
         const broken = mutations.map((change, i) => mutate(wellFormed[i % wellFormed.length]!, change));
         const lines = [...wellFormed, ...wellFormed, ...broken, ...wellFormed];
         for (const prefilter of [true, false]) {

@@ -23,7 +23,7 @@ export async function runLines(
   source: string,
   options: RunLinesOptions = {},
 ) {
-  const condition = check(source).normal;
+  const condition = check(source).meaning;
   const times = new UnreadableTimes();
   const timeOptions = { timestamps: options.timestamps, onUnreadableTime: times.note };
   const filter = compileLineFilter(condition, { ...timeOptions, prefilter: options.prefilter });

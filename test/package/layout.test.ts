@@ -14,9 +14,11 @@ const stages = [
   "compile.ts",
   "print",
   "decompile",
+  "load",
   "eval",
   "sql",
   "diff",
+  "filter-tests",
   "service",
   "api",
   "files",
@@ -63,6 +65,13 @@ describe("source layout", () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  it("computes a filter's meaning only in src/check/: every other stage is handed it", () => {
+    const computing = files
+      .filter((f) => f.stage !== "check" && /\btoNegationNormalForm\b|\/negate\.js["']/.test(f.text))
+      .map((f) => relative(src, f.path));
+    expect(computing).toEqual([]);
   });
 
   it("keeps the core free of Node-only APIs so it runs in a browser", () => {

@@ -60,6 +60,12 @@ const library: Record<string, Row> = {
     right: { 0: [undefined, null], 1: options },
   },
   emit: { args: [condition, {}], answers: ["throws", /^E0006$/], right: { 1: options } },
+  // Source, JSON text, a parsed object and null are all input; anything else is no filter.
+  loadFilter: {
+    args: [source, {}],
+    answers: [/^E0(113|50[234])$/, /^E0006$/],
+    right: { 0: [undefined, null, "text"], 1: options },
+  },
   print: { args: [filterc.parse(source).filter, {}], answers: ["throws", "throws"], right: { 1: options } },
   conditionToExpr: { args: [condition], answers: ["throws"] },
   explain: {

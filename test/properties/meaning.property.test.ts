@@ -1,9 +1,8 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { negateOperator } from "../../src/check/index.js";
-import { runCases } from "../../src/diff/filter-test.js";
-import { loadFilter } from "../../src/diff/index.js";
 import { compileBlockFilter, compileLineRejecter, LineVerdict, parseRecord } from "../../src/eval/index.js";
+import { runCases } from "../../src/filter-tests/filter-test.js";
 import {
   type Cond,
   check,
@@ -17,6 +16,7 @@ import {
   print,
   toSql,
 } from "../../src/index.js";
+import { loadFilter } from "../../src/load/index.js";
 import { checkJobFilter } from "../../src/sandbox/filter.js";
 import { conditionArbitrary, fieldOfEachType, range } from "../helpers/conditions.js";
 import { closeEngines, engines } from "../sql/engines.js";
@@ -120,7 +120,7 @@ describe("one meaning for `not`, in every stage", () => {
         const source = print(conditionToExpr(written));
         const checked = check(source);
         expect(checked.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-        const meaning = checked.normal!;
+        const meaning = checked.meaning!;
         const json = compile(source, unlimited).filter!;
         const decompiled = decompile(json);
         const fromJson = decompiled.condition!;
@@ -185,7 +185,7 @@ describe("one meaning for `not`, in every stage", () => {
             : [],
         );
         for (const filter of [source, json])
-          expect(runCases(loadFilter(filter).condition, cases, 1).failed).toBe(0);
+          expect(runCases(loadFilter(filter).meaning, cases, 1).failed).toBe(0);
 
         // The analysis: the diff solver finds the source and its JSON equivalent, and the filter a
         // subset of no filter when a line is dropped; the whole-filter warnings hold on the lines,

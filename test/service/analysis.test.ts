@@ -11,8 +11,8 @@ describe("one analysis, passed forward", () => {
     const result = compile('not (EdgeResponseStatus eq 200 or ClientRequestHost eq "a")');
     expect(result.catalog).toBe(getCatalog("http_requests"));
     expect(result.condition?.kind).toBe("not");
-    expect(result.normal).toEqual(toNegationNormalForm(result.condition!));
-    expect(result.normal?.kind).toBe("and");
+    expect(result.meaning).toEqual(toNegationNormalForm(result.condition!));
+    expect(result.meaning?.kind).toBe("and");
     expect(result.comparisons.map((leaf) => `${leaf.field.name} ${leaf.operator}`)).toEqual([
       "EdgeResponseStatus eq",
       "ClientRequestHost eq",
@@ -25,7 +25,7 @@ describe("one analysis, passed forward", () => {
   it("keeps the comparisons that checked when another one did not", () => {
     const result = check("BotScore lt 30 and NoSuchField eq 1");
     expect(result.condition).toBeNull();
-    expect(result.normal).toBeNull();
+    expect(result.meaning).toBeNull();
     expect(result.comparisons.map((leaf) => leaf.range.start.offset)).toEqual([0]);
   });
 

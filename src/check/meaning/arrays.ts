@@ -1,3 +1,5 @@
+import { unreachable } from "../../diagnostics/arguments.js";
+import type { CanonicalOperator } from "../../syntax/vocabulary.js";
 import type { Leaf, ScalarValue } from "../ir.js";
 
 const listOf = (value: ScalarValue | ScalarValue[]): ScalarValue[] =>
@@ -15,11 +17,11 @@ const keyOf = (value: ScalarValue) =>
 export function solveArray(leaves: readonly Leaf[], intElements: boolean): (string | bigint)[] | undefined {
   const forbidden = new Set<string>();
   for (const leaf of leaves)
-    if (leaf.operator === "!contains" || leaf.operator === "!in")
+    if (asksForElement(leaf.operator) === false)
       for (const value of listOf(leaf.value)) forbidden.add(keyOf(value));
   const elements = new Set<string>();
   for (const leaf of leaves) {
-    if (leaf.operator !== "contains" && leaf.operator !== "in") continue;
+    if (asksForElement(leaf.operator) !== true) continue;
     const keys = listOf(leaf.value).map(keyOf);
     if (keys.some((key) => elements.has(key))) continue;
     const allowed = keys.find((key) => !forbidden.has(key));
@@ -33,5 +35,33 @@ export function solveArray(leaves: readonly Leaf[], intElements: boolean): (stri
 export function arrayHolds(leaf: Leaf, elements: readonly (string | bigint)[]): boolean {
   const keys = new Set(elements.map(String));
   const found = listOf(leaf.value).some((value) => keys.has(keyOf(value)));
-  return leaf.operator === "contains" || leaf.operator === "in" ? found : !found;
+  return found === asksForElement(leaf.operator);
+}
+
+/**
+ * Whether a comparison on an array field asks for an element among its constants (true) or
+ * forbids them (false); undefined for the operators no array field takes.
+ */
+function asksForElement(operator: CanonicalOperator): boolean | undefined {
+  switch (operator) {
+    case "contains":
+    case "in":
+      return true;
+    case "!contains":
+    case "!in":
+      return false;
+    case "eq":
+    case "!eq":
+    case "lt":
+    case "leq":
+    case "gt":
+    case "geq":
+    case "startsWith":
+    case "!startsWith":
+    case "endsWith":
+    case "!endsWith":
+      return undefined;
+    default:
+      return unreachable(operator);
+  }
 }

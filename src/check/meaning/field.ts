@@ -122,5 +122,24 @@ export function choiceHolds(literal: Literal, choice: FieldChoice): boolean {
 
 function boolHolds(leaf: Leaf, value: boolean): boolean {
   const constant = !Array.isArray(leaf.value) && leaf.value.kind === "bool" && leaf.value.value;
-  return leaf.operator === "eq" ? value === constant : value !== constant;
+  switch (leaf.operator) {
+    case "eq":
+      return value === constant;
+    case "!eq":
+      return value !== constant;
+    // No bool field takes these.
+    case "lt":
+    case "leq":
+    case "gt":
+    case "geq":
+    case "startsWith":
+    case "!startsWith":
+    case "endsWith":
+    case "!endsWith":
+    case "contains":
+    case "!contains":
+    case "in":
+    case "!in":
+      return false;
+  }
 }

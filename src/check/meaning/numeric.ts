@@ -1,3 +1,4 @@
+import { unreachable } from "../../diagnostics/arguments.js";
 import { memberOf } from "../distinct.js";
 import type { Leaf, ScalarValue } from "../ir.js";
 import { canonicalNumber, compareNumbers } from "../numbers.js";
@@ -83,7 +84,13 @@ export function decimalHolds(leaf: Leaf, value: string): boolean {
     case "!eq":
     case "!in":
       return !orders.includes(0);
-    default:
+    // No number field takes these.
+    case "startsWith":
+    case "!startsWith":
+    case "endsWith":
+    case "!endsWith":
+    case "contains":
+    case "!contains":
       return false;
   }
 }
@@ -132,6 +139,16 @@ export function solveNumber(
       case "!in":
         for (const value of values) excluded.push(value);
         break;
+      // No number field takes these.
+      case "startsWith":
+      case "!startsWith":
+      case "endsWith":
+      case "!endsWith":
+      case "contains":
+      case "!contains":
+        break;
+      default:
+        unreachable(comparison.present.operator);
     }
     if (low > high || points?.length === 0) return undefined;
   }
@@ -206,7 +223,13 @@ function shortIntHolds(leaf: Leaf, value: number): boolean | undefined {
       if (found === undefined) return undefined;
       return found === (leaf.operator === "eq" || leaf.operator === "in");
     }
-    default:
+    // No number field takes these.
+    case "startsWith":
+    case "!startsWith":
+    case "endsWith":
+    case "!endsWith":
+    case "contains":
+    case "!contains":
       return false;
   }
 }
@@ -245,7 +268,13 @@ function numberHolds(domain: NumberDomain, comparison: NumberComparison, value: 
     case "!eq":
     case "!in":
       return !values.includes(value);
-    default:
+    // No number field takes these.
+    case "startsWith":
+    case "!startsWith":
+    case "endsWith":
+    case "!endsWith":
+    case "contains":
+    case "!contains":
       return false;
   }
 }

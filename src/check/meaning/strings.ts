@@ -1,3 +1,5 @@
+import { unreachable } from "../../diagnostics/arguments.js";
+import type { CanonicalOperator } from "../../syntax/vocabulary.js";
 import { memberOf } from "../distinct.js";
 import type { Leaf, ScalarValue } from "../ir.js";
 
@@ -32,7 +34,11 @@ export function stringHolds(leaf: Leaf, value: string): boolean {
       return value.includes(constant);
     case "!contains":
       return !value.includes(constant);
-    default:
+    // No string field takes these.
+    case "lt":
+    case "leq":
+    case "gt":
+    case "geq":
       return false;
   }
 }
@@ -90,12 +96,14 @@ export function solveString(leaves: readonly Leaf[]): string | undefined {
   const tests = leaves.map(stringTest);
   const satisfies = (value: string) => tests.every((test) => test(value));
   if (choice) return listOf(choice.value).map(textOf).find(satisfies);
-  const constantsOf = (operator: string) =>
-    leaves.filter((leaf) => leaf.operator === operator).map((leaf) => textOf(listOf(leaf.value)[0]!));
+  const constantsOf = (part: WitnessPart) =>
+    leaves
+      .filter((leaf) => witnessPart(leaf.operator) === part)
+      .map((leaf) => textOf(listOf(leaf.value)[0]!));
   const longest = (texts: string[]) => texts.reduce((a, b) => (b.length > a.length ? b : a), "");
-  const prefix = longest(constantsOf("startsWith"));
-  const suffix = longest(constantsOf("endsWith"));
-  const infixes = constantsOf("contains");
+  const prefix = longest(constantsOf("prefix"));
+  const suffix = longest(constantsOf("suffix"));
+  const infixes = constantsOf("infix");
   const separator = freshCharacter(leaves.flatMap((leaf) => listOf(leaf.value).map(textOf)));
   const joined = (parts: string[]) => parts.join(separator);
   const candidates = [
@@ -109,4 +117,35 @@ export function solveString(leaves: readonly Leaf[]): string | undefined {
     `${prefix}${separator}${infixes.map((infix) => infix + separator).join("")}${suffix}`,
   ];
   return candidates.find(satisfies);
+}
+
+type WitnessPart = "prefix" | "suffix" | "infix";
+
+/**
+ * The part of solveString's general witness a comparison's constant is; undefined for those the
+ * candidates are only tested against (a choice, a `!` comparison, or one no string field takes).
+ */
+function witnessPart(operator: CanonicalOperator): WitnessPart | undefined {
+  switch (operator) {
+    case "startsWith":
+      return "prefix";
+    case "endsWith":
+      return "suffix";
+    case "contains":
+      return "infix";
+    case "eq":
+    case "in":
+    case "!eq":
+    case "!in":
+    case "!startsWith":
+    case "!endsWith":
+    case "!contains":
+    case "lt":
+    case "leq":
+    case "gt":
+    case "geq":
+      return undefined;
+    default:
+      return unreachable(operator);
+  }
 }

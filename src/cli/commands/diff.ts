@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_SEARCH_STEPS } from "../../check/index.js";
 import { hasErrors, terminalText } from "../../diagnostics/index.js";
-import { datasetMismatch, diffFilters, loadFilter, type Relation } from "../../diff/index.js";
+import { datasetMismatch, diffFilters, type Relation } from "../../diff/index.js";
+import { loadFilter } from "../../load/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { compilerOptionsFrom, configLookup, withFolderDefaults } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
@@ -57,14 +58,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
   }
   const [inputA, inputB] = [inputs[0]!, inputs[1]!];
-  const a = loadFilter(inputA.text, inputA.options);
-  const b = loadFilter(inputB.text, inputB.options);
+  const a = loadFilter(inputA.text, { ...inputA.options, recordDatasetFirst: true });
+  const b = loadFilter(inputB.text, { ...inputB.options, recordDatasetFirst: true });
   const mismatch = datasetMismatch(b, a, inputA.name);
   if (mismatch) b.diagnostics.push(mismatch);
   reportDiagnostics(io, a.diagnostics, inputA.text, inputA.name);
   reportDiagnostics(io, b.diagnostics, inputB.text, inputB.name);
   if (hasErrors(a.diagnostics) || hasErrors(b.diagnostics)) return 2;
-  const result = diffFilters(a.condition, b.condition, { maxSearchSteps });
+  const result = diffFilters(a.meaning, b.meaning, { maxSearchSteps });
   if (!result.decided) {
     io.stderr(
       `filterc diff: comparing these filters takes more than ${maxSearchSteps} search steps (--max-steps); nothing was decided\n`,

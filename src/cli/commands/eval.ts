@@ -146,7 +146,7 @@ async function evalRun(
   const { plan, planError, workers, maxLineBytes, timestamps } = settings;
   const loaded = await loadEvalFilter(values, io);
   if (loaded === undefined) return 1;
-  const { condition } = loaded;
+  const { meaning } = loaded;
 
   const inputs = await openInputs(positionals, io);
   if (planError) throw planError.error;
@@ -174,7 +174,7 @@ async function evalRun(
       warn,
       onRead,
       setup: {
-        condition,
+        meaning,
         scannerModule: lineScannerModule(),
         timestamps,
         prefilter: !values["no-prefilter"],
@@ -188,8 +188,8 @@ async function evalRun(
     });
   } else {
     const timeOptions = { timestamps, onUnreadableTime: times.note };
-    const filter = compileLineFilter(condition, { ...timeOptions, prefilter: !values["no-prefilter"] });
-    const blockFilter = compileBlockFilter(condition, filter, timeOptions);
+    const filter = compileLineFilter(meaning, { ...timeOptions, prefilter: !values["no-prefilter"] });
+    const blockFilter = compileBlockFilter(meaning, filter, timeOptions);
     for (const input of inputs) {
       ({ completed } = await evalLines(input, {
         filter,

@@ -23,7 +23,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const input = await readSource(io, file);
   const compiled = compile(input.text, await withFolderDefaults(io, options, file));
   if (values.json) {
-    const explanation = compiled.ok ? explain(compiled.normal, compiled.stats) : null;
+    const explanation = compiled.ok ? explain(compiled.meaning, compiled.stats) : null;
     io.stdout(
       `${JSON.stringify({ ok: compiled.ok, explanation, stats: compiled.stats, diagnostics: diagnosticsJson(compiled.diagnostics) })}\n`,
     );
@@ -31,6 +31,6 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   reportDiagnostics(io, compiled.diagnostics, input.text, input.name);
   if (!compiled.ok) return 1;
-  io.stdout(explain(compiled.normal, compiled.stats));
+  io.stdout(explain(compiled.meaning, compiled.stats));
   return 0;
 }

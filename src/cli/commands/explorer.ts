@@ -5,7 +5,8 @@ import { DEFAULT_MAX_SEARCH_STEPS } from "../../check/index.js";
 import type { CompileOptions } from "../../compile.js";
 import { decompile } from "../../decompile/index.js";
 import { hasErrors, terminalJson, terminalJsonText, terminalText } from "../../diagnostics/index.js";
-import { diffFilters, loadFilter, type Relation } from "../../diff/index.js";
+import { diffFilters, type Relation } from "../../diff/index.js";
+import { loadFilter } from "../../load/index.js";
 import {
   apiFlags,
   apiFlagsUsage,
@@ -271,6 +272,7 @@ async function diffExplorer(
   };
   const mine = loadFilter(input.text, {
     ...limits,
+    recordDatasetFirst: true,
     dataset: dataset.dataset,
     ...(compileOptions.catalog ? { catalog: compileOptions.catalog } : {}),
     optionLabels: CLI_OPTION_LABELS,
@@ -288,7 +290,7 @@ async function diffExplorer(
     if (!json) reportDiagnostics(io, theirs.diagnostics, live, `${datasetLabel(dataset)} (live filter)`);
     return fail("the live filter has errors");
   }
-  const compared = diffFilters(mine.condition, theirs.condition, { maxSearchSteps });
+  const compared = diffFilters(mine.meaning, theirs.meaning, { maxSearchSteps });
   if (!compared.decided)
     return fail(
       `comparing with the live filter takes more than ${maxSearchSteps} search steps (--max-steps)`,

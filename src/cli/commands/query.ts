@@ -79,15 +79,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const { catalog } = loaded;
   if (groupBy !== undefined && catalog && !catalog.fields.has(groupBy))
     throw new UsageError(`--group-by ${terminalJson(groupBy)}: ${catalog.dataset} has no such field`);
-  const sql = toSql(loaded.condition, { dialect: "duckdb", from: locations, timestamps });
+  const sql = toSql(loaded.meaning, { dialect: "duckdb", from: locations, timestamps });
   if (!sql.ok) {
     if (sql.problem) throw new UserError(sql.problem);
     throw new UserError("the filter cannot be written as DuckDB SQL (see filterc sql)");
   }
-  const times = timesOf(loaded.condition, locations, timestamps);
+  const times = timesOf(loaded.meaning, locations, timestamps);
   const typedSql =
-    (values.count || groupBy !== undefined) && !values.stats && !times && loaded.condition !== null
-      ? typedRead(loaded.condition, {
+    (values.count || groupBy !== undefined) && !values.stats && !times && loaded.meaning !== null
+      ? typedRead(loaded.meaning, {
           from: locations,
           timestamps: timestamps ?? DEFAULT_TIMESTAMP_READING,
           groupBy,
@@ -105,7 +105,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   try {
     for (const statement of access.statements) await connection.run(statement);
     const stats = values.stats
-      ? await measure(connection, loaded.condition, locations, timestamps, times)
+      ? await measure(connection, loaded.meaning, locations, timestamps, times)
       : undefined;
     if (stats) io.stderr(`${keptStats(stats.kept, stats.of)}\n`);
     /** The timestamp values that are no time are counted in the pass below, unless --stats counted them. */

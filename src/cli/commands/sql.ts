@@ -82,7 +82,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const known = tableFields(loaded.catalog, fields);
     if ("problem" in known) throw new UsageError(`--fields: ${known.problem}`);
   }
-  const result = toSql(loaded.condition, {
+  const result = toSql(loaded.meaning, {
     dialect,
     timestamps,
     ...(typed ? { columns: "typed" as const } : {}),

@@ -2,6 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { DEFAULT_DATASET } from "../../catalog/index.js";
 import { terminalText } from "../../diagnostics/index.js";
+import { type Accept, type ConfigLookup, readTextUpTo, regularFileChunks } from "../../files/index.js";
 import {
   type CaseFailure,
   loadTestSuite,
@@ -10,8 +11,7 @@ import {
   recordText,
   runTestSuite,
   type SuiteFiles,
-} from "../../diff/index.js";
-import { type Accept, type ConfigLookup, readTextUpTo, regularFileChunks } from "../../files/index.js";
+} from "../../filter-tests/index.js";
 import { decompressed } from "../../logs/index.js";
 import { parseCommandArgs } from "../args.js";
 import { compilerOptionsFrom, configLookup } from "../compiler-options.js";

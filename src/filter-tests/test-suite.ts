@@ -1,6 +1,7 @@
 import { getCatalog } from "../catalog/index.js";
 import { hasErrors } from "../diagnostics/index.js";
 import { parseRecord } from "../eval/index.js";
+import { type LoadedFilter, type LoadOptions, loadFilter } from "../load/index.js";
 import {
   type CaseFailure,
   type FilterTestSpec,
@@ -10,7 +11,6 @@ import {
   type TestCase,
   TestFileError,
 } from "./filter-test.js";
-import { type LoadedFilter, type LoadOptions, loadFilter } from "./load.js";
 import { logLines } from "./log-lines.js";
 import { parseTestFile } from "./test-file.js";
 
@@ -109,6 +109,7 @@ export async function loadTestSuite(
   if (defaults instanceof Error) return fail([defaults.message]);
   const { dataset: defaultDataset, ...limits } = defaults;
   const filter = loadFilter(source, {
+    recordDatasetFirst: true,
     ...limits,
     ...(specDataset === undefined ? {} : { dataset: specDataset }),
     ...(defaultDataset === undefined ? {} : { defaultDataset }),
@@ -132,8 +133,8 @@ export async function loadTestSuite(
  * a case's record does; the errors shown are bounded (MAX_PROBLEMS_SHOWN), the rest counted.
  */
 export async function runTestSuite(suite: TestSuite, files: SuiteFiles): Promise<SuiteRun | SuiteErrors> {
-  const condition = suite.filter.condition;
-  const ran = runCases(condition, suite.cases, MAX_FAILURES_SHOWN);
+  const meaning = suite.filter.meaning;
+  const ran = runCases(meaning, suite.cases, MAX_FAILURES_SHOWN);
   const run: SuiteRun = {
     passed: suite.cases.length - ran.failed,
     failed: ran.failed,
@@ -152,7 +153,7 @@ export async function runTestSuite(suite: TestSuite, files: SuiteFiles): Promise
   const runBatch = () => {
     // Once the file is in error its cases no longer count: the rest of the log is only checked.
     if (problems.count === 0) {
-      const batch = runCases(condition, cases, MAX_FAILURES_SHOWN - run.failures.length);
+      const batch = runCases(meaning, cases, MAX_FAILURES_SHOWN - run.failures.length);
       run.passed += cases.length - batch.failed;
       run.failed += batch.failed;
       for (const failure of batch.failures) run.failures.push(failure);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { logLines } from "../../src/diff/log-lines.js";
+import { logLines } from "../../src/filter-tests/log-lines.js";
 
 const encoder = new TextEncoder();
 

@@ -143,11 +143,11 @@ export interface CaseFailure {
  * marked trees (a tree is worked out only for a failure that is shown).
  */
 export function runCases(
-  condition: Meaning | null,
+  meaning: Meaning | null,
   cases: readonly TestCase[],
   shown: number,
 ): { failed: number; failures: CaseFailure[] } {
-  const keeps = condition ? compilePredicate(condition) : () => true;
+  const keeps = meaning ? compilePredicate(meaning) : () => true;
   const failures: CaseFailure[] = [];
   let failed = 0;
   for (const testCase of cases) {
@@ -155,7 +155,7 @@ export function runCases(
     if (actual === testCase.match) continue;
     failed++;
     if (failures.length >= shown) continue;
-    const tree = explainHeld(condition, (part) => compilePredicate(part)(testCase.record));
+    const tree = explainHeld(meaning, (part) => compilePredicate(part)(testCase.record));
     failures.push({ testCase, actual, tree });
   }
   return { failed, failures };

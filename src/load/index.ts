@@ -1,0 +1,1 @@
+export { type FilterForm, type LoadedFilter, type LoadOptions, loadFilter } from "./load.js";
