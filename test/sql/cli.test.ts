@@ -422,7 +422,7 @@ describe("filterc query", () => {
       );
       expect(run.status).toBe(1);
       expect(run.stderr).toMatch(
-        /^filterc query: filterc query runs embedded DuckDB, the optional package @duckdb\/node-api, which is not installed here \(Cannot find module '@duckdb\/node-api'\); install it beside filterc with: npm install '@duckdb\/node-api@\^1\.5\.6-r\.1'\n$/,
+        /^filterc query: embedded DuckDB, the optional package @duckdb\/node-api, is not installed beside filterc \(Cannot find module '@duckdb\/node-api'\); install it with: npm install --prefix \S+ @duckdb\/node-api@\^1\.5\.6-r\.1\n$/,
       );
     } finally {
       await rm(alone, { recursive: true, force: true });

@@ -289,9 +289,10 @@ describe("filterc sql --columns typed", () => {
     const source =
       'EdgeResponseStatus geq 500 and not (ClientRequestHost startsWith "api." or SecurityActions contains "block") and BotDetectionIDs in [1, 18446744073709551615]';
     const duckdb = await runCli(["sql", "--dialect", "duckdb", "--columns", "typed"], source);
+    // `in` on an array field is the case under test; the service's current docs do not list it (W0123).
     expect(duckdb).toEqual({
       code: 0,
-      stderr: "",
+      stderr: expect.stringMatching(/^warning\[W0123\]: .*\n1 warning\n$/s),
       stdout: `COALESCE("EdgeResponseStatus" >= 500, false) AND NOT COALESCE(starts_with("ClientRequestHost", 'api.'), false) AND NOT COALESCE(list_contains("SecurityActions", 'block'), false) AND COALESCE(list_has_any("BotDetectionIDs", [1, CAST('18446744073709551615' AS HUGEINT)]), false)\n`,
     });
     const clickhouse = await runCli(
