@@ -377,6 +377,8 @@ export function setUpConnect(ids: ScopeIds, jobsChanged: () => Promise<void>) {
   return {
     /** The scope this view lists jobs of. */
     currentScope,
+    /** The levels of warnings and notes the console's session gives the filter. */
+    setDiagnostics: filter.setDiagnostics,
     async load(): Promise<void> {
       await describeCustomFields();
     },

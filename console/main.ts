@@ -1,5 +1,6 @@
 import { element } from "../playground/dom.js";
 import type { ApiDescription } from "../src/console/calls.js";
+import type { DiagnosticSettings } from "../src/diagnostics/index.js";
 import { call } from "./api.js";
 import { type ConnectView, setUpConnect } from "./connect.js";
 import { setUpCustomFields } from "./custom-fields.js";
@@ -32,14 +33,17 @@ async function route(): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  const session = await call<{ api: ApiDescription; zoneId: string | null; accountId: string | null }>(
-    "GET",
-    "/api/session",
-  );
+  const session = await call<{
+    api: ApiDescription;
+    zoneId: string | null;
+    accountId: string | null;
+    diagnostics?: DiagnosticSettings;
+  }>("GET", "/api/session");
   if (!session.ok) {
     say("session-problem", failureText(session.error));
     return;
   }
+  if (session.diagnostics) connect.setDiagnostics(session.diagnostics);
   zoneInput.value = session.zoneId ?? "";
   accountInput.value = session.accountId ?? "";
   say(

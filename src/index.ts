@@ -89,6 +89,8 @@ export {
 } from "./decompile/index.js";
 export {
   type Diagnostic,
+  type DiagnosticLevel,
+  type DiagnosticSettings,
   InvalidArgumentError,
   type NamedOption,
   type OptionLabels,

@@ -6,6 +6,7 @@ import { drawSelection, EditorView, keymap, lineNumbers } from "@codemirror/view
 import { getCatalog } from "../../src/catalog/index.js";
 import { filterResult, logpushFilter } from "../../src/codemirror/index.js";
 import type { CompileResult } from "../../src/compile.js";
+import type { DiagnosticSettings } from "../../src/diagnostics/index.js";
 import { conditionToExpr, print } from "../../src/print/index.js";
 import { createBuilder } from "./builder.js";
 import { builderText, comparisonsOf, readBuilder } from "./model.js";
@@ -17,6 +18,8 @@ const fromBuilder = Annotation.define<true>();
 export interface FilterEditor {
   readonly view: EditorView;
   setDataset(dataset: string): void;
+  /** The levels of warnings and notes the console was started with (its filterc.json, its flags). */
+  setDiagnostics(diagnostics: DiagnosticSettings): void;
   /** Replaces the text (a job's filter to edit); the builder follows. */
   setText(text: string): void;
   text(): string;
@@ -42,8 +45,9 @@ export interface FilterSectionPlaces {
  */
 export function createFilterEditor(places: FilterSectionPlaces, initialDataset: string): FilterEditor {
   let dataset = initialDataset;
+  let diagnostics: DiagnosticSettings = {};
   const settings = new Compartment();
-  const options = () => logpushFilter({ dataset });
+  const options = () => logpushFilter({ dataset, diagnostics });
   const compiled = places.compiled ?? (() => undefined);
 
   const builder = createBuilder(places.builder, (group) => {
@@ -114,6 +118,10 @@ export function createFilterEditor(places: FilterSectionPlaces, initialDataset: 
     view,
     setDataset(name) {
       dataset = name;
+      view.dispatch({ effects: settings.reconfigure(options()) });
+    },
+    setDiagnostics(levels) {
+      diagnostics = levels;
       view.dispatch({ effects: settings.reconfigure(options()) });
     },
     setText(text) {

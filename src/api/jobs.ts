@@ -66,7 +66,10 @@ export interface JobSettings {
   enabled?: boolean;
   /** Compiled with the dataset's catalog before anything is sent. Undefined leaves an updated job's filter as it is. */
   filter?: JobFilter;
-  /** Limits and optimizer for compiling the filter, and a catalog for a dataset filterc does not ship. */
+  /**
+   * Limits and optimizer for compiling the filter, a catalog for a dataset filterc does not ship,
+   * and the levels of its warnings (`diagnostics`: one made an error refuses the job).
+   */
   compileOptions?: Omit<CompileOptions, "dataset">;
 }
 
@@ -380,10 +383,11 @@ export function compileJobFilter(
   if ("json" in filter) {
     // The JSON's meaning is emitted as it is, never printed and read again.
     const source = jsonText(filter.json);
-    const { optimize, maxOperators, maxBytes } = settings.compileOptions ?? {};
+    const { optimize, maxOperators, maxBytes, diagnostics } = settings.compileOptions ?? {};
     const loaded = loadFilter(filter.json, {
       form: "json",
       catalog,
+      ...(diagnostics !== undefined ? { diagnostics } : {}),
       ...(optimize !== undefined ? { optimize } : {}),
       ...(maxOperators !== undefined ? { maxOperators } : {}),
       ...(maxBytes !== undefined ? { maxBytes } : {}),

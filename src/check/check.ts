@@ -2,12 +2,15 @@ import { type Catalog, DEFAULT_DATASET, datasetNames, getCatalog, knownDatasets 
 import {
   closestMatch,
   type Diagnostic,
+  type DiagnosticSettings,
   diagnose,
   emptyRangeAt,
+  hasErrors,
   isObject,
   isString,
   optionDiagnostics,
   sortDiagnostics,
+  tuneDiagnostics,
 } from "../diagnostics/index.js";
 import {
   capDiagnostics,
@@ -17,6 +20,7 @@ import {
   type ParseOptions,
   type ParseResult,
   parse,
+  sourceIgnores,
 } from "../syntax/index.js";
 import { analyzeExpr, type FilterAnalysis, unanalyzed } from "./analyze.js";
 import type { Cond, Leaf, Meaning } from "./ir.js";
@@ -39,6 +43,12 @@ export interface CheckOptions extends ParseOptions {
    * the source's `# dataset:`.
    */
   catalog?: Catalog;
+  /**
+   * Levels of warnings and notes by code (`{"W0120": "off", "warnings": "error"}`), as a
+   * filterc.json's `diagnostics` sets them; the source's `# filterc-ignore` comments apply too.
+   * A warning raised to an error is one: the result then has no condition, as with any error.
+   */
+  diagnostics?: DiagnosticSettings;
 }
 
 /** What `check` returns: the parsed and checked filter, its meaning and every diagnostic. */
@@ -139,8 +149,27 @@ export function check(
   const catalog = resolveCatalog(options, parsed.filter);
   if (!("fields" in catalog)) {
     diagnostics.push(catalog);
-    return new Checked(parsed.filter, unanalyzed(), diagnostics, undefined);
+    return new Checked(parsed.filter, unanalyzed(), tuneSource(diagnostics, parsed, options), undefined);
   }
   const analysis = analyzeExpr(parsed.filter.expr, catalog, parsed.source, diagnostics);
-  return new Checked(parsed.filter, analysis, capDiagnostics(sortDiagnostics(diagnostics), options), catalog);
+  const tuned = tuneSource(sortDiagnostics(diagnostics), parsed, options);
+  // A warning the settings raise to an error stops the filter as an error does.
+  const stopped = analysis.condition !== null && hasErrors(tuned);
+  return new Checked(
+    parsed.filter,
+    stopped ? { ...analysis, condition: null, meaning: null } : analysis,
+    capDiagnostics(tuned, options),
+    catalog,
+  );
+}
+
+/** The diagnostics of a source as its settings and `# filterc-ignore` comments tune them. */
+function tuneSource(
+  diagnostics: Diagnostic[],
+  parsed: ParseResult & { source: string },
+  options: CheckOptions,
+): Diagnostic[] {
+  const ignores = sourceIgnores(parsed.filter, parsed.source);
+  if (ignores.length === 0 && options.diagnostics === undefined) return diagnostics;
+  return tuneDiagnostics(diagnostics, { settings: options.diagnostics, ignores });
 }

@@ -6,7 +6,13 @@
 
 import type { CompileOptions } from "../compile.js";
 import { compile } from "../compile.js";
-import { type Diagnostic, renderDiagnostics, terminalJson, terminalText } from "../diagnostics/index.js";
+import {
+  type Diagnostic,
+  type DiagnosticSettings,
+  renderDiagnostics,
+  terminalJson,
+  terminalText,
+} from "../diagnostics/index.js";
 import type { FilterStats } from "../emit/index.js";
 import { checkTerraformFiles } from "./check-terraform.js";
 import { withFolderDefaults } from "./compiler-options.js";
@@ -49,6 +55,8 @@ export interface CheckRun {
   compileOptions: CompileOptions;
   maxOperators: number | undefined;
   maxBytes: number | undefined;
+  /** The flags' levels, over each Terraform file's folder's filterc.json `diagnostics`. */
+  diagnostics: DiagnosticSettings | undefined;
 }
 
 /** Checks every file named and reports them all in one format; exit 1 when any has an error. */
@@ -60,7 +68,8 @@ export async function checkFiles(io: CliIO, run: CheckRun): Promise<number> {
   if (run.terraform.length > 0) {
     // A report on stdout keeps it to itself: the fixes written are told on stderr.
     const tell = run.format === "text" ? io.stdout : io.stderr;
-    const options = { fix: run.fix, maxOperators: run.maxOperators, maxBytes: run.maxBytes };
+    const { fix, maxOperators, maxBytes, diagnostics } = run;
+    const options = { fix, maxOperators, maxBytes, diagnostics };
     const files = await checkTerraformFiles(io, run.terraform, options, tell);
     terraformFiles = files.length;
     for (const file of files)

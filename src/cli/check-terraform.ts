@@ -1,7 +1,12 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { Diagnostic } from "../diagnostics/index.js";
-import { renderDiagnostics, terminalText } from "../diagnostics/index.js";
+import {
+  type Diagnostic,
+  type DiagnosticSettings,
+  mergeSettings,
+  renderDiagnostics,
+  terminalText,
+} from "../diagnostics/index.js";
 import {
   type CheckedFile,
   checkTerraform,
@@ -9,6 +14,7 @@ import {
   TooManyTerraformFiles,
   writeFixes,
 } from "../terraform/index.js";
+import { configLookup, folderDefaults } from "./compiler-options.js";
 import { countsLine, diagnosticsJson } from "./diagnostics-output.js";
 import { type CliIO, UserError, useColor } from "./io.js";
 
@@ -37,6 +43,8 @@ export interface TerraformRunOptions {
   json: boolean;
   maxOperators: number | undefined;
   maxBytes: number | undefined;
+  /** The flags' levels, over each file's folder's filterc.json `diagnostics`. */
+  diagnostics: DiagnosticSettings | undefined;
 }
 
 /**
@@ -49,7 +57,14 @@ export async function checkTerraformFiles(
   options: Omit<TerraformRunOptions, "json">,
   tell: (line: string) => void,
 ): Promise<CheckedFile[]> {
-  const limits = { maxOperators: options.maxOperators, maxBytes: options.maxBytes };
+  const lookup = configLookup(io);
+  const diagnostics = async (path: string) => {
+    const folder = await folderDefaults(io, path, lookup);
+    return folder.diagnostics === undefined && options.diagnostics === undefined
+      ? undefined
+      : mergeSettings(folder.diagnostics, options.diagnostics);
+  };
+  const limits = { maxOperators: options.maxOperators, maxBytes: options.maxBytes, diagnostics };
   let files: CheckedFile[];
   try {
     files = await checkTerraform(paths, io.cwd, limits);

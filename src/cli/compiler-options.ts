@@ -1,12 +1,13 @@
 import { dirname, relative, resolve } from "node:path";
 import { createCatalog, type FieldSpec, getCatalog, knownDatasets } from "../catalog/index.js";
 import type { CompileOptions } from "../compile.js";
-import { ConfigError, ConfigLookup } from "../files/index.js";
-import type { FilterDefaults } from "../filter-tests/index.js";
+import { mergeSettings } from "../diagnostics/index.js";
+import { ConfigError, ConfigLookup, type ConfigSettings } from "../files/index.js";
 import { withoutByteOrderMark } from "../syntax/index.js";
 import { DATASETS_HELP, parseCount } from "./args.js";
 import { type CliIO, decodeText, isUserError, readFileUpTo, UsageError, UserError } from "./io.js";
 import { CLI_OPTION_LABELS } from "./option-labels.js";
+import { type TuningFlagValues, tuningFromFlags } from "./tuning-flags.js";
 
 /** The flags every compiling command shares. */
 export const compilerFlags = {
@@ -17,7 +18,7 @@ export const compilerFlags = {
   "max-bytes": { type: "string" },
 } as const;
 
-interface CompilerFlagValues {
+interface CompilerFlagValues extends TuningFlagValues {
   dataset?: string | undefined;
   catalog?: string | undefined;
   "no-optimize"?: boolean | undefined;
@@ -43,6 +44,8 @@ export async function compilerOptionsFrom(values: CompilerFlagValues): Promise<C
   const maxBytes = parseCount(values["max-bytes"], "--max-bytes", 1);
   if (maxOperators !== undefined) options.maxOperators = maxOperators;
   if (maxBytes !== undefined) options.maxBytes = maxBytes;
+  const diagnostics = tuningFromFlags(values);
+  if (diagnostics !== undefined) options.diagnostics = diagnostics;
   return options;
 }
 
@@ -83,7 +86,7 @@ export async function folderDefaults(
   io: CliIO,
   file: string | undefined,
   lookup = configLookup(io),
-): Promise<FilterDefaults> {
+): Promise<ConfigSettings> {
   const folder = file === undefined || file === "-" ? io.cwd : dirname(resolve(io.cwd, file));
   try {
     return (await lookup.forFolder(folder)).defaults;
@@ -94,7 +97,8 @@ export async function folderDefaults(
 
 /**
  * The options of a filter read from `file`: the flags' (`options`) first, then the nearest
- * filterc.json's (its dataset applies to a source that names none with `# dataset:`).
+ * filterc.json's (its dataset applies to a source that names none with `# dataset:`; its
+ * `diagnostics` under the levels `--deny` and `--allow` give).
  */
 export async function withFolderDefaults(
   io: CliIO,
@@ -102,10 +106,12 @@ export async function withFolderDefaults(
   file: string | undefined,
   lookup = configLookup(io),
 ): Promise<CompileOptions> {
-  const { dataset, maxOperators, maxBytes } = await folderDefaults(io, file, lookup);
+  const { dataset, maxOperators, maxBytes, diagnostics } = await folderDefaults(io, file, lookup);
   const merged: CompileOptions = { ...options };
   if (dataset !== undefined) merged.defaultDataset = dataset;
   if (options.maxOperators === undefined && maxOperators !== undefined) merged.maxOperators = maxOperators;
   if (options.maxBytes === undefined && maxBytes !== undefined) merged.maxBytes = maxBytes;
+  // A code the flags set wins over the file's level of it.
+  if (diagnostics !== undefined) merged.diagnostics = mergeSettings(diagnostics, options.diagnostics);
   return merged;
 }

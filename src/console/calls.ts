@@ -8,6 +8,7 @@ import {
   maskDestination,
   type ZoneScope,
 } from "../api/index.js";
+import type { DiagnosticSettings } from "../diagnostics/index.js";
 import { readChallengeToken } from "./challenge.js";
 
 /** A call the page would never make: refused with `status` (400 unless said) and what is wrong with it. */
@@ -38,6 +39,11 @@ export interface ConsoleContext {
   accountId: string | undefined;
   /** A filterc sandbox's data directory: ownership challenge files are read from it. */
   challengeFolder: string | undefined;
+  /**
+   * The levels of warnings and notes (the console's folder's filterc.json, under its flags): the
+   * page's editor shows a job's filter at them, and a job whose filter they give an error is refused.
+   */
+  diagnostics?: DiagnosticSettings | undefined;
 }
 
 export interface Call {
@@ -103,6 +109,13 @@ const settingTypes: Record<string, (value: unknown) => boolean> = {
   filter: (value) => value === null || (isObject(value) && typeof value["source"] === "string"),
 };
 
+/** The settings the page sent, with the console's levels of the filter's warnings. */
+function jobSettingsOf(context: ConsoleContext, value: unknown): JobSettings {
+  const settings = settingsOf(value);
+  if (context.diagnostics !== undefined) settings.compileOptions = { diagnostics: context.diagnostics };
+  return settings;
+}
+
 function settingsOf(value: unknown): JobSettings {
   if (!isObject(value)) throw new BadCall("settings is an object");
   for (const [name, setting] of Object.entries(value)) {
@@ -128,6 +141,7 @@ const session: Handler = async (context) => ({
   zoneId: context.zoneId ?? null,
   accountId: context.accountId ?? null,
   challengeFromFile: context.challengeFolder !== undefined,
+  ...(context.diagnostics !== undefined && { diagnostics: context.diagnostics }),
 });
 
 const getCustomFields: Handler = async ({ client }, call) => {
@@ -149,18 +163,19 @@ const listJobs: Handler = async ({ client }, call) => ({
   jobs: (await client.listJobs(scopeOf(call.query, "the query"))).map(shownJob),
 });
 
-const createJob: Handler = async ({ client }, call) => {
+const createJob: Handler = async (context, call) => {
   const body = objectBody(call);
-  const result = await client.createJob(scopeOf(body["scope"], "scope"), settingsOf(body["settings"]));
+  const settings = jobSettingsOf(context, body["settings"]);
+  const result = await context.client.createJob(scopeOf(body["scope"], "scope"), settings);
   return { ...result, job: shownJob(result.job) };
 };
 
-const updateJob: Handler = async ({ client }, call) => {
+const updateJob: Handler = async (context, call) => {
   const body = objectBody(call);
-  const result = await client.updateJob(
+  const result = await context.client.updateJob(
     scopeOf(body["scope"], "scope"),
     call.id!,
-    settingsOf(body["settings"]),
+    jobSettingsOf(context, body["settings"]),
   );
   return { ...result, job: shownJob(result.job) };
 };

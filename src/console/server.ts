@@ -148,6 +148,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     zoneId: options.zoneId,
     accountId: options.accountId,
     challengeFolder: options.challengeFolder,
+    diagnostics: options.diagnostics,
   };
   let port = 0;
 

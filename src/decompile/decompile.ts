@@ -3,6 +3,7 @@ import type { Catalog } from "../catalog/index.js";
 import { analyzeExpr, type Cond, type FilterAnalysis, type Meaning, resolveCatalog } from "../check/index.js";
 import {
   type Diagnostic,
+  type DiagnosticSettings,
   diagnose,
   hasErrors,
   isObject,
@@ -12,6 +13,7 @@ import {
   optionLabel,
   type Range,
   sortDiagnostics,
+  tuneDiagnostics,
 } from "../diagnostics/index.js";
 import { conditionToExpr, type PrintOptions, print } from "../print/index.js";
 import {
@@ -37,6 +39,8 @@ export interface DecompileOptions extends PrintOptions {
   maxDepth?: number;
   /** Most diagnostics reported (default 100). */
   maxDiagnostics?: number;
+  /** Levels of warnings and notes by code, as `compile`'s option (JSON has no `# filterc-ignore`). */
+  diagnostics?: DiagnosticSettings;
 }
 
 /** What `decompile` returns: the filter as filterc source (null on errors), and the diagnostics with JSON pointers. */
@@ -127,7 +131,7 @@ function readJson(input: unknown, options: JsonReadOptions): Reading | JsonReadi
   }
   if (text.trim() === "") return { ...noFilter, diagnostics: [] };
   try {
-    return new Decompilation(text, inputLines, options).run();
+    return tuned(new Decompilation(text, inputLines, options).run(), options.diagnostics);
   } catch (error) {
     // The depth check keeps recursion bounded; a stack still exhausted is reported, never thrown.
     if (!(error instanceof RangeError)) throw error;
@@ -138,6 +142,15 @@ function readJson(input: unknown, options: JsonReadOptions): Reading | JsonReadi
 }
 
 const startRange: Range = new LineIndex("").rangeOf(0, 0);
+
+/** A result at the levels the settings give; a warning they make an error fails it as any error does. */
+function tuned<R extends Reading>(result: R, settings: DiagnosticSettings | undefined): R {
+  if (settings === undefined) return result;
+  const diagnostics = tuneDiagnostics(result.diagnostics, { settings });
+  return result.ok && hasErrors(diagnostics)
+    ? { ...result, ...failed(diagnostics) }
+    : { ...result, diagnostics };
+}
 
 function failed(diagnostics: Diagnostic[]): Reading {
   return { ok: false, condition: null, source: null, diagnostics, meaning: null };

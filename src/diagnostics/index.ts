@@ -17,7 +17,14 @@ export {
   type Suggestion,
   sortDiagnostics,
 } from "./diagnostic.js";
-export { type ArgsOf, DiagnosticKind, type DiagnosticKindName, type Severity } from "./kinds.js";
+export { type IgnoreComment, type IgnoredCode, isIgnoreText, lineIgnores, readIgnore } from "./ignores.js";
+export {
+  type ArgsOf,
+  DiagnosticKind,
+  type DiagnosticKindName,
+  type Severity,
+  whyNotTunable,
+} from "./kinds.js";
 export {
   type NamedOption,
   numericOptionProblem,
@@ -41,3 +48,18 @@ export {
   terminalJsonText,
   terminalText,
 } from "./terminal-text.js";
+export {
+  DIAGNOSTIC_LEVELS,
+  type DiagnosticLevel,
+  type DiagnosticSettings,
+  EVERY_WARNING,
+  levelOf,
+  mergeSettings,
+  type SettingProblem,
+  settingCodeProblem,
+  settingsProblems,
+  severityOfCode,
+  TUNABLE_CODES,
+  type TuneOptions,
+  tuneDiagnostics,
+} from "./tuning.js";

@@ -4,6 +4,11 @@
  * E03xx types and values, E04xx emitted-filter limits, E05xx decompiler input,
  * E06xx custom-field and job settings (API module), E07xx comparing filters, E08xx SQL, E09xx
  * Terraform files; W01xx warnings; W09xx notes on Terraform files.
+ *
+ * A project tunes the warnings and notes (docs/diagnostics.md): turns one off, makes it a note, a
+ * warning or an error, or silences it in one place. No error is tunable: each one means the filter
+ * has no JSON, or JSON that Logpush or the API refuses, or an input that is not read at all, and
+ * `whyNotTunable` says which, for the message that refuses to turn one off.
  */
 /** A note says what was not checked, and why: it is neither a mistake nor a risk. */
 export type Severity = "error" | "warning" | "note";
@@ -26,6 +31,29 @@ function kind<Args = Record<string, never>>(
 }
 
 const quote = (text: string) => `\`${text}\``;
+
+/** What each range of error codes means for the filter, which is why a project cannot tune its errors. */
+const ERROR_CONSEQUENCES: Record<string, string> = {
+  E00: "the input or an option is not read as given",
+  E01: "the filter cannot be read, so it has no JSON",
+  E02: "the filter names what Logpush does not filter on, so it has no JSON",
+  E03: "the filter compares a value Logpush refuses or reads otherwise, so it has no JSON",
+  E04: "Logpush refuses JSON past its limits",
+  E05: "the Logpush JSON cannot be read",
+  E06: "the API refuses the setting",
+  E07: "the filters cannot be compared",
+  E08: "the SQL would not mean what the filter means",
+  E09: "the Terraform file cannot be checked as written",
+};
+
+/**
+ * Why a code cannot be tuned: what its error means for the filter; undefined for a warning or a
+ * note, which a project may tune. The one place that says which codes are tunable.
+ */
+export function whyNotTunable(code: string, severity: Severity): string | undefined {
+  if (severity !== "error") return undefined;
+  return ERROR_CONSEQUENCES[code.slice(0, 3)] ?? "an error means the filter is wrong";
+}
 
 /**
  * Where a limit is set, after it: ` (option maxBytes)` for a library caller, ` (--max-bytes)` on the
@@ -102,6 +130,24 @@ export const DiagnosticKind = {
     "E0010",
     "error",
     () => "`# dataset:` names no dataset; write its name after the colon, like `# dataset: gateway_http`",
+  ),
+  UnknownDiagnosticCode: kind<{ setting: string; code: string; meant?: string | undefined; known: string }>(
+    "E0015",
+    "error",
+    (a) =>
+      `${a.setting} names ${quote(brief(a.code))}, which is no code of a warning or note (those that can be tuned are ${a.known}, and \`warnings\` for every warning)${didYouMean(a.meant, quote)}`,
+  ),
+  InvalidDiagnosticLevel: kind<{ setting: string; code: string; level: string }>(
+    "E0016",
+    "error",
+    (a) =>
+      `${a.setting} sets ${quote(brief(a.code))} to ${brief(a.level)}; a level is "off", "note", "warning" or "error"`,
+  ),
+  DiagnosticNotTunable: kind<{ setting: string; code: string; why: string }>(
+    "E0017",
+    "error",
+    (a) =>
+      `${a.setting} names ${quote(a.code)}, an error, which cannot be tuned: ${a.why}; only warnings and notes can`,
   ),
 
   // Syntax.
@@ -701,6 +747,35 @@ export const DiagnosticKind = {
     "warning",
     (a) =>
       `${a.value} is one value holding commas, and no value of ${quote(a.field)} holds one; to match any of several values, list them: ${a.replacement}`,
+  ),
+
+  // `filterc-ignore` comments, which silence a warning or note on the line (or Terraform argument) after them.
+  UnusedIgnore: kind<{ code: string }>(
+    "W0150",
+    "warning",
+    (a) => `this \`filterc-ignore\` silences no ${a.code}: none is reported where it applies`,
+  ),
+  IgnoreWithoutReason: kind(
+    "W0151",
+    "warning",
+    () =>
+      "this `filterc-ignore` gives no reason; say why after a colon, like `# filterc-ignore W0120: the value is seconds`",
+  ),
+  MalformedIgnore: kind<{ problem: string }>(
+    "W0152",
+    "warning",
+    (a) => `this \`filterc-ignore\` is not read: ${a.problem}`,
+  ),
+  IgnoreOfError: kind<{ code: string; why: string }>(
+    "W0153",
+    "warning",
+    (a) => `${quote(a.code)} is an error, which no comment can silence: ${a.why}; fix what it reports`,
+  ),
+  IgnoreOfUnknownCode: kind<{ code: string; meant?: string | undefined }>(
+    "W0154",
+    "warning",
+    (a) =>
+      `${quote(brief(a.code))} is no code of a warning or note, so this \`filterc-ignore\` cannot silence it${didYouMean(a.meant, quote)}`,
   ),
 
   // Terraform files: notes (severity note), what could not be checked without running Terraform.

@@ -1,6 +1,7 @@
 import { describeValue, isCatalog, isObject, isString } from "./arguments.js";
 import { type Diagnostic, diagnose } from "./diagnostic.js";
 import type { Range } from "./range.js";
+import { settingsProblems } from "./tuning.js";
 
 /**
  * The numeric options of every entry point, with the least value each takes. A limit is a whole
@@ -30,7 +31,11 @@ const typedOptions: Record<string, [test: (value: unknown) => boolean, expected:
     (value) => isObject(value) && Object.values(value).every((label) => label === null || isString(label)),
     "an object whose labels are strings or null",
   ],
+  diagnostics: [isObject, 'an object of levels by code, like {"W0120": "off"}'],
 };
+
+/** The label of the `diagnostics` option in the messages about its entries. */
+const DIAGNOSTICS_OPTION = "option diagnostics";
 
 /** Every option checked, in the order their problems are reported. */
 const checkedOptionNames = [...Object.keys(numericOptions), ...Object.keys(typedOptions)];
@@ -99,12 +104,14 @@ function optionProblem(name: string, value: unknown, labels: unknown): string | 
 function hasInvalidOption(options: Record<string, unknown>): boolean {
   for (const name in options)
     if (optionProblem(name, options[name], options["optionLabels"]) !== undefined) return true;
-  return false;
+  const tuning = options["diagnostics"];
+  return isObject(tuning) && settingsProblems(tuning, DIAGNOSTICS_OPTION).length > 0;
 }
 
 /**
  * One E0006 per option of `options` of the wrong type or out of range, in the order of the names
- * above, or one for options that are no object at all: entry points report these instead of
+ * above, then one E0015–E0017 per wrong entry of `diagnostics`, or one E0006 for options that are no
+ * object at all: entry points report these instead of
  * running, so that a bad option never throws and never half-works.
  */
 export function optionDiagnostics(options: unknown): Diagnostic[] {
@@ -120,5 +127,8 @@ export function optionDiagnostics(options: unknown): Diagnostic[] {
     const problem = optionProblem(name, options[name], options["optionLabels"]);
     if (problem) diagnostics.push(diagnose("InvalidOption", atStart, { problem }));
   }
+  const tuning = options["diagnostics"];
+  if (isObject(tuning))
+    for (const { diagnostic } of settingsProblems(tuning, DIAGNOSTICS_OPTION)) diagnostics.push(diagnostic);
   return diagnostics;
 }

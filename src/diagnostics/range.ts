@@ -48,6 +48,11 @@ export class LineIndex {
     return { start: this.positionAt(startOffset), end: this.positionAt(endOffset) };
   }
 
+  /** The offset where `line` (1-based) begins; the end of the text past the last line. */
+  lineStart(line: number): number {
+    return this.lineStarts[line - 1] ?? this.text.length;
+  }
+
   get lineCount(): number {
     return this.lineStarts.length;
   }

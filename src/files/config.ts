@@ -2,7 +2,13 @@ import { dirname, join, resolve } from "node:path";
 import { type Node, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { getCatalog, knownDatasets } from "../catalog/index.js";
 import { excerpt } from "../decompile/index.js";
-import { closestMatch, LineIndex } from "../diagnostics/index.js";
+import {
+  closestMatch,
+  type DiagnosticLevel,
+  type DiagnosticSettings,
+  LineIndex,
+  settingsProblems,
+} from "../diagnostics/index.js";
 import type { FilterDefaults } from "../filter-tests/index.js";
 import { withoutByteOrderMark } from "../syntax/index.js";
 import { fileProblem, readUpTo } from "./read.js";
@@ -17,13 +23,17 @@ export const MAX_CONFIG_FILE_BYTES = 64 * 1024;
 export const MAX_CONFIG_FOLDERS = 64;
 
 /** The settings a filterc.json takes; `$schema` only tells an editor where its JSON Schema is. */
-const SETTINGS = ["$schema", "dataset", "maxOperators", "maxBytes", "samples"] as const;
+const SETTINGS = ["$schema", "dataset", "maxOperators", "maxBytes", "samples", "diagnostics"] as const;
 
-/** What a filterc.json sets: the filter files' defaults, and the sample logs editors evaluate them on. */
-export type ConfigSettings = FilterDefaults & {
+/**
+ * What a filterc.json sets: the defaults of its filters, the levels of their warnings and notes,
+ * and the sample logs editors evaluate them on.
+ */
+export interface ConfigSettings extends FilterDefaults {
+  diagnostics?: DiagnosticSettings;
   /** A glob of NDJSON logs (gzip or not) inside the file's folder, like `logs/*.ndjson`: the evaluation lens's samples. */
   samples?: string;
-};
+}
 
 /** A filterc.json that cannot be used: each problem at its place, `file:line:col: what is wrong`. */
 export class ConfigError extends Error {
@@ -74,7 +84,11 @@ export function readConfig(text: string, name: string): ConfigSettings {
         `unknown setting ${excerpt(key)}${hint} (${CONFIG_FILE_NAME} takes ${SETTINGS.join(", ")})`,
       );
     } else if (seen.has(key)) problem(keyNode.offset, `${JSON.stringify(key)} is set more than once`);
-    else {
+    else if (key === "diagnostics") {
+      seen.add(key);
+      const levels = readLevels(value, problem);
+      if (levels) settings.diagnostics = levels;
+    } else {
       seen.add(key);
       const wrong = settingProblem(key, value);
       if (wrong !== undefined) problem(value.offset, wrong);
@@ -84,6 +98,41 @@ export function readConfig(text: string, name: string): ConfigSettings {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return settings;
+}
+
+/**
+ * The `diagnostics` setting: levels by code, each code a warning's or a note's (or `warnings`), each
+ * level one of DIAGNOSTIC_LEVELS; every problem is told at its key or value.
+ */
+function readLevels(
+  value: Node,
+  problem: (offset: number, message: string) => void,
+): DiagnosticSettings | undefined {
+  if (value.type !== "object") {
+    problem(value.offset, `diagnostics must be an object of levels by code, like {"W0120": "off"}`);
+    return undefined;
+  }
+  // No prototype: a key such as "__proto__" is an entry like any other (and an unknown code).
+  const levels: Record<string, unknown> = Object.create(null);
+  const places = new Map<string, { key: number; value: number }>();
+  const found: [offset: number, message: string][] = [];
+  for (const entry of value.children ?? []) {
+    const [keyNode, level] = entry.children as [Node, Node];
+    const code = keyNode.value as string;
+    if (places.has(code)) {
+      found.push([keyNode.offset, `${JSON.stringify(code)} is set more than once in diagnostics`]);
+      continue;
+    }
+    places.set(code, { key: keyNode.offset, value: level.offset });
+    levels[code] = level.type === "object" || level.type === "array" ? {} : level.value;
+  }
+  for (const { code, inLevel, diagnostic } of settingsProblems(levels, '"diagnostics"')) {
+    const place = places.get(code)!;
+    found.push([inLevel ? place.value : place.key, diagnostic.message]);
+  }
+  // In the order of the file, as the other settings' problems are.
+  for (const [offset, message] of found.sort((a, b) => a[0] - b[0])) problem(offset, message);
+  return found.length > 0 ? undefined : (levels as Record<string, DiagnosticLevel>);
 }
 
 /** What is wrong with `value` as the setting `key`, or undefined when it is right. */
@@ -131,7 +180,8 @@ function samplesProblem(value: Node, shown: string): string | undefined {
 /** The filterc.json that applies to a folder: where it is (undefined: none) and what it sets. */
 export interface FolderConfig {
   path: string | undefined;
-  defaults: FilterDefaults;
+  /** What it sets for the filters: every setting but `samples`. */
+  defaults: Omit<ConfigSettings, "samples">;
   /** The glob of sample logs, relative to the folder of `path`. */
   samples?: string;
 }

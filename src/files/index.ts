@@ -4,6 +4,7 @@ export {
   CONFIG_FILE_NAME,
   ConfigError,
   ConfigLookup,
+  type ConfigSettings,
   type FolderConfig,
   MAX_CONFIG_FILE_BYTES,
   MAX_CONFIG_FOLDERS,

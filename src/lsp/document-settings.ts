@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { ConfigError, ConfigLookup, type FolderConfig } from "../files/index.js";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { type DiagnosticSettings, mergeSettings } from "../diagnostics/index.js";
+import { ConfigError, ConfigLookup, type ConfigSettings, type FolderConfig } from "../files/index.js";
 import type { FilterDefaults } from "../filter-tests/index.js";
 import { LanguageService, type ServiceOptions } from "../service/index.js";
 import type { Samples } from "./sample-lens.js";
@@ -19,7 +20,7 @@ interface DocumentService {
 
 /**
  * The settings of each filter document: the nearest filterc.json's (of a `file:` document's folder)
- * over the client's. A text's own `# dataset:` is read by the service and wins over both.
+ * over the client's (for `diagnostics`, code by code). A text's own `# dataset:` is read by the service and wins over both.
  */
 export class DocumentSettings {
   private readonly lookup = new ConfigLookup();
@@ -41,7 +42,12 @@ export class DocumentSettings {
   async serviceFor(uri: string): Promise<DocumentService> {
     const { defaults, problems } = await this.folderOf(uri);
     const options = over(this.client, defaults);
-    const key = JSON.stringify([options.dataset, options.maxOperators, options.maxBytes]);
+    const key = JSON.stringify([
+      options.dataset,
+      options.maxOperators,
+      options.maxBytes,
+      options.diagnostics,
+    ]);
     let service = this.services.get(key);
     if (service) this.services.delete(key);
     else service = new LanguageService(options);
@@ -75,7 +81,16 @@ export class DocumentSettings {
     }
   }
 
-  private async folderOf(uri: string): Promise<{ defaults: FilterDefaults; problems: readonly string[] }> {
+  /**
+   * The levels of warnings and notes in the file at `path` (a Terraform document): the client's,
+   * under its folder's filterc.json's; the client's alone while that file cannot be used.
+   */
+  async diagnosticsFor(path: string): Promise<DiagnosticSettings | undefined> {
+    const { defaults } = await this.folderOf(pathToFileURL(path).href);
+    return over(this.client, defaults).diagnostics;
+  }
+
+  private async folderOf(uri: string): Promise<{ defaults: ConfigSettings; problems: readonly string[] }> {
     if (!uri.startsWith("file:")) return { defaults: {}, problems: [] };
     let found: FolderConfig;
     try {
@@ -90,10 +105,12 @@ export class DocumentSettings {
 }
 
 /** The client's settings with a filterc.json's over them. */
-function over(client: ServiceOptions, defaults: FilterDefaults): ServiceOptions {
+function over(client: ServiceOptions, defaults: ConfigSettings): ServiceOptions {
   const options: ServiceOptions = { ...client };
   if (defaults.dataset !== undefined) options.dataset = defaults.dataset;
   if (defaults.maxOperators !== undefined) options.maxOperators = defaults.maxOperators;
   if (defaults.maxBytes !== undefined) options.maxBytes = defaults.maxBytes;
+  if (defaults.diagnostics !== undefined)
+    options.diagnostics = mergeSettings(client.diagnostics, defaults.diagnostics);
   return options;
 }

@@ -95,7 +95,7 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
   const publishTerraform = async (document: TextDocument) => {
     let diagnostics: LspDiagnostic[];
     try {
-      diagnostics = await terraformDiagnostics(document);
+      diagnostics = await terraformDiagnostics(document, (path) => settings.diagnosticsFor(path));
     } catch (error) {
       connection.console.error(`filterc: cannot check ${document.uri}: ${(error as Error).message}`);
       return;
@@ -113,8 +113,9 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
   };
 
   const configure = (raw: unknown, base: ServiceOptions) => {
-    const { options, ignored } = applySettings(base, raw);
+    const { options, ignored, problems } = applySettings(base, raw);
     for (const name of ignored) connection.console.warn(`filterc: ignoring setting ${name}: wrong type`);
+    for (const problem of problems ?? []) connection.console.warn(`filterc: ignoring ${problem}`);
     settings.configure(options);
     if (checking) recheckAll();
   };
@@ -135,9 +136,11 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    const { options, ignored } = applySettings(defaults, params.initializationOptions);
+    const { options, ignored, problems } = applySettings(defaults, params.initializationOptions);
     for (const name of ignored)
       connection.console.warn(`filterc: ignoring initializationOptions setting ${name}: wrong type`);
+    for (const problem of problems ?? [])
+      connection.console.warn(`filterc: ignoring initializationOptions ${problem}`);
     initialOptions = options;
     settings.configure(initialOptions);
     const workspace = params.capabilities.workspace;

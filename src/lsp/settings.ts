@@ -1,4 +1,9 @@
-import type { NamedOption, OptionLabels } from "../diagnostics/index.js";
+import {
+  type DiagnosticLevel,
+  type NamedOption,
+  type OptionLabels,
+  settingsProblems,
+} from "../diagnostics/index.js";
 import type { ServiceOptions } from "../service/index.js";
 
 export const SETTINGS_SECTION = "filterc";
@@ -26,16 +31,18 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /**
  * Reads settings as clients send them: the section's object itself (workspace/configuration),
  * or an object holding it under `filterc` (didChangeConfiguration, initializationOptions).
- * Returns the service options with the settings applied over `base`, and the names of
- * settings that had the wrong type (they are ignored; `filterc` itself when the section is no
- * object). No settings at all (null, undefined) is no mistake.
+ * Returns the service options with the settings applied over `base`, the names of settings that
+ * had the wrong type (they are ignored; `filterc` itself when the section is no object), and, when
+ * there is any, what is wrong with each entry of `diagnostics` left out (a code no warning or note
+ * has, a level that is none). No settings at all (null, undefined) is no mistake.
  */
 export function applySettings(
   base: ServiceOptions,
   raw: unknown,
-): { options: ServiceOptions; ignored: string[] } {
+): { options: ServiceOptions; ignored: string[]; problems?: string[] } {
   const options: ServiceOptions = { ...base, optionLabels: SETTING_LABELS };
   const ignored: string[] = [];
+  const problems: string[] = [];
   if (raw === null || raw === undefined) return { options, ignored };
   const nested = isObject(raw) ? raw[SETTINGS_SECTION] : undefined;
   const settings = nested === undefined || nested === null ? raw : nested;
@@ -55,5 +62,15 @@ export function applySettings(
     ignored.push(`${SETTINGS_SECTION}.maxOperators`);
   if (isCount(maxBytes)) options.maxBytes = maxBytes;
   else if (maxBytes !== undefined && maxBytes !== null) ignored.push(`${SETTINGS_SECTION}.maxBytes`);
-  return { options, ignored };
+  const { diagnostics } = settings;
+  if (isObject(diagnostics)) {
+    const wrong = settingsProblems(diagnostics, `setting ${SETTINGS_SECTION}.diagnostics`);
+    for (const { diagnostic } of wrong) problems.push(diagnostic.message);
+    const left = new Set(wrong.map(({ code }) => code));
+    options.diagnostics = Object.fromEntries(
+      Object.entries(diagnostics).filter(([code]) => !left.has(code)),
+    ) as Record<string, DiagnosticLevel>;
+  } else if (diagnostics !== undefined && diagnostics !== null)
+    ignored.push(`${SETTINGS_SECTION}.diagnostics`);
+  return problems.length > 0 ? { options, ignored, problems } : { options, ignored };
 }

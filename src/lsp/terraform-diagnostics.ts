@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { Diagnostic as LspDiagnostic } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
+import type { DiagnosticSettings } from "../diagnostics/index.js";
 import { checkTerraform } from "../terraform/index.js";
 import { toLspDiagnostic } from "./convert.js";
 
@@ -14,12 +15,17 @@ export function isTerraformDocument(document: TextDocument): boolean {
 /**
  * The diagnostics `filterc check` reports in a Terraform document, read as the editor holds it
  * (the rest of its module from disk). A document that is not a file on disk has none: its module
- * is unknown.
+ * is unknown. `diagnostics` gives the levels in a file (the client's settings under its folder's
+ * filterc.json), as for filter documents.
  */
-export async function terraformDiagnostics(document: TextDocument): Promise<LspDiagnostic[]> {
+export async function terraformDiagnostics(
+  document: TextDocument,
+  diagnostics: (path: string) => Promise<DiagnosticSettings | undefined>,
+): Promise<LspDiagnostic[]> {
   if (!document.uri.startsWith("file:")) return [];
   const path = fileURLToPath(document.uri);
-  const files = await checkTerraform([path], "/", { texts: new Map([[path, document.getText()]]) });
+  const texts = new Map([[path, document.getText()]]);
+  const files = await checkTerraform([path], "/", { texts, diagnostics });
   return files
     .filter((file) => file.file.path === path)
     .flatMap((file) => file.diagnostics.map((diagnostic) => toLspDiagnostic(document, diagnostic)));

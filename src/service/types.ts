@@ -1,5 +1,5 @@
 import type { Catalog } from "../catalog/index.js";
-import type { Diagnostic, OptionLabels } from "../diagnostics/index.js";
+import type { Diagnostic, DiagnosticSettings, OptionLabels } from "../diagnostics/index.js";
 
 /** What a language service checks against: the same settings as `compile`, changeable while it runs. */
 export interface ServiceOptions {
@@ -16,6 +16,8 @@ export interface ServiceOptions {
   maxBytes?: number;
   /** How messages name the options: see OptionLabels (an editor names its settings). */
   optionLabels?: OptionLabels;
+  /** Levels of warnings and notes by code, as `compile`'s option (a filterc.json's `diagnostics`). */
+  diagnostics?: DiagnosticSettings;
 }
 
 /** A span of the text in UTF-16 offsets, `end` exclusive. Editors convert to their own positions. */

@@ -2,6 +2,7 @@ export * from "./ast.js";
 export { isPrintable } from "./ast-shape.js";
 export { withoutByteOrderMark } from "./byte-order-mark.js";
 export { directiveName, readDirective } from "./directive.js";
+export { sourceIgnores } from "./ignores.js";
 export { type ScanResult, scan } from "./lexer.js";
 export {
   capDiagnostics,

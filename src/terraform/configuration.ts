@@ -1,10 +1,18 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { type Diagnostic, diagnose, sortDiagnostics } from "../diagnostics/index.js";
+import {
+  type Diagnostic,
+  type DiagnosticSettings,
+  diagnose,
+  type IgnoreComment,
+  sortDiagnostics,
+  tuneDiagnostics,
+} from "../diagnostics/index.js";
 import { readTextUpTo } from "../files/index.js";
 import type { FileDiagnostic } from "./filter-check.js";
 import { attributeOf, blocksOf, type Expr, type HclFile } from "./hcl-ast.js";
 import { DEFAULT_MAX_HCL_DEPTH, parseHcl } from "./hcl-parser.js";
+import { terraformIgnores } from "./ignores.js";
 import { checkCustomFieldRulesets, checkLogpushJob, type Resource } from "./resources.js";
 import { shownText } from "./shown-text.js";
 import { SourceFile } from "./source-file.js";
@@ -23,6 +31,11 @@ export interface TerraformCheckOptions {
   maxDepth?: number;
   /** The text of files open in an editor, by absolute path: read instead of what is on disk. */
   texts?: ReadonlyMap<string, string>;
+  /**
+   * The levels of warnings and notes in the file at `path` (its folder's filterc.json, under a
+   * run's flags); its `# filterc-ignore` comments apply whatever this gives.
+   */
+  diagnostics?: (path: string) => Promise<DiagnosticSettings | undefined>;
 }
 
 /** One file's findings: its text (for excerpts and fixes) and its diagnostics in order. */
@@ -66,6 +79,7 @@ export async function checkTerraform(
     folders.set(dirname(path), list);
   }
   const results = new Map<SourceFile, CheckedFile>();
+  const ignores = new Map<SourceFile, IgnoreComment[]>();
   const resultOf = (file: SourceFile) => {
     const known = results.get(file);
     if (known) return known;
@@ -84,7 +98,10 @@ export async function checkTerraform(
       } else if (hcl.diagnostics.length > 0) {
         result.parsed = false;
         result.diagnostics.push(...hcl.diagnostics);
-      } else result.shown = shownText(file.text, hcl.body);
+      } else {
+        result.shown = shownText(file.text, hcl.body);
+        ignores.set(file, terraformIgnores(file, hcl.body));
+      }
     }
     for (const found of await checkModule(module, options)) {
       const result = resultOf(found.file);
@@ -92,10 +109,27 @@ export async function checkTerraform(
       if (found.safeFix) result.safeFixes.push(found.diagnostic);
     }
   }
-  return [...results.values()]
-    .map((result) => ({ ...result, diagnostics: sortDiagnostics(result.diagnostics) }))
-    .sort((a, b) => (a.file.name < b.file.name ? -1 : a.file.name > b.file.name ? 1 : 0));
+  const checked: CheckedFile[] = [];
+  for (const result of results.values())
+    checked.push(await tuned(result, ignores.get(result.file) ?? [], options));
+  return checked.sort((a, b) => (a.file.name < b.file.name ? -1 : a.file.name > b.file.name ? 1 : 0));
 }
+
+/** A file's findings as its settings and `# filterc-ignore` comments tune them; `--fix` fixes only what is still reported. */
+async function tuned(
+  result: CheckedFile,
+  ignores: IgnoreComment[],
+  options: TerraformCheckOptions,
+): Promise<CheckedFile> {
+  const sorted = sortDiagnostics(result.diagnostics);
+  const settings = await options.diagnostics?.(result.file.path);
+  if (ignores.length === 0 && settings === undefined) return { ...result, diagnostics: sorted };
+  const diagnostics = tuneDiagnostics(sorted, { settings, ignores });
+  const kept = new Set(diagnostics.map(placeOf));
+  return { ...result, diagnostics, safeFixes: result.safeFixes.filter((fix) => kept.has(placeOf(fix))) };
+}
+
+const placeOf = (d: Diagnostic) => `${d.code} ${d.range.start.offset} ${d.range.end.offset}`;
 
 /** The files a path names: a Terraform file as given, or those of a folder and the folders below it. */
 async function collect(path: string, into: Set<string>, maxFiles: number, named: boolean): Promise<void> {

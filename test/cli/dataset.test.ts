@@ -221,7 +221,7 @@ describe("filterc.json", () => {
       "sub/f.lpf": "BotScore lt 30\n",
     });
     const expected =
-      'filterc check: filterc.json:2:3: unknown setting "datset"; did you mean "dataset"? (filterc.json takes $schema, dataset, maxOperators, maxBytes, samples)\n' +
+      'filterc check: filterc.json:2:3: unknown setting "datset"; did you mean "dataset"? (filterc.json takes $schema, dataset, maxOperators, maxBytes, samples, diagnostics)\n' +
       'filterc.json:3:15: maxBytes must be a whole number from 1 to 9007199254740991, not "1000"\n';
     expect(await run(["check", join(dir, "sub", "f.lpf")], dir)).toEqual({
       code: 1,
@@ -231,7 +231,7 @@ describe("filterc.json", () => {
     // Named relative to the current folder.
     const fromSub = await run(["check", join(dir, "sub", "f.lpf")], join(dir, "sub"));
     expect(fromSub.stderr.split("\n", 1)[0]).toBe(
-      'filterc check: ../filterc.json:2:3: unknown setting "datset"; did you mean "dataset"? (filterc.json takes $schema, dataset, maxOperators, maxBytes, samples)',
+      'filterc check: ../filterc.json:2:3: unknown setting "datset"; did you mean "dataset"? (filterc.json takes $schema, dataset, maxOperators, maxBytes, samples, diagnostics)',
     );
     const json = await run(["compile", "--json", join(dir, "sub", "f.lpf")], dir);
     expect(json.code).toBe(1);

@@ -65,7 +65,7 @@ describe("reading a filterc.json", () => {
       "}",
     ].join("\n");
     expect(read(text)).toEqual([
-      'filterc.json:2:3: unknown setting "datset"; did you mean "dataset"? (filterc.json takes $schema, dataset, maxOperators, maxBytes, samples)',
+      'filterc.json:2:3: unknown setting "datset"; did you mean "dataset"? (filterc.json takes $schema, dataset, maxOperators, maxBytes, samples, diagnostics)',
       `filterc.json:3:14: unknown dataset "gatway_http"; known datasets: gateway_http, gateway_dns, gateway_network, audit_logs, zaraz_events and 32 more (did you mean gateway_http?)`,
       'filterc.json:4:19: maxOperators must be a whole number from 1 to 9007199254740991, not "30"',
       "filterc.json:5:15: maxBytes must be a whole number from 1 to 9007199254740991, not 0",
@@ -81,7 +81,7 @@ describe("reading a filterc.json", () => {
   it("cuts a long name short in its message", () => {
     const long = "x".repeat(1000);
     expect(read(JSON.stringify({ [long]: 1, dataset: long, $schema: 2 }))).toEqual([
-      `filterc.json:1:2: unknown setting "${"x".repeat(40)}…" (filterc.json takes $schema, dataset, maxOperators, maxBytes, samples)`,
+      `filterc.json:1:2: unknown setting "${"x".repeat(40)}…" (filterc.json takes $schema, dataset, maxOperators, maxBytes, samples, diagnostics)`,
       `filterc.json:1:1017: unknown dataset "${"x".repeat(40)}…"; known datasets: dex_application_tests, dex_device_state_events, access_requests, account_abuse_protection_events, audit_logs and 32 more`,
       "filterc.json:1:2030: $schema must be a string (the address of the JSON Schema), not 2",
     ]);

@@ -7,6 +7,7 @@ import { compilerFlags, compilerOptionsFrom, withFolderDefaults } from "../compi
 import { diagnosticsJson, reportDiagnostics, statsLine } from "../diagnostics-output.js";
 import { type CliIO, readSource, UsageError } from "../io.js";
 import { warnAboveServiceLimits } from "../service-limits.js";
+import { TUNING_USAGE, tuningFlags, tuningFromFlags } from "../tuning-flags.js";
 
 export const usage = `filterc check [FILE…|-] [--fix] [options]
        filterc check PATH.tf|FOLDER... [--fix] [--json]
@@ -28,11 +29,13 @@ Options:
                         github one GitHub Actions workflow command per diagnostic
   --fix                 apply the safe fixes and print each: rewrite FILE or each .tf file in
                         place; with standard input (- or no FILE), print the fixed filter
+${TUNING_USAGE}
 Exit status: 0 valid (warnings and notes allowed), 1 errors, 2 usage.`;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, {
     ...compilerFlags,
+    ...tuningFlags,
     json: { type: "boolean" },
     fix: { type: "boolean" },
     format: { type: "string" },
@@ -54,6 +57,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       format,
       fix: values.fix === true,
       compileOptions: await compilerOptionsFrom(values),
+      diagnostics: tuningFromFlags(values),
       ...limits,
     });
   if (terraform.length > 0) {
@@ -65,6 +69,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       fix: values.fix === true,
       json: format === "json",
       ...limits,
+      diagnostics: tuningFromFlags(values),
     });
   }
   const options = await compilerOptionsFrom(values);

@@ -10,6 +10,7 @@ import { parseCommandArgs, singleInput } from "../args.js";
 import { compilerFlags, compilerOptionsFrom, withFolderDefaults } from "../compiler-options.js";
 import { diagnosticsJson, reportDiagnostics } from "../diagnostics-output.js";
 import { type CliIO, readSource, UsageError } from "../io.js";
+import { TUNING_USAGE, tuningFlags } from "../tuning-flags.js";
 
 export const usage = `filterc compile [FILE|-] [options]
 
@@ -25,11 +26,13 @@ Options:
   --max-operators N     comparison limit (default ${DEFAULT_MAX_OPERATORS})
   --max-bytes N         byte limit of the JSON (default ${DEFAULT_MAX_BYTES})
   --json                print {ok, filter, stats, diagnostics} as JSON on stdout
+${TUNING_USAGE}
 Exit status: 0 compiled, 1 errors in the filter, 2 usage.`;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, {
     ...compilerFlags,
+    ...tuningFlags,
     string: { type: "boolean" },
     hcl: { type: "boolean" },
     json: { type: "boolean" },

@@ -10,13 +10,15 @@ import {
   ValidationError,
 } from "../../api/index.js";
 import { type ApiDescription, type ConsoleServer, startConsole } from "../../console/index.js";
-import { terminalText } from "../../diagnostics/index.js";
+import { mergeSettings, terminalText } from "../../diagnostics/index.js";
 import { moduleFile } from "../../files/index.js";
 import { API_PREFIX, DEFAULT_DATA_DIR, type Sandbox, startSandbox } from "../../sandbox/index.js";
 import { apiFlags, clientFrom } from "../api-common.js";
 import { parseCommandArgs, parseCount } from "../args.js";
+import { folderDefaults } from "../compiler-options.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
 import { untilStopped } from "../signals.js";
+import { TUNING_USAGE, tuningFlags, tuningFromFlags } from "../tuning-flags.js";
 
 /** The zone the page opens with on the embedded sandbox, which takes any ID: the API documentation's example. */
 const SANDBOX_ZONE = "023e105f4ecef8ad9ca31a8372d0c353";
@@ -49,6 +51,9 @@ Options:
                         CLOUDFLARE_API_KEY; flags are visible in process lists)
   --timeout-ms N        per-request timeout in ms (default ${DEFAULT_TIMEOUT_MS})
   --max-retries N       retries of a GET, PUT or DELETE (default ${DEFAULT_MAX_RETRIES})
+The filterc.json of the current folder sets the levels of the filters' warnings (diagnostics),
+and so do these flags, over it:
+${TUNING_USAGE}
 Exit status: 0 stopped, 1 cannot serve (port in use, page not built, no credentials), 2 usage.`;
 
 /** The built page ships beside the CLI bundle, in dist/console. */
@@ -130,16 +135,21 @@ function givenApi(values: Record<string, string | boolean | undefined>, io: CliI
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parseCommandArgs(
+  const { values: all } = parseCommandArgs(
     argv,
-    { port: { type: "string" }, "data-dir": { type: "string" }, ...consoleApiFlags },
+    { port: { type: "string" }, "data-dir": { type: "string" }, ...consoleApiFlags, ...tuningFlags },
     false,
   );
+  const { deny, allow, ...values } = all;
   for (const name of ["data-dir", "api-token", "email", "api-key", "base-url"] as const)
     if (values[name] === "") throw new UsageError(`--${name} is empty; give a value`);
   if ((values.email === undefined) !== (values["api-key"] === undefined))
     throw new UsageError("--email and --api-key go together");
   const port = parseCount(values.port, "--port", 0, 65535) ?? 0;
+  const flagged = tuningFromFlags({ deny, allow });
+  const folder = (await folderDefaults(io, undefined)).diagnostics;
+  const diagnostics =
+    folder === undefined && flagged === undefined ? undefined : mergeSettings(folder, flagged);
   const drivesGivenApi = ["base-url", "api-token", "email", "api-key"].some(
     (name) => values[name as keyof typeof values] !== undefined,
   );
@@ -162,6 +172,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       zoneId,
       accountId,
       challengeFolder: api.challengeFolder,
+      diagnostics,
       log: (line) => io.stderr(`${line}\n`),
     });
   } catch (error) {

@@ -35,13 +35,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const lineWidth = parseCount(values["line-width"], "--line-width", 1);
   const file = singleInput(positionals, "decompile");
   const input = await readSource(io, file);
-  const { dataset: defaultDataset } = await folderDefaults(io, file);
+  const { dataset: defaultDataset, diagnostics } = await folderDefaults(io, file);
   const result = decompile(input.text, {
     optionLabels: CLI_OPTION_LABELS,
     ...(dataset !== undefined && { dataset }),
     ...(defaultDataset !== undefined && { defaultDataset }),
     ...(catalog !== undefined && { catalog }),
     ...(lineWidth !== undefined && { lineWidth }),
+    ...(diagnostics !== undefined && { diagnostics }),
   });
   if (values.json) {
     const json = { ok: result.ok, source: result.source, diagnostics: diagnosticsJson(result.diagnostics) };

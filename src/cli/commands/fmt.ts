@@ -1,10 +1,21 @@
 import { writeFile } from "node:fs/promises";
-import { terminalText } from "../../diagnostics/index.js";
+import {
+  type Diagnostic,
+  type DiagnosticSettings,
+  hasErrors,
+  mergeSettings,
+  terminalText,
+  tuneDiagnostics,
+} from "../../diagnostics/index.js";
+import type { ConfigLookup } from "../../files/index.js";
 import { DEFAULT_LINE_WIDTH, format } from "../../print/index.js";
+import { parse, sourceIgnores } from "../../syntax/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
+import { configLookup, folderDefaults } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
 import { type CliIO, cannotWrite, readSource, UsageError } from "../io.js";
 import { CLI_OPTION_LABELS } from "../option-labels.js";
+import { TUNING_USAGE, tuningFlags, tuningFromFlags } from "../tuning-flags.js";
 
 export const usage = `filterc fmt [FILE…|-] [--write|--check] [options]
 
@@ -16,6 +27,9 @@ Options:
   --write               rewrite each FILE in place (only files that change)
   --check               print nothing; list the files that are not formatted and exit 1
   --line-width N        wrap lines at N columns (default ${DEFAULT_LINE_WIDTH})
+With --check, the parser's warnings take their levels from filterc.json and these flags, and
+one they make an error fails the check:
+${TUNING_USAGE}
 Exit status: 0 done (or all formatted with --check), 1 syntax errors or unformatted files, 2 usage.`;
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
@@ -23,8 +37,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     write: { type: "boolean" },
     check: { type: "boolean" },
     "line-width": { type: "string" },
+    ...tuningFlags,
   });
   if (values.write && values.check) throw new UsageError("--write and --check exclude each other");
+  const flagged = tuningFromFlags(values);
+  if (flagged !== undefined && !values.check) throw new UsageError("--deny and --allow apply to fmt --check");
+  const lookup = configLookup(io);
   const files = positionals.length === 0 ? ["-"] : positionals;
   if (values.write && files.includes("-")) throw new UsageError("--write needs files, not standard input");
   if (files.filter((file) => file === "-").length > 1)
@@ -36,8 +54,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // A file written back in place must be one: a fifo read to its end would then wait for a reader.
     const input = await readSource(io, file, values.write ? "regular" : "stream");
     const result = format(input.text, options);
+    if (values.check) {
+      const diagnostics = await checkedDiagnostics(io, file, input.text, result.diagnostics, flagged, lookup);
+      if (hasErrors(diagnostics)) {
+        reportDiagnostics(io, diagnostics, input.text, input.name);
+        status = 1;
+      }
+    }
     if (result.text === null) {
-      reportDiagnostics(io, result.diagnostics, input.text, input.name);
+      if (!values.check) reportDiagnostics(io, result.diagnostics, input.text, input.name);
       status = 1;
       continue;
     }
@@ -55,6 +80,28 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
   }
   return status;
+}
+
+/**
+ * The parser's diagnostics as `fmt --check` counts them: at the levels of the file's filterc.json
+ * and the flags, with its `# filterc-ignore` comments; an ignore meant for the checker's warnings is
+ * not reported unused here, where only the parser's are seen.
+ */
+async function checkedDiagnostics(
+  io: CliIO,
+  file: string,
+  text: string,
+  diagnostics: Diagnostic[],
+  flagged: DiagnosticSettings | undefined,
+  lookup: ConfigLookup,
+): Promise<Diagnostic[]> {
+  const folder = await folderDefaults(io, file, lookup);
+  const settings =
+    folder.diagnostics === undefined && flagged === undefined
+      ? undefined
+      : mergeSettings(folder.diagnostics, flagged);
+  const ignores = text.includes("filterc-ignore") ? sourceIgnores(parse(text).filter, text) : [];
+  return tuneDiagnostics(diagnostics, { settings, ignores, reportUnused: false });
 }
 
 async function writeFormatted(file: string, text: string): Promise<void> {

@@ -535,6 +535,7 @@ async function jobSettingsFrom(
     for (const limit of ["maxOperators", "maxBytes"] as const)
       if (compileOptions[limit] === undefined && defaults[limit] !== undefined)
         compileOptions[limit] = defaults[limit];
+    if (defaults.diagnostics !== undefined) compileOptions.diagnostics = defaults.diagnostics;
     if (sub === "create" && settings.dataset === undefined) {
       const known = compileOptions.catalog === undefined;
       const named = "source" in filter ? namedDataset(filter.source, filterName, known) : undefined;
