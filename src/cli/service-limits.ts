@@ -39,3 +39,19 @@ export function serviceLimitWarnings(
 export function warnAboveServiceLimits(io: CliIO, ...args: Parameters<typeof serviceLimitWarnings>): void {
   for (const warning of serviceLimitWarnings(...args)) io.stderr(`${warning}\n`);
 }
+
+/**
+ * The warnings for a filter a command sends, each limit named where it was set: its flag, or else
+ * the filterc.json of the filter's folder.
+ */
+export function warnForSentFilter(
+  io: CliIO,
+  used: LimitsUsed,
+  flags: { "max-operators"?: string | undefined; "max-bytes"?: string | undefined },
+): void {
+  warnAboveServiceLimits(io, used, LOGPUSH_LIMITS, {
+    maxOperators:
+      flags["max-operators"] === undefined ? "filterc.json's maxOperators" : FLAG_LABELS.maxOperators,
+    maxBytes: flags["max-bytes"] === undefined ? "filterc.json's maxBytes" : FLAG_LABELS.maxBytes,
+  });
+}

@@ -1,1 +1,1 @@
-export { type FilterForm, type LoadedFilter, type LoadOptions, loadFilter } from "./load.js";
+export { type FilterForm, formOf, type LoadedFilter, type LoadOptions, loadFilter } from "./load.js";

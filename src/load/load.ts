@@ -62,6 +62,11 @@ export interface LoadedFilter {
 /** Text that holds Logpush filter JSON or a job record, rather than filter source. */
 const JSON_TEXT = /^\s*["{]/;
 
+/** The form a filter's text is in: JSON (an object, or the string a job stores) starts with `{` or `"`; the language never does. */
+export function formOf(text: string): FilterForm {
+  return JSON_TEXT.test(text) ? "json" : "source";
+}
+
 /**
  * Loads one filter, whatever form it came in: source is compiled, JSON (text or parsed) read back
  * with the decompiler, and either is held to the Logpush limits, which also bound the work of the
@@ -71,7 +76,7 @@ const JSON_TEXT = /^\s*["{]/;
 export function loadFilter(input: unknown, options: LoadOptions = {}): LoadedFilter {
   // Options that are no object are reported (E0006) by compile and decompile, and read as none here.
   const given: LoadOptions = isObject(options) ? options : {};
-  const form = given.form ?? (typeof input === "string" && !JSON_TEXT.test(input) ? "source" : "json");
+  const form = given.form ?? (typeof input === "string" ? formOf(input) : "json");
   const start = new LineIndex(typeof input === "string" ? input : "").rangeOf(0, 0);
   if (form === "source") {
     const compiled = compile(input as string, options);

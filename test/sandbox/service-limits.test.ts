@@ -107,7 +107,36 @@ describe("limits above the service's", () => {
     expect(run.stderr.startsWith(BYTES_WARNING)).toBe(true);
   });
 
-  it("are measured against the limits a caller's service gives (explorer, tail)", () => {
+  it("warn on tail and explorer set, which send the filter", async () => {
+    const tail = await cli([
+      "tail",
+      "--zone",
+      ZONE,
+      "--expr",
+      "BotScore lt 30",
+      "--max-bytes",
+      "5000",
+      "--dry-run",
+    ]);
+    expect(tail.code, tail.stderr).toBe(0);
+    expect(tail.stderr).toBe(BYTES_WARNING);
+    const set = await cli([
+      "explorer",
+      "set",
+      "--zone",
+      ZONE,
+      "--id",
+      "1",
+      "--expr",
+      "BotScore lt 30",
+      "--max-operators",
+      "100",
+      "--dry-run",
+    ]);
+    expect(set.stderr.startsWith(OPERATORS_WARNING)).toBe(true);
+  });
+
+  it("are measured against the limits a caller's service gives", () => {
     expect(serviceLimitWarnings({ maxOperators: 20 }, { maxOperators: 10, maxBytes: 500 })).toEqual([
       "warning: the comparison limit is 20 (--max-operators), above the service's 10: it refuses a filter with more than 10 comparisons",
     ]);

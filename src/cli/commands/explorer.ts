@@ -6,7 +6,7 @@ import type { CompileOptions } from "../../compile.js";
 import { decompile } from "../../decompile/index.js";
 import { hasErrors, terminalJson, terminalJsonText, terminalText } from "../../diagnostics/index.js";
 import { diffFilters, type Relation } from "../../diff/index.js";
-import { loadFilter } from "../../load/index.js";
+import { formOf, loadFilter } from "../../load/index.js";
 import {
   apiFlags,
   apiFlagsUsage,
@@ -24,6 +24,7 @@ import { type CliIO, readSource, UsageError } from "../io.js";
 import { readLiveFilter } from "../live-jobs.js";
 import { CLI_OPTION_LABELS } from "../option-labels.js";
 import { oneLine } from "../served-text.js";
+import { warnForSentFilter } from "../service-limits.js";
 
 export const usage = `filterc explorer list [--zone ID | --account ID] [options]
 filterc explorer get --dataset NAME|--id ID [--zone ID | --account ID] [options]
@@ -116,6 +117,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   for (const limit of ["maxOperators", "maxBytes"] as const)
     if (compileOptions[limit] === undefined && defaults[limit] !== undefined)
       compileOptions[limit] = defaults[limit];
+  if (sub === "set") warnForSentFilter(io, compileOptions, values);
   const maxSearchSteps = parseCount(values["max-steps"], "--max-steps", 1) ?? DEFAULT_MAX_SEARCH_STEPS;
   return runApiAction(
     io,
@@ -204,8 +206,8 @@ async function filterInput(
 ): Promise<FilterInput> {
   if (expr !== undefined) return { filter: { source: expr }, text: expr, name: "<--expr>" };
   const read = await readSource(io, file!);
-  const isJson = /^\s*[{"]/.test(read.text);
-  return { filter: isJson ? { json: read.text } : { source: read.text }, text: read.text, name: read.name };
+  const filter = formOf(read.text) === "json" ? { json: read.text } : { source: read.text };
+  return { filter, text: read.text, name: read.name };
 }
 
 /** `http_requests (id 3f…, zone 023e…)`: a dataset as a person reads it, every served value on one line. */

@@ -18,6 +18,7 @@ import { DEFAULT_DATASET, getCatalog, knownDatasets } from "../../catalog/index.
 import { DEFAULT_MAX_SEARCH_STEPS } from "../../check/index.js";
 import { excerpt } from "../../decompile/index.js";
 import { terminalJson } from "../../diagnostics/index.js";
+import { formOf } from "../../load/index.js";
 import { readDirective, scan } from "../../syntax/index.js";
 import {
   apiFlags,
@@ -36,7 +37,7 @@ import { type CliIO, readSource, UsageError, UserError } from "../io.js";
 import { diffJobs, pullJobs } from "../job-drift.js";
 import { describeJob, describeJobs } from "../job-listing.js";
 import { oneLine } from "../served-text.js";
-import { LOGPUSH_LIMITS, warnAboveServiceLimits } from "../service-limits.js";
+import { warnForSentFilter } from "../service-limits.js";
 import { usageRows } from "../usage-rows.js";
 
 /** Where the help of a job option starts. */
@@ -522,9 +523,7 @@ async function jobSettingsFrom(
     filterName = "<--expr>";
   } else if (text("filter") !== undefined) {
     const input = await readSource(io, text("filter")!);
-    // Filter JSON (an object, or the string a job stores) starts with { or "; the language never does.
-    const isJson = /^\s*[{"]/.test(input.text);
-    filter = isJson ? { json: input.text } : { source: input.text };
+    filter = formOf(input.text) === "json" ? { json: input.text } : { source: input.text };
     filterName = input.name;
   } else if (values["no-filter"]) {
     filter = null;
@@ -546,9 +545,9 @@ async function jobSettingsFrom(
   if (filter !== undefined) settings.filter = filter;
   // The filter goes to the service, which holds it to its own limits whatever ours were.
   if (filter)
-    warnAboveServiceLimits(io, compileOptions, LOGPUSH_LIMITS, {
-      maxOperators: text("max-operators") === undefined ? "filterc.json's maxOperators" : "--max-operators",
-      maxBytes: text("max-bytes") === undefined ? "filterc.json's maxBytes" : "--max-bytes",
+    warnForSentFilter(io, compileOptions, {
+      "max-operators": text("max-operators"),
+      "max-bytes": text("max-bytes"),
     });
   if (sub === "update" && Object.keys(settings).length === 1)
     throw new UsageError(

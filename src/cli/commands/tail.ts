@@ -8,6 +8,7 @@ import {
   maskedSessionAddress,
 } from "../../api/index.js";
 import { terminalJson } from "../../diagnostics/index.js";
+import { formOf } from "../../load/index.js";
 import {
   apiFlags,
   apiFlagsUsageFor,
@@ -19,6 +20,7 @@ import {
 import { parseCommandArgs, parseCount, singleInput } from "../args.js";
 import { compilerOptionsFrom, folderDefaults } from "../compiler-options.js";
 import { type CliIO, readSource, UsageError } from "../io.js";
+import { warnForSentFilter } from "../service-limits.js";
 import { tailSession } from "../tail-stream.js";
 
 /** Records waiting for a slow output, at most (then dropped and counted). */
@@ -131,13 +133,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     filterName = "<--expr>";
   } else if (file !== undefined) {
     const input = await readSource(io, file);
-    filter = /^\s*[{"]/.test(input.text) ? { json: input.text } : { source: input.text };
+    filter = formOf(input.text) === "json" ? { json: input.text } : { source: input.text };
     filterName = input.name;
   }
   const defaults = await folderDefaults(io, file);
   for (const limit of ["maxOperators", "maxBytes"] as const)
     if (compileOptions[limit] === undefined && defaults[limit] !== undefined)
       compileOptions[limit] = defaults[limit];
+  if (filter) warnForSentFilter(io, compileOptions, values);
   const settings: InstantLogsSettings = { fields, filter, compileOptions };
   if (sample !== undefined) settings.sample = sample;
   return runApiAction(
