@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, join, resolve } from "node:path";
 import { Script } from "node:vm";
-import type { Plugin } from "esbuild";
-import { defineConfig } from "tsup";
+import { type Plugin, transform } from "esbuild";
+import { defineConfig, type Options } from "tsup";
 import { CACHE_ID_LENGTH, CACHE_ID_MARK, codeCacheFile, wrapBundle } from "./src/cli/command-bundles.js";
 import { PARSER_FILE_NAMES, PARSER_PACKAGE_FILES } from "./src/terraform/parser-files.js";
 
@@ -31,11 +31,12 @@ const commandsAsSiblings: Plugin = {
 };
 
 /**
- * The commands run once per filter, often many times in a script or a hook: their bundles get a
- * code cache, so that V8 need not compile them at each start. The others run long (eval, lsp,
- * sandbox) or seldom, and the caches, about the size of their bundles, would weigh on the install.
+ * The commands run once per filter, often many times in a script or a hook: their bundles are
+ * self-contained (one file to read) and get a code cache, so that V8 need not compile them at each
+ * start. The others run long (eval, lsp, sandbox) or seldom, and the caches, about the size of
+ * their bundles, would weigh on the install.
  */
-const CODE_CACHED_COMMANDS = ["compile", "check", "fmt"];
+const CODE_CACHED_COMMANDS: readonly string[] = ["compile", "check", "fmt"];
 
 /**
  * Stamps each bundle of CODE_CACHED_COMMANDS with an id of its content and writes its code cache,
@@ -109,8 +110,68 @@ const treeSitterAsCommonJs: Plugin = {
   },
 };
 
-// Three builds: the library (ESM + CJS + declarations, dependencies left external), the browser
-// entry, and the CLI (every dependency bundled in, so that `filterc` starts close to bare node).
+/** The CLI bundles of `commands`: `cli-compile` from src/cli/commands/compile.ts. */
+const commandEntries = (commands: readonly string[]) =>
+  Object.fromEntries(commands.map((name) => [`cli-${name}`, `src/cli/commands/${name}.ts`]));
+
+/** What both CLI builds share: CommonJS for Node, every dependency but DuckDB bundled in, minified. */
+const cliBuild = {
+  format: ["cjs"],
+  target: "node20",
+  platform: "node",
+  noExternal: [/.*/],
+  minify: true,
+  banner: { js: "#!/usr/bin/env node" },
+  esbuildPlugins: [commandsAsSiblings, duckdbExternal, treeSitterAsCommonJs, wsWithoutNativeHelpers],
+  esbuildOptions(options) {
+    // Dynamic imports become requires: the commands stay separate files, loaded synchronously.
+    options.supported = { ...options.supported, "dynamic-import": false };
+    // `import.meta` is empty in CommonJS: src/files/module-file.ts reads `__filename` there. A
+    // build with chunks is made as ES modules first, where it would stay: it is made empty too.
+    options.define = { ...options.define, "import.meta.url": "undefined" };
+    options.logOverride = { ...options.logOverride, "empty-import-meta": "silent" };
+  },
+} satisfies Options;
+
+/** How the files of shared code between command bundles are named: `chunk-<hash>.cjs`. */
+const SHARED_CHUNK = "chunk";
+
+/**
+ * The files of the build with shared chunks, each written as CommonJS (`import` to `require`,
+ * `export` to `exports`) rather than the ES module esbuild splits, and the chunks of an earlier
+ * build, which nothing requires any more, removed.
+ */
+const chunksAsCommonJs: NonNullable<Options["plugins"]>[number] = {
+  name: "chunks-as-commonjs",
+  async renderChunk(code) {
+    const commonJs = await transform(code, {
+      format: "cjs",
+      target: "node20",
+      minify: true,
+      supported: { "dynamic-import": false },
+    });
+    // Strict, as the ES module it was made from.
+    return { code: commonJs.code.replace(/^(#![^\n]*\n)?/, '$1"use strict";') };
+  },
+  buildEnd({ writtenFiles }) {
+    const written = new Set(writtenFiles.map((file) => basename(file.name)));
+    for (const file of readdirSync("dist"))
+      if (file.startsWith(`${SHARED_CHUNK}-`) && !written.has(file)) rmSync(join("dist", file));
+  },
+};
+
+/**
+ * Called as each CLI build finishes: after both, the manual page is written by the CLI just built,
+ * which loads every command's bundle for its help.
+ */
+let cliBuildsLeft = 2;
+function cliBuilt(): void {
+  cliBuildsLeft -= 1;
+  if (cliBuildsLeft === 0) writeManPage();
+}
+
+// Four builds: the library (ESM + CJS + declarations, dependencies left external), the browser
+// entry, and the CLI in two (every dependency bundled in, so that `filterc` starts close to bare node).
 export default defineConfig([
   {
     entry: { index: "src/index.ts" },
@@ -130,39 +191,49 @@ export default defineConfig([
     platform: "browser",
     external: [/^@codemirror\//, /^@lezer\//],
   },
-  // The CLI: CommonJS, one self-contained bundle per command beside a small entry that requires
-  // the command it runs. Node starts a CommonJS file faster than an ES module graph (no module
-  // loader, no asynchronous reads), which is what a short command pays for; a command never loads
-  // another's code (`filterc compile` never reads the language server).
+  // The CLI: CommonJS, a small entry that requires the bundle of the command it runs. Node starts
+  // a CommonJS file faster than an ES module graph (no module loader, no asynchronous reads), which
+  // is what a short command pays for; a command never loads another's code (`filterc compile` never
+  // reads the language server). The short commands' bundles are self-contained, each one file
+  // with its code cache; the others share their common code in chunks (see below).
   {
+    ...cliBuild,
     entry: {
       cli: "src/cli/bin.ts",
       // eval's worker threads run this file (see src/logs/parallel.ts).
       "eval-worker": "src/logs/worker.ts",
-      ...Object.fromEntries(commandNames.map((name) => [`cli-${name}`, `src/cli/commands/${name}.ts`])),
+      ...commandEntries(CODE_CACHED_COMMANDS),
     },
-    format: ["cjs"],
-    target: "node20",
-    platform: "node",
-    noExternal: [/.*/],
     splitting: false,
-    minify: true,
-    banner: { js: "#!/usr/bin/env node" },
-    esbuildPlugins: [commandsAsSiblings, duckdbExternal, treeSitterAsCommonJs, wsWithoutNativeHelpers],
-    // The HCL parser's WebAssembly (runtime and grammar) goes beside the bundles that read it, and
-    // the short commands' code caches beside their bundles.
+    onSuccess: async () => {
+      writeCodeCaches();
+      cliBuilt();
+    },
+  },
+  // The other commands run long (eval, lsp, sandbox), seldom, or wait on the network: they share
+  // their common code (the compiler, the catalogs, the API client) in chunks, which the install
+  // holds once rather than once per command.
+  {
+    ...cliBuild,
+    entry: commandEntries(commandNames.filter((name) => !CODE_CACHED_COMMANDS.includes(name))),
+    // esbuild splits ES modules only: each file is made as one, then turned into CommonJS.
+    format: ["esm"],
+    outExtension: () => ({ js: ".cjs" }),
+    splitting: true,
+    plugins: [chunksAsCommonJs],
+    esbuildOptions(options) {
+      cliBuild.esbuildOptions(options);
+      // Left as import() here, where a shim would hide what is required; chunksAsCommonJs makes
+      // each a require.
+      options.supported = { ...options.supported, "dynamic-import": true };
+      options.chunkNames = `${SHARED_CHUNK}-[hash]`;
+    },
+    // The HCL parser's WebAssembly (runtime and grammar) goes beside the bundles that read it.
     onSuccess: async () => {
       const require = createRequire(import.meta.url);
       for (const key of ["runtime", "grammar"] as const)
         copyFileSync(require.resolve(PARSER_PACKAGE_FILES[key]), join("dist", PARSER_FILE_NAMES[key]));
-      writeCodeCaches();
-      writeManPage();
-    },
-    esbuildOptions(options) {
-      // Dynamic imports become requires: the commands stay separate files, loaded synchronously.
-      options.supported = { ...options.supported, "dynamic-import": false };
-      // `import.meta` is empty in CommonJS: src/files/module-file.ts reads `__filename` there.
-      options.logOverride = { ...options.logOverride, "empty-import-meta": "silent" };
+      cliBuilt();
     },
   },
 ]);

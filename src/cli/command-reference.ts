@@ -5,7 +5,9 @@
  * so they name exactly what `--help` names: the command table (commands.ts) gives the commands,
  * each command's usage text the rest, and a command added to the table is in both at once.
  */
+import { commandSummaries } from "./command-summaries.js";
 import type { CommandTable } from "./command-types.js";
+import type { CommandName } from "./commands.js";
 
 /** What a flag's value is, for completion: a dataset, fields of one, a file, a folder, one of some words, or anything. */
 export type FlagValue =
@@ -41,7 +43,7 @@ export interface CommandReference {
 export async function commandReferences(commands: CommandTable): Promise<CommandReference[]> {
   return Promise.all(
     Object.entries(commands).map(async ([name, entry]) =>
-      readUsage(name, entry.summary, (await entry.load()).usage),
+      readUsage(name, commandSummaries[name as CommandName], (await entry.load()).usage),
     ),
   );
 }

@@ -10,5 +10,5 @@ export interface Command {
   run(argv: string[], io: CliIO, commands: CommandTable): Promise<number>;
 }
 
-/** Every command by name: its one-line summary (the overview's) and its module, loaded when called. */
-export type CommandTable = Readonly<Record<string, { summary: string; load: () => Promise<Command> }>>;
+/** Every command by name: its module, loaded when called (each one's summary: command-summaries.ts). */
+export type CommandTable = Readonly<Record<string, { load: () => Promise<Command> }>>;

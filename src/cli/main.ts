@@ -2,10 +2,9 @@ import { version } from "../../package.json";
 import { terminalText } from "../diagnostics/terminal-text.js";
 // The module, not the stage's index: the entry loads as little as it can.
 import { isLogReadError } from "../logs/read-error.js";
-import { commands } from "./commands.js";
+import type { CommandTable } from "./command-types.js";
+import { commands as table } from "./commands.js";
 import { type CliIO, cannotReadText, isUsageError, isUserError } from "./io.js";
-import { nearestWord } from "./nearest-word.js";
-import { overview } from "./overview.js";
 
 /**
  * What follows a usage error: the command's synopsis and where the rest is. The whole usage (40
@@ -22,18 +21,27 @@ function shortUsage(name: string, usage: string): string {
   return `Usage: ${synopsis}\nRun filterc ${name} --help for the options.\n`;
 }
 
+/**
+ * help's module, which also words the overview and the unknown command's did-you-mean: they load
+ * with its bundle, when asked for, so that the entry every command starts from stays small.
+ */
+const helpModule = () => import("./commands/help.js");
+
+// Looked up by whatever name was typed.
+const commands: CommandTable = table;
+
 /** Runs the CLI with `argv` (without node and script); returns the exit status. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   // No command is a usage error: the overview goes to stderr, as every usage error's does.
   if (name === undefined) {
-    io.stderr(`${overview(commands)}\n`);
+    io.stderr(`${(await helpModule()).overview(commands)}\n`);
     return 2;
   }
   // help COMMAND is COMMAND --help; help's own flags (--man) are its module's.
   if (name === "help" && rest.length > 0 && !rest[0]!.startsWith("-")) return main([...rest, "--help"], io);
   if (name === "--help" || name === "-h" || (name === "help" && rest.length === 0)) {
-    io.stdout(`${overview(commands)}\n`);
+    io.stdout(`${(await helpModule()).overview(commands)}\n`);
     return 0;
   }
   // -v and -V as well: the spellings other CLIs take for the version.
@@ -50,13 +58,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   };
   const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!entry) {
-    const near = nearestWord(name, Object.keys(commands));
-    return fail(
-      "usage",
-      "filterc",
-      `unknown command ${JSON.stringify(name)}${near ? `; did you mean ${near}?` : ""}`,
-      "Run filterc --help for the commands.\n",
-    );
+    const { unknownCommand } = await helpModule();
+    return fail("usage", "filterc", unknownCommand(name, commands), "Run filterc --help for the commands.\n");
   }
   const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {

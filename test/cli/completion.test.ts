@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getCatalog } from "../../src/catalog/index.js";
 import { readUsage } from "../../src/cli/command-reference.js";
-import { commands } from "../../src/cli/commands.js";
+import { commandSummaries } from "../../src/cli/command-summaries.js";
+import { type CommandName, commands } from "../../src/cli/commands.js";
 import { runCli } from "../helpers/cli.js";
 import { temporaryFolder } from "../helpers/folders.js";
 
@@ -210,7 +211,7 @@ describe("the command references the scripts and the manual page are made from",
     const refused: string[] = [];
     for (const [name, entry] of Object.entries(commands)) {
       const usage = (await entry.load()).usage;
-      const reference = readUsage(name, entry.summary, usage);
+      const reference = readUsage(name, commandSummaries[name as CommandName], usage);
       const subcommands = reference.subcommands.length > 0 ? reference.subcommands : [undefined];
       for (const flag of reference.flags) {
         if (flag.name === "--help") continue;

@@ -3,7 +3,8 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { version } from "../../package.json";
-import { commands } from "../../src/cli/commands.js";
+import { commandSummaries } from "../../src/cli/command-summaries.js";
+import { type CommandName, commands } from "../../src/cli/commands.js";
 import { runCli } from "../helpers/cli.js";
 import { temporaryFolder } from "../helpers/folders.js";
 
@@ -35,7 +36,7 @@ describe("filterc help --man", () => {
     );
     expect(text).toContain(`filterc ${version}`);
     for (const [name, entry] of Object.entries(commands)) {
-      expect(text).toContain(`   filterc ${name}\n       ${entry.summary}\n`);
+      expect(text).toContain(`   filterc ${name}\n       ${commandSummaries[name as CommandName]}\n`);
       // Each line of the help, as --help prints it, indented under the command.
       for (const line of (await entry.load()).usage.split("\n"))
         if (line.trim() !== "") expect(text).toContain(`       ${line}`.trimEnd());

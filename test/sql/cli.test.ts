@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -411,7 +411,9 @@ describe("filterc query", () => {
     const alone = await mkdtemp(join(tmpdir(), "filterc-no-duckdb-"));
     try {
       const dist = join(builtCli(), "..");
-      for (const file of ["cli.cjs", "cli-query.cjs"]) await copyFile(join(dist, file), join(alone, file));
+      // The CLI's files (its entry, query's bundle and the chunks it shares), away from node_modules.
+      for (const file of await readdir(dist))
+        if (file.endsWith(".cjs")) await copyFile(join(dist, file), join(alone, file));
       const { spawnSync } = await import("node:child_process");
       const run = spawnSync(
         process.execPath,

@@ -4,7 +4,17 @@ import { commandReferences } from "../command-reference.js";
 import type { CommandTable } from "../command-types.js";
 import type { CliIO } from "../io.js";
 import { manPage } from "../man-page.js";
+import { nearestWord } from "../nearest-word.js";
 import { overview } from "../overview.js";
+
+// The CLI's entry words these with help's bundle, loaded only when it needs them (see main.ts).
+export { overview };
+
+/** The error for a command that is not one, with the nearest name as git and cargo suggest it. */
+export function unknownCommand(name: string, commands: CommandTable): string {
+  const near = nearestWord(name, Object.keys(commands));
+  return `unknown command ${JSON.stringify(name)}${near ? `; did you mean ${near}?` : ""}`;
+}
 
 export const usage = `filterc help [COMMAND]
 filterc help --man
