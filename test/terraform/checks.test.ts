@@ -72,9 +72,9 @@ describe("the Terraform checks", () => {
         'resource "cloudflare_logpush_job" "a" {\n  zone_id = "z"\n  filter  = "{\\"key\\":\\"ClientIP\\",\\"operator\\":\\"neq\\",\\"value\\":\\"1.1.1.1\\"}"\n}\n',
     });
     // The wrap holds the operator: a fix inside another waits for the next round.
-    const first = await writeFixes(checked);
+    const first = (await writeFixes(checked, { within: [dir] })).written;
     expect(first.flatMap(({ applied }) => applied.map((d) => d.code))).toEqual(["E0504"]);
-    const second = await writeFixes(await checkTerraform(["."], dir));
+    const second = (await writeFixes(await checkTerraform(["."], dir), { within: [dir] })).written;
     expect(second.flatMap(({ applied }) => applied.map((d) => d.code))).toEqual(["E0511"]);
     expect(await readdir(dir)).toEqual(["a.tf"]);
     expect((await checkTerraform(["."], dir)).flatMap(({ diagnostics }) => diagnostics)).toEqual([]);
