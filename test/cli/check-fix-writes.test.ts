@@ -41,13 +41,15 @@ const check = (...args: string[]) => runCli(["check", ...args], "", {}, false, f
 const NEQ = '{"where":{"key":"ClientIP","operator":"neq","value":"1.1.1.1"}}';
 const FIXED = NEQ.replace('"neq"', '"!eq"');
 const hclString = (json: string) => JSON.stringify(json);
+/** `file("${path.module}/PATH")`, HCL's read of a file beside the module's. */
+const fileCall = (path: string) => `file("\${path.module}/${path}")`;
 const job = (filter: string) =>
   `resource "cloudflare_logpush_job" "a" {\n  zone_id = "z"\n  filter  = ${filter}\n}\n`;
 
 /** A module whose job's filter is in a `.tf` file, a `.tfvars` file or a `file()` JSON file. */
 function module(where: "tf" | "tfvars" | "json", dir = "mod"): string {
   if (where === "tf") return write(`${dir}/main.tf`, job(hclString(NEQ)));
-  write(`${dir}/main.tf`, job(where === "tfvars" ? "var.f" : 'file("${path.module}/f.json")'));
+  write(`${dir}/main.tf`, job(where === "tfvars" ? "var.f" : fileCall("f.json")));
   if (where === "json") return write(`${dir}/f.json`, `${NEQ}\n`);
   write(`${dir}/vars.tf`, 'variable "f" {}\n');
   return write(`${dir}/terraform.tfvars`, `f = ${hclString(NEQ)}\n`);
@@ -154,7 +156,7 @@ describe("check --fix keeps a file's links", () => {
 
 describe("check --fix writes only inside the paths named", () => {
   it("leaves a file()'s JSON outside the folder named, and fixes it once its folder is named", async () => {
-    write("mod/main.tf", job('file("${path.module}/../other/f.json")'));
+    write("mod/main.tf", job(fileCall("../other/f.json")));
     write("other/f.json", `${NEQ}\n`);
     const run = await check("--fix", "mod");
     expect(run.code).toBe(1);
@@ -194,7 +196,7 @@ describe("check --fix writes only inside the paths named", () => {
     expect(alone.stderr).toContain(" --> mod/terraform.tfvars:1:1\n");
     expect(text("mod/terraform.tfvars")).toBe(`f = ${hclString(NEQ)}\n`);
     write("other/f.json", `${NEQ}\n`);
-    write("linked/main.tf", job('file("${path.module}/f.json")'));
+    write("linked/main.tf", job(fileCall("f.json")));
     symlinkSync(join(folder, "other/f.json"), join(folder, "linked/f.json"));
     const linked = await check("--fix", "linked");
     expect(linked.code).toBe(1);
