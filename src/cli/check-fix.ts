@@ -1,17 +1,17 @@
-import { dirname } from "node:path";
 import { isSafeFix } from "../check/index.js";
 import { type CompileOptions, type CompileResult, compile } from "../compile.js";
 import { type Diagnostic, terminalText } from "../diagnostics/index.js";
-import { writeFileAtomically } from "../files/index.js";
 import { applyFixes } from "../terraform/fix.js";
 import { MAX_FIX_ROUNDS } from "./check-terraform.js";
 import { diagnosticsJson, reportDiagnostics, statsLine } from "./diagnostics-output.js";
-import { type CliIO, cannotWrite, readSource } from "./io.js";
+import { type CliIO, readSource } from "./io.js";
+import { readSourceToRewrite, rewriteSource } from "./rewrite-source.js";
 
 /*
  * `filterc check --fix FILE.lpf` (and `-`): the safe fixes of filter source (isSafeFix) applied
  * round by round, as the Terraform `--fix` does, then the check of what is left. A file is
- * rewritten in place, whole at every moment; standard input's result is printed.
+ * rewritten in place through writeFileAtomically (whole at every moment, its mode and links kept,
+ * only while it still holds what was read); standard input's result is printed.
  */
 
 /** A fix applied, where it was in the text it was applied to. */
@@ -22,13 +22,17 @@ interface Applied {
   message: string;
 }
 
-/** The text with its safe fixes applied, round after round until none is left, and the fixes. */
+/**
+ * The text with its safe fixes applied, round after round until none is left, the fixes, the
+ * check of the result and of the text as it was (what is reported when the file is not written).
+ */
 function fixText(
   text: string,
   options: CompileOptions,
-): { text: string; applied: Applied[]; result: CompileResult } {
+): { text: string; applied: Applied[]; result: CompileResult; unfixed: CompileResult } {
   const applied: Applied[] = [];
-  let result = compile(text, options);
+  const unfixed = compile(text, options);
+  let result = unfixed;
   for (let round = 0; round < MAX_FIX_ROUNDS; round++) {
     const safe = result.diagnostics.filter((d) => isSafeFix(d, text));
     if (safe.length === 0) break;
@@ -37,7 +41,7 @@ function fixText(
     text = fixed.text;
     result = compile(text, options);
   }
-  return { text, applied, result };
+  return { text, applied, result, unfixed };
 }
 
 const appliedOf = (fix: Diagnostic): Applied => ({
@@ -46,13 +50,6 @@ const appliedOf = (fix: Diagnostic): Applied => ({
   column: fix.range.start.column,
   message: fix.suggestion!.message,
 });
-
-/** Where a file's fixed text is written: the one write of `check --fix`. */
-async function writeFixed(path: string, text: string): Promise<void> {
-  await writeFileAtomically(path, text, dirname(path)).catch((error: unknown) => {
-    throw cannotWrite(path, error);
-  });
-}
 
 /**
  * Runs `check --fix` on one filter file, or standard input (`-` or none): prints each fix
@@ -65,18 +62,21 @@ export async function checkAndFix(
   json: boolean,
 ): Promise<number> {
   const toStdout = file === undefined || file === "-";
-  // A file written back in place must be one: a fifo read to its end would wait for a writer.
-  const input = await readSource(io, file, toStdout ? "stream" : "regular");
-  const { text, applied, result } = fixText(input.text, options);
-  if (!toStdout && applied.length > 0) await writeFixed(file!, input.byteOrderMark ? `\uFEFF${text}` : text);
+  const rewritten = toStdout ? undefined : await readSourceToRewrite(file!);
+  const input = rewritten ?? (await readSource(io, file));
+  const fixed = fixText(input.text, options);
+  const { text, applied } = fixed;
+  const refusal = rewritten && applied.length > 0 ? await rewriteSource(rewritten, text) : undefined;
+  if (refusal !== undefined) return reportRefusal(io, input.name, input.text, fixed.unfixed, refusal, json);
+  const { result } = fixed;
   if (json) {
-    const fixed = {
+    const report = {
       ok: result.ok,
       stats: result.stats,
       diagnostics: diagnosticsJson(result.diagnostics),
       fixed: applied,
     };
-    io.stdout(`${JSON.stringify(toStdout ? { ...fixed, text } : fixed)}\n`);
+    io.stdout(`${JSON.stringify(toStdout ? { ...report, text } : report)}\n`);
     return result.ok ? 0 : 1;
   }
   // With the fixed text on stdout, what is said about it goes to stderr.
@@ -92,4 +92,24 @@ export async function checkAndFix(
     result.filter === null ? "ok: empty filter (no filter)\n" : `ok: ${statsLine(result.stats)}\n`;
   say(summary);
   return 0;
+}
+
+/**
+ * A file `--fix` left as it was (changed since read, several names, …): nothing is fixed, and the
+ * check of the text read is reported after the reason. Exit 1.
+ */
+function reportRefusal(
+  io: CliIO,
+  name: string,
+  text: string,
+  unfixed: CompileResult,
+  refusal: Diagnostic,
+  json: boolean,
+): number {
+  const diagnostics = [refusal, ...unfixed.diagnostics];
+  if (json) {
+    const report = { ok: false, stats: unfixed.stats, diagnostics: diagnosticsJson(diagnostics), fixed: [] };
+    io.stdout(`${JSON.stringify(report)}\n`);
+  } else reportDiagnostics(io, diagnostics, text, name);
+  return 1;
 }

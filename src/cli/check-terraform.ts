@@ -66,11 +66,16 @@ export async function checkTerraformFiles(
   };
   const limits = { maxOperators: options.maxOperators, maxBytes: options.maxBytes, diagnostics };
   let files: CheckedFile[];
+  // Files left as they were, by path, with why: not written again in a later round.
+  const refused = new Map<string, { file: CheckedFile; problem: Diagnostic }>();
+  const within = paths.map((path) => resolve(io.cwd, path));
   try {
     files = await checkTerraform(paths, io.cwd, limits);
     // A fix inside another (an operator in a filter wrapped in {"where": …}) waits for the next round.
     for (let round = 0; options.fix && round < MAX_FIX_ROUNDS; round++) {
-      const written = await writeFixes(files);
+      const pending = files.filter((file) => !refused.has(file.file.path));
+      const { written, refused: now } = await writeFixes(pending, { within });
+      for (const left of now) refused.set(left.file.file.path, left);
       for (const { file, applied } of written)
         for (const fix of applied) {
           const { line, column } = fix.range.start;
@@ -84,7 +89,24 @@ export async function checkTerraformFiles(
     if (error instanceof TooManyTerraformFiles) throw new UserError(error.message);
     throw error;
   }
-  return files;
+  return withRefusals(files, [...refused.values()]);
+}
+
+/** Each file `--fix` left as it was, with the diagnostic that says why before its findings. */
+function withRefusals(
+  files: CheckedFile[],
+  refused: { file: CheckedFile; problem: Diagnostic }[],
+): CheckedFile[] {
+  if (refused.length === 0) return files;
+  const byPath = new Map(files.map((file) => [file.file.path, file]));
+  for (const { file, problem } of refused) {
+    // A file changed meanwhile may have no finding left: it is reported for the refusal alone.
+    const now = byPath.get(file.file.path) ?? { ...file, diagnostics: [], safeFixes: [] };
+    byPath.set(file.file.path, { ...now, diagnostics: [problem, ...now.diagnostics] });
+  }
+  return [...byPath.values()].sort((a, b) =>
+    a.file.name < b.file.name ? -1 : a.file.name > b.file.name ? 1 : 0,
+  );
 }
 
 /**

@@ -62,6 +62,9 @@ const SOURCE_TOO_LARGE = "longer than any filter or filter JSON can be";
 const tooLarge = (name: string, limit: number, why: string) =>
   new UserError(`${name} is larger than ${limit} bytes, ${why}; not read`);
 
+/** A filter file or input past MAX_SOURCE_FILE_BYTES. */
+export const sourceTooLarge = (name: string) => tooLarge(name, MAX_SOURCE_FILE_BYTES, SOURCE_TOO_LARGE);
+
 /**
  * `readUpTo` for a command's input: a larger file is an error saying `why`, a failed read
  * `cannotRead`. A file the user named may be a fifo or a device (`compile <(…)`), read to the
@@ -104,8 +107,7 @@ async function readProcessStdin(): Promise<string> {
       if (length === buffer.length) break;
     }
   }
-  if (length > MAX_SOURCE_FILE_BYTES)
-    throw tooLarge("standard input", MAX_SOURCE_FILE_BYTES, SOURCE_TOO_LARGE);
+  if (length > MAX_SOURCE_FILE_BYTES) throw sourceTooLarge("standard input");
   return decodeText(buffer.subarray(0, length), "standard input");
 }
 

@@ -1,4 +1,4 @@
-import { readdir, writeFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { JobScope, LogpushClient } from "../api/index.js";
 import { getCatalog } from "../catalog/index.js";
@@ -6,16 +6,25 @@ import {
   closestMatch,
   type Diagnostic,
   hasErrors,
+  LineIndex,
   terminalJson,
   terminalJsonText,
   terminalText,
 } from "../diagnostics/index.js";
 import { diffFilters, type Relation } from "../diff/index.js";
-import { makeFolders } from "../files/index.js";
+import { makeFolders, notWrittenDiagnostic, readSnapshot, writeFileAtomically } from "../files/index.js";
 import { loadFilter } from "../load/index.js";
 import { configLookup, folderDefaults } from "./compiler-options.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
-import { type CliIO, cannotWrite, decodeText, isUserError, readSourceBytes, UserError } from "./io.js";
+import {
+  type CliIO,
+  cannotWrite,
+  decodeText,
+  isUserError,
+  MAX_SOURCE_FILE_BYTES,
+  readSourceBytes,
+  UserError,
+} from "./io.js";
 import { jobLabel } from "./job-listing.js";
 import { checkLiveJobs, type LiveJob, PULLED_SETTINGS, readLiveFilter } from "./live-jobs.js";
 import { CLI_OPTION_LABELS } from "./option-labels.js";
@@ -108,14 +117,35 @@ export async function pullJobs(
     }
     const body = read.source === "" ? "# no filter: the job pushes every record\n" : `${read.source}\n`;
     const name = fileNameOf(job);
-    await writeFile(join(target, name), header(job, io) + body).catch((error: unknown) => {
-      throw cannotWrite(join(dir, name), error);
-    });
+    const problem = await writePulled(join(target, name), header(job, io) + body, target);
+    if (problem !== undefined) {
+      io.stderr(`filterc jobs pull: job ${jobLabel(job)}: ${name} ${problem.message} (${problem.code})\n`);
+      failed.push(jobNumber(job.id));
+      continue;
+    }
     written.push(name);
   }
   if (json) io.stdout(`${terminalJson({ written, failed })}\n`);
   else io.stdout(jobs.length === 0 ? "no jobs\n" : written.map((name) => `wrote ${name}\n`).join(""));
   return failed.length > 0 ? 1 : 0;
+}
+
+/**
+ * Writes a pulled file through writeFileAtomically, inside the folder pulled into (a link in it to
+ * elsewhere is not followed out): over the file there as it is right now, or where there is none;
+ * a file that already holds the text is left untouched. Undefined once written, or the diagnostic
+ * that says why the file was left as it was.
+ */
+async function writePulled(path: string, text: string, folder: string): Promise<Diagnostic | undefined> {
+  const bytes = Buffer.from(text, "utf8");
+  try {
+    const snapshot = await readSnapshot(path, MAX_SOURCE_FILE_BYTES);
+    if (snapshot?.bytes?.equals(bytes)) return undefined;
+    await writeFileAtomically(path, bytes, { expected: snapshot ?? "absent", within: [folder] });
+    return undefined;
+  } catch (error) {
+    return notWrittenDiagnostic(error, new LineIndex("").rangeOf(0, 0));
+  }
 }
 
 /** A job ID as `--json` gives it: a number where one holds it exactly, else its digits. */

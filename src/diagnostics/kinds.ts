@@ -2,8 +2,8 @@
  * Every diagnostic filterc reports, with its stable code and its message beside it.
  * Codes never change meaning: E00xx input limits and options, E01xx syntax, E02xx names,
  * E03xx types and values, E04xx emitted-filter limits, E05xx decompiler input,
- * E06xx custom-field and job settings (API module), E07xx comparing filters, E08xx SQL, E09xx
- * Terraform files; W01xx warnings; W09xx notes on Terraform files.
+ * E06xx custom-field and job settings (API module; E068x files a command writes), E07xx comparing
+ * filters, E08xx SQL, E09xx Terraform files; W01xx warnings; W09xx notes on Terraform files.
  *
  * A project tunes the warnings and notes (docs/diagnostics.md): turns one off, makes it a note, a
  * warning or an error, or silences it in one place. No error is tunable: each one means the filter
@@ -41,6 +41,7 @@ const ERROR_CONSEQUENCES: Record<string, string> = {
   E04: "Logpush refuses JSON past its limits",
   E05: "the Logpush JSON cannot be read",
   E06: "the API refuses the setting",
+  E068: "the file is not written as asked",
   E07: "the filters cannot be compared",
   E08: "the SQL would not mean what the filter means",
   E09: "the Terraform file cannot be checked as written",
@@ -52,7 +53,11 @@ const ERROR_CONSEQUENCES: Record<string, string> = {
  */
 export function whyNotTunable(code: string, severity: Severity): string | undefined {
   if (severity !== "error") return undefined;
-  return ERROR_CONSEQUENCES[code.slice(0, 3)] ?? "an error means the filter is wrong";
+  return (
+    ERROR_CONSEQUENCES[code.slice(0, 4)] ??
+    ERROR_CONSEQUENCES[code.slice(0, 3)] ??
+    "an error means the filter is wrong"
+  );
 }
 
 /**
@@ -605,6 +610,25 @@ export const DiagnosticKind = {
     "error",
     (a) =>
       `an Instant Logs sample is a whole number from 1 (every record) to ${a.most} (one record in ${a.most}), not ${a.value}`,
+  ),
+
+  // Files a command writes (check --fix, fmt --write, jobs pull): each left as it is, and why.
+  FileChangedSinceRead: kind(
+    "E0680",
+    "error",
+    () =>
+      "not written: the file changed after filterc read it, so it is left as it now is; run the command again on what it holds now",
+  ),
+  WriteOutsideNamedPaths: kind(
+    "E0681",
+    "error",
+    () =>
+      "not written: the file is outside the paths named on the command line (reached through `file()` or a symbolic link); name it, or a folder holding it, for it to be written",
+  ),
+  FileNotWritten: kind<{ reason: string }>(
+    "E0682",
+    "error",
+    (a) => `not written: ${a.reason}; the file is left as it is`,
   ),
 
   // Comparing filters (diff, test).

@@ -1,54 +1,122 @@
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { createWriteStream } from "node:fs";
-import { open, rename, rm } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { type BigIntStats, constants, createWriteStream } from "node:fs";
+import { access, chmod, chown, lstat, open, realpath, rename, rm } from "node:fs/promises";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
+import { type FileSnapshot, readSnapshot, resolvedTarget, sameFile } from "./file-snapshot.js";
+import { kindOf } from "./open.js";
+import { changedSinceRead as changed, WriteRefused } from "./write-refused.js";
+
+/*
+ * Every file filterc writes goes through here (check --fix, fmt --write, jobs pull, the sandbox's
+ * state and deliveries), so each has the same five properties:
+ * - atomic: the new bytes go to a temporary file (in the file's own folder unless told), fsynced,
+ *   then renamed over the file and the folder fsynced: the file is whole, old or new, at every moment;
+ * - the file's mode is kept, and its owner and group where the process may give them;
+ * - links: a symbolic link is written through (its target is replaced, the link stays); a file
+ *   with several names (hard links) is refused, since replacing it would cut the link and writing
+ *   it in place could leave it torn at every name if the run stopped midway;
+ * - only the paths a writer may write (`within`, links resolved), never a file reached beyond them;
+ * - unchanged since read: right before the rename the file is looked at again (device, inode,
+ *   size, modification time, and its bytes where they were read); a file changed in between is
+ *   left as it now is (WriteRefused). The look and the rename are two calls, so an edit in the
+ *   microseconds between them is not seen: no lock of the file system's closes that window for
+ *   editors that do not take one.
+ * Writing the bytes outside a fix unchanged is the writers' part (byte-edits.ts).
+ */
+
+/** What must be at the path when the new file replaces it. */
+export type ExpectedFile =
+  /** The file as read: still that file, holding those bytes. */
+  | FileSnapshot
+  /** Nothing: a new file never replaces one that came meanwhile. */
+  | "absent"
+  /** Whatever is there: only for a folder one process alone writes (the sandbox's, under its lock). */
+  | "any";
+
+export interface AtomicWriteOptions {
+  expected: ExpectedFile;
+  /** Where the temporary file is made (on the file's file system); by default the file's own folder. */
+  temporaryFolder?: string;
+  /** False: the caller fsyncs the folder itself (once for several files). */
+  syncTheFolder?: boolean;
+  /** The files and folders (everything inside them) that may be written, links resolved; by default any. */
+  within?: readonly string[];
+  /** Runs with the new file on disk, right before the old one is looked at again: tests change it there. */
+  beforeReplace?: () => Promise<void>;
+}
 
 /** A file being written: it appears at its path, complete and on disk, only once committed. */
 export interface AtomicFile {
   stream: Writable;
-  /** Waits for the stream to finish, fsyncs the file, renames it into place and (unless told not to) fsyncs the folder. */
+  /** Finishes the stream, fsyncs, checks the file is still as expected, renames into place, fsyncs the folder. */
   commit(): Promise<void>;
   /** Drops what was written: nothing appears at the path. */
   abort(): Promise<void>;
 }
 
+/** Where the bytes go, and what is there now. */
+interface Place {
+  target: string;
+  /** The file there now; undefined for none. */
+  stats: BigIntStats | undefined;
+}
+
 /**
- * Opens a temporary file in `temporaryFolder` (on the data directory's file system, so the rename
- * is atomic) for `path`. A process killed midway leaves its debris only in that folder, which the
- * sandbox sweeps at start-up.
+ * Opens a temporary file for `path`, having checked that it may be written as `options` say (a
+ * refusal is WriteRefused, before anything is written). A process killed midway leaves its
+ * debris, `NAME.tmp-XXXXXXXXXXXX`, only in the temporary folder.
  */
-export async function createAtomicFile(
-  path: string,
-  temporaryFolder: string,
-  syncTheFolder = true,
-): Promise<AtomicFile> {
-  const temporary = join(temporaryFolder, `${basename(path)}.tmp-${randomBytes(6).toString("hex")}`);
-  // `flush`: the file is fsynced before it is closed.
-  const stream = createWriteStream(temporary, { flush: true });
+export async function createAtomicFile(path: string, options: AtomicWriteOptions): Promise<AtomicFile> {
+  const place = await placeOf(resolve(path), options);
+  const folder = options.temporaryFolder ?? dirname(place.target);
+  const temporary = join(folder, `${basename(place.target)}.tmp-${randomBytes(6).toString("hex")}`);
+  // A file replaced starts private (its mode is set before it is renamed: a 0600 file's secrets are
+  // never readable by others); a new one takes the mode the umask gives. `flush`: fsynced on close.
+  const mode = place.stats === undefined ? 0o666 : 0o600;
+  const stream = createWriteStream(temporary, { flags: "wx", mode, flush: true });
   await once(stream, "open");
+  const drop = async () => {
+    stream.destroy();
+    await finished(stream).catch(() => undefined);
+    await rm(temporary, { force: true });
+  };
   return {
     stream,
     async commit() {
       try {
         if (!stream.writableEnded) stream.end();
         await finished(stream);
-        await rename(temporary, path);
+        if (place.stats !== undefined) await keepModeAndOwner(temporary, place.stats);
+        await options.beforeReplace?.();
+        const now = await placeOf(resolve(path), options);
+        if (now.target !== place.target) throw changed();
+        await stillAsExpected(now, options.expected);
+        await rename(temporary, place.target);
       } catch (error) {
-        stream.destroy();
-        await rm(temporary, { force: true });
+        await drop();
         throw error;
       }
-      if (syncTheFolder) await syncFolder(join(path, ".."));
+      if (options.syncTheFolder !== false) await syncFolder(dirname(place.target));
     },
-    async abort() {
-      stream.destroy();
-      await finished(stream).catch(() => undefined);
-      await rm(temporary, { force: true });
-    },
+    abort: drop,
   };
+}
+
+/**
+ * Writes `data` to `path` through `createAtomicFile`; without `syncTheFolder`, the caller syncs
+ * the folder (once for several files).
+ */
+export async function writeFileAtomically(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions,
+): Promise<void> {
+  const file = await createAtomicFile(path, options);
+  file.stream.write(data);
+  await file.commit();
 }
 
 /** Makes a folder's entries (files renamed into it, files removed) durable. */
@@ -61,17 +129,63 @@ export async function syncFolder(path: string): Promise<void> {
   }
 }
 
+/** The file `path` leads to and what is there, refused where `options` forbid writing it. */
+async function placeOf(path: string, options: AtomicWriteOptions): Promise<Place> {
+  const { expected } = options;
+  const existing = await resolvedTarget(path);
+  const target = existing ?? join(await realpath(dirname(path)), basename(path));
+  if (options.within !== undefined && !(await isWithin(target, options.within)))
+    throw new WriteRefused("outside", "it is outside the paths named on the command line");
+  if (existing === undefined) {
+    if (typeof expected === "object") throw changed();
+    return { target, stats: undefined };
+  }
+  if (expected === "absent") throw changed();
+  if (typeof expected === "object" && expected.target !== target) throw changed();
+  const stats = await lstat(target, { bigint: true });
+  if (stats.isDirectory()) throw new WriteRefused("unsafe", "it is a folder");
+  if (!stats.isFile()) throw new WriteRefused("unsafe", `it is a ${kindOf(stats)}, not a regular file`);
+  if (stats.nlink > 1n)
+    throw new WriteRefused(
+      "unsafe",
+      `it has ${stats.nlink} names (hard links): replacing it would cut the link, and writing it in place could leave it torn at every name if the run stopped midway; give it one name, or change it by hand`,
+    );
+  // What `writeFile` would refuse: a file the user made read-only is not replaced behind its mode.
+  await access(target, constants.W_OK);
+  return { target, stats };
+}
+
+/** Whether the file (links resolved) is one of `paths` or inside one of them. */
+async function isWithin(target: string, paths: readonly string[]): Promise<boolean> {
+  for (const path of paths) {
+    const root = await realpath(path).catch(() => undefined);
+    if (root !== undefined && (target === root || target.startsWith(root.endsWith(sep) ? root : root + sep)))
+      return true;
+  }
+  return false;
+}
+
+/** Whether what is at the place now is what the writer expects to replace. */
+async function stillAsExpected(now: Place, expected: ExpectedFile): Promise<void> {
+  if (typeof expected !== "object") return; // "absent" and "any" were checked by placeOf
+  if (now.stats === undefined || !sameFile(now.stats, expected.stats)) throw changed();
+  if (expected.bytes === undefined) return;
+  const read = await readSnapshot(now.target, expected.bytes.length).catch(() => undefined);
+  if (read?.bytes === undefined || !read.bytes.equals(expected.bytes)) throw changed();
+}
+
 /**
- * Writes `data` to `path` through `createAtomicFile`; without `syncTheFolder`, the caller syncs
- * the folder (once for several files).
+ * Gives the new file the old one's mode, and its owner and group where the process may (a user
+ * may give a file only to a group of their own; root may give it to anyone). chown before chmod:
+ * chown clears the set-user-ID and set-group-ID bits.
  */
-export async function writeFileAtomically(
-  path: string,
-  data: string | Uint8Array,
-  temporaryFolder: string,
-  syncTheFolder = true,
-): Promise<void> {
-  const file = await createAtomicFile(path, temporaryFolder, syncTheFolder);
-  file.stream.write(data);
-  await file.commit();
+async function keepModeAndOwner(temporary: string, old: BigIntStats): Promise<void> {
+  const made = await lstat(temporary, { bigint: true });
+  if (made.uid !== old.uid || made.gid !== old.gid) {
+    const [uid, gid] = [Number(old.uid), Number(old.gid)];
+    await chown(temporary, uid, gid).catch(() =>
+      chown(temporary, Number(made.uid), gid).catch(() => undefined),
+    );
+  }
+  await chmod(temporary, Number(old.mode & 0o7777n));
 }

@@ -1,4 +1,12 @@
-export { type AtomicFile, createAtomicFile, syncFolder, writeFileAtomically } from "./atomic-file.js";
+export {
+  type AtomicFile,
+  type AtomicWriteOptions,
+  createAtomicFile,
+  type ExpectedFile,
+  syncFolder,
+  writeFileAtomically,
+} from "./atomic-file.js";
+export { editBytes, type TextEdit } from "./byte-edits.js";
 export { fileChunks, regularFileChunks } from "./chunks.js";
 export {
   CONFIG_FILE_NAME,
@@ -10,8 +18,11 @@ export {
   MAX_CONFIG_FOLDERS,
   readConfig,
 } from "./config.js";
+export { type FileSnapshot, FileTooLarge, readSnapshot } from "./file-snapshot.js";
 export { makeFolders } from "./folders.js";
 export { expandGlob, GLOB_LIMITS, GlobError, type GlobLimits, isGlob } from "./glob.js";
 export { moduleFile } from "./module-file.js";
+export { notWrittenDiagnostic } from "./not-written.js";
 export { type Accept, openFile } from "./open.js";
 export { fileProblem, readTextUpTo, readUpTo } from "./read.js";
+export { changedSinceRead, isWriteRefused, WriteRefused } from "./write-refused.js";

@@ -51,7 +51,10 @@ export async function openFile(path: string, accept: Accept): Promise<OpenFile> 
 const isDirectory = (path: string) =>
   Object.assign(new Error(`EISDIR: illegal operation on a directory, open '${path}'`), { code: "EISDIR" });
 
-function kindOf(info: Stats): string {
+/** What a file that is not a regular file or a folder is, in words. */
+export function kindOf(
+  info: Pick<Stats, "isFIFO" | "isCharacterDevice" | "isBlockDevice" | "isSocket">,
+): string {
   if (info.isFIFO()) return "fifo (named pipe)";
   if (info.isCharacterDevice()) return "character device";
   if (info.isBlockDevice()) return "block device";

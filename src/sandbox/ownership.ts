@@ -26,7 +26,10 @@ export async function createChallenge(context: RequestContext): Promise<Reply> {
   const folder = destinationFolder(context.dataDir, destination, utcDate(new Date()));
   const file = join(folder, `ownership-challenge-${randomBytes(4).toString("hex")}.txt`);
   await makeFolders(folder);
-  await writeFileAtomically(file, token, context.store.temporaryFolder);
+  await writeFileAtomically(file, token, {
+    expected: "absent",
+    temporaryFolder: context.store.temporaryFolder,
+  });
   await context.store.update(context.stateKey, (zone) => {
     // The newest last: the oldest are dropped first past the zone's limit.
     delete zone.challenges[destination.key];

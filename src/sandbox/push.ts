@@ -235,7 +235,7 @@ class JobDelivery {
   private async open(): Promise<Batch> {
     const path = this.nextPath();
     await makeFolders(dirname(path));
-    const file = await createAtomicFile(path, this.temporaryFolder);
+    const file = await createAtomicFile(path, { expected: "absent", temporaryFolder: this.temporaryFolder });
     const gzip = createGzip();
     const piped = pipeline(gzip, file.stream, { end: false });
     piped.catch(() => undefined); // awaited in commit; a failure also fails the writes

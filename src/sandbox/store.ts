@@ -386,7 +386,12 @@ export class Store {
         const path = join(zoneFolder, name);
         folders.add(dirname(path));
         if (text === null) await rm(path, { force: true });
-        else await writeFileAtomically(path, text, this.temporaryFolder, false);
+        else
+          await writeFileAtomically(path, text, {
+            expected: "any",
+            temporaryFolder: this.temporaryFolder,
+            syncTheFolder: false,
+          });
       }),
     );
     const failed = written.find((result) => result.status === "rejected");

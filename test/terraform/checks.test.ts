@@ -1,4 +1,4 @@
-import { readdir, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkTerraform, writeFixes } from "../../src/terraform/index.js";
@@ -72,12 +72,28 @@ describe("the Terraform checks", () => {
         'resource "cloudflare_logpush_job" "a" {\n  zone_id = "z"\n  filter  = "{\\"key\\":\\"ClientIP\\",\\"operator\\":\\"neq\\",\\"value\\":\\"1.1.1.1\\"}"\n}\n',
     });
     // The wrap holds the operator: a fix inside another waits for the next round.
-    const first = await writeFixes(checked);
+    const first = (await writeFixes(checked, { within: [dir] })).written;
     expect(first.flatMap(({ applied }) => applied.map((d) => d.code))).toEqual(["E0504"]);
-    const second = await writeFixes(await checkTerraform(["."], dir));
+    const second = (await writeFixes(await checkTerraform(["."], dir), { within: [dir] })).written;
     expect(second.flatMap(({ applied }) => applied.map((d) => d.code))).toEqual(["E0511"]);
     expect(await readdir(dir)).toEqual(["a.tf"]);
     expect((await checkTerraform(["."], dir)).flatMap(({ diagnostics }) => diagnostics)).toEqual([]);
+  });
+
+  it("writes no fix into a file edited after it was checked: the edit stays, and E0680 says why", async () => {
+    const filter =
+      '"{\\"where\\":{\\"key\\":\\"ClientIP\\",\\"operator\\":\\"neq\\",\\"value\\":\\"1.1.1.1\\"}}"';
+    const text = `resource "cloudflare_logpush_job" "a" {\n  zone_id = "z"\n  filter  = ${filter}\n}\n`;
+    const { dir, checked } = await check({ "a.tf": text });
+    const edited = `# edited meanwhile\n${text}`;
+    await writeFile(join(dir, "a.tf"), edited);
+    const { written, refused } = await writeFixes(checked, { within: [dir] });
+    expect(written).toEqual([]);
+    expect(
+      refused.map(({ file, problem }) => [file.file.name, problem.code, problem.range.start.offset]),
+    ).toEqual([["a.tf", "E0680", 0]]);
+    expect(await readFile(join(dir, "a.tf"), "utf8")).toBe(edited);
+    expect(await readdir(dir)).toEqual(["a.tf"]);
   });
 
   it("masks the credentials of a destination in the text excerpts show", async () => {

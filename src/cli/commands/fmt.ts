@@ -1,4 +1,3 @@
-import { writeFile } from "node:fs/promises";
 import {
   type Diagnostic,
   type DiagnosticSettings,
@@ -13,8 +12,9 @@ import { parse, sourceIgnores } from "../../syntax/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { configLookup, folderDefaults } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
-import { type CliIO, cannotWrite, readSource, UsageError } from "../io.js";
+import { type CliIO, readSource, UsageError } from "../io.js";
 import { CLI_OPTION_LABELS } from "../option-labels.js";
+import { readSourceToRewrite, rewriteSource } from "../rewrite-source.js";
 import { TUNING_USAGE, tuningFlags, tuningFromFlags } from "../tuning-flags.js";
 
 export const usage = `filterc fmt [FILE…|-] [--write|--check] [options]
@@ -24,7 +24,8 @@ wrapped at 80 columns with indentation that shows the nesting, comments kept in 
 With no FILE (or -) reads standard input and prints the result.
 
 Options:
-  --write               rewrite each FILE in place (only files that change)
+  --write               rewrite each FILE in place (only files that change; one changed
+                        meanwhile, or with several names, is left as it is: exit 1)
   --check               print nothing; list the files that are not formatted and exit 1
   --line-width N        wrap lines at N columns (default ${DEFAULT_LINE_WIDTH})
 With --check, the parser's warnings take their levels from filterc.json and these flags, and
@@ -51,8 +52,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const options = { optionLabels: CLI_OPTION_LABELS, ...(lineWidth !== undefined && { lineWidth }) };
   let status = 0;
   for (const file of files) {
-    // A file written back in place must be one: a fifo read to its end would then wait for a reader.
-    const input = await readSource(io, file, values.write ? "regular" : "stream");
+    const rewritten = values.write ? await readSourceToRewrite(file) : undefined;
+    const input = rewritten ?? (await readSource(io, file));
     const result = format(input.text, options);
     if (values.check) {
       const diagnostics = await checkedDiagnostics(io, file, input.text, result.diagnostics, flagged, lookup);
@@ -71,10 +72,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         io.stdout(`${terminalText(input.name)}\n`);
         status = 1;
       }
-    } else if (values.write) {
+    } else if (rewritten) {
       // The file keeps its byte order mark, as it keeps its line endings.
-      if (result.text !== input.text)
-        await writeFormatted(file, input.byteOrderMark ? `\uFEFF${result.text}` : result.text);
+      const refusal = result.text === input.text ? undefined : await rewriteSource(rewritten, result.text);
+      if (refusal !== undefined) {
+        reportDiagnostics(io, [refusal], input.text, input.name);
+        status = 1;
+      }
     } else {
       io.stdout(result.text);
     }
@@ -102,10 +106,4 @@ async function checkedDiagnostics(
       : mergeSettings(folder.diagnostics, flagged);
   const ignores = text.includes("filterc-ignore") ? sourceIgnores(parse(text).filter, text) : [];
   return tuneDiagnostics(diagnostics, { settings, ignores, reportUnused: false });
-}
-
-async function writeFormatted(file: string, text: string): Promise<void> {
-  await writeFile(file, text, "utf8").catch((error: unknown) => {
-    throw cannotWrite(file, error);
-  });
 }
