@@ -120,13 +120,14 @@ describe("every expression form", () => {
     ["x.0.b", { kind: "unread", what: "x.0.b" }],
     ["x[*].id", { kind: "unread", what: "a splat expression" }],
     ["x.*.id[0]", { kind: "unread", what: "a splat expression" }],
-    ["[for k, v in m : v if k != \"\"]", { kind: "unread", what: "a for expression" }],
+    ['[for k, v in m : v if k != ""]', { kind: "unread", what: "a for expression" }],
     ["{for k, v in m : k => v... if v}", { kind: "unread", what: "a for expression" }],
     ["!x || -y * (2 + z) >= 3", { kind: "unread", what: "an operation" }],
     ["f(x, [1]...)", { kind: "unread", what: "f(…)" }],
     ['"a%{ if x }b%{ else }c%{ endif }"', { kind: "unread", what: "a template directive (%{…})" }],
-    ["(\"paren\")", { text: "paren" }],
+    ['("paren")', { text: "paren" }],
     ['("a")[0]', { kind: "unread" }],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: an HCL interpolation, not a JavaScript one
     ['"${"x"}y"', { text: "xy" }],
   ];
   for (const [form, expected] of forms)
