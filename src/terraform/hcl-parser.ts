@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
-import type { Node, Parser } from "web-tree-sitter";
+import type { Node, Parser, Tree } from "web-tree-sitter";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
 import type { Body, HclFile } from "./hcl-ast.js";
-import { invalid, Reader, TooDeep } from "./hcl-reader.js";
+import { invalid, Reader, type SyntaxNode, TooDeep } from "./hcl-reader.js";
 import { decodeQuoted } from "./hcl-strings.js";
 import { MappedText } from "./mapped-text.js";
 import { hclParserFiles } from "./parser-files.js";
@@ -44,7 +44,7 @@ function hclParser(): Promise<Parser> {
  */
 export async function parseHcl(source: SourceFile, maxDepth = DEFAULT_MAX_HCL_DEPTH): Promise<HclFile> {
   const parser = await hclParser();
-  const tree = parser.parse(source.text);
+  const tree = parser.parse(withoutBareExponents(source.text));
   if (!tree) throw new Error("the HCL parser stopped");
   try {
     const root = tree.rootNode;
@@ -53,7 +53,7 @@ export async function parseHcl(source: SourceFile, maxDepth = DEFAULT_MAX_HCL_DE
     const reader = new Reader(source, maxDepth);
     let body: Body;
     try {
-      body = reader.file(root);
+      body = reader.file(plainTree(tree));
     } catch (error) {
       if (!(error instanceof TooDeep)) throw error;
       const range = source.rangeOf(error.at, error.at + 1);
@@ -68,6 +68,55 @@ export async function parseHcl(source: SourceFile, maxDepth = DEFAULT_MAX_HCL_DE
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * The tree as plain objects, comments left out, made in one pass of a cursor: reading a node's
+ * children through the WebAssembly runtime costs more than parsing, and the reader asks often.
+ */
+function plainTree(tree: Tree): SyntaxNode {
+  const cursor = tree.walk();
+  try {
+    const node = (): SyntaxNode & { children: SyntaxNode[] } => ({
+      type: cursor.nodeType,
+      isNamed: cursor.nodeIsNamed,
+      startIndex: cursor.startIndex,
+      endIndex: cursor.endIndex,
+      children: [],
+    });
+    const root = node();
+    // The plain node at the cursor and its ancestors.
+    const stack = [root];
+    for (;;) {
+      if (!cursor.gotoFirstChild())
+        for (;;) {
+          stack.pop();
+          if (cursor.gotoNextSibling()) break;
+          if (!cursor.gotoParent()) return root;
+        }
+      const child = node();
+      if (child.type !== "comment") stack[stack.length - 1]!.children.push(child);
+      stack.push(child);
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** A number with an exponent and no fraction (`1e3`, `2E-2`), not inside a name. */
+const BARE_EXPONENT = /(?<![\w.])(?<![\w-]-)(\d+)([eE][-+]?)(?=\d)/g;
+
+/**
+ * The text as the grammar is given it: HCL takes `1e3`, the grammar only `1.0e3`, so each bare
+ * exponent is written as a fraction of the same length (`1.3`, `2.02`) for the parse alone. The
+ * reader takes every value from the file's own text, so nothing else sees the change; in a
+ * string or a comment the change is of characters the grammar does not look at.
+ */
+function withoutBareExponents(text: string): string {
+  return text.replace(
+    BARE_EXPONENT,
+    (_, digits: string, mark: string) => `${digits}.${"0".repeat(mark.length - 1)}`,
+  );
 }
 
 /** The opening token each closing one answers, for "never closed" messages. */

@@ -16,7 +16,6 @@ export interface SyntaxNode {
   readonly isNamed: boolean;
   readonly startIndex: number;
   readonly endIndex: number;
-  readonly text: string;
   readonly children: readonly (SyntaxNode | null)[];
 }
 
@@ -88,7 +87,7 @@ export class Reader {
     if (!name || !value) return undefined;
     return {
       kind: "attribute",
-      name: name.text,
+      name: this.text(name),
       nameSpan: span(name),
       value: this.expression(value, depth),
       start: node.startIndex,
@@ -110,7 +109,7 @@ export class Reader {
     const body = bodyNode ? this.body(bodyNode, depth + 1) : { items: [] };
     const block: Block = {
       kind: "block",
-      type: type.text,
+      type: this.text(type),
       typeSpan: span(type),
       labels,
       body,
@@ -127,7 +126,7 @@ export class Reader {
   }
 
   private label(node: SyntaxNode): string {
-    if (node.type === "identifier") return node.text;
+    if (node.type === "identifier") return this.text(node);
     return this.stringValue(node)?.text ?? "";
   }
 
@@ -204,13 +203,13 @@ export class Reader {
     if (target.kind !== "dynamic") {
       if (node.type === "get_attr") {
         const name = children(node).find((part) => part.type === "identifier");
-        if (name) return { kind: "access", target, key: { kind: "attribute", name: name.text }, ...at };
+        if (name) return { kind: "access", target, key: { kind: "attribute", name: this.text(name) }, ...at };
       }
       const inner = node.type === "index" ? children(node).find((part) => part.isNamed) : undefined;
-      if (inner?.type === "legacy_index" && /^\.\d+$/.test(inner.text)) {
+      if (inner?.type === "legacy_index" && /^\.\d+$/.test(this.text(inner))) {
         const key: Expr = {
           kind: "number",
-          text: inner.text.slice(1),
+          text: this.text(inner).slice(1),
           start: inner.startIndex + 1,
           end: inner.endIndex,
         };
@@ -246,7 +245,7 @@ export class Reader {
       case "collection_value":
         return first ? this.collection(first, depth) : this.dynamic(node, "an empty collection", depth);
       case "variable_expr":
-        return { kind: "variable", name: node.text, ...span(node) };
+        return { kind: "variable", name: this.text(node), ...span(node) };
       case "function_call":
         return this.call(node, depth);
       case "for_expr":
@@ -297,9 +296,9 @@ export class Reader {
     const at = span(node);
     switch (node.type) {
       case "numeric_lit":
-        return { kind: "number", text: node.text, ...at };
+        return { kind: "number", text: this.text(node), ...at };
       case "bool_lit":
-        return { kind: "bool", value: node.text === "true", ...at };
+        return { kind: "bool", value: this.text(node) === "true", ...at };
       case "null_lit":
         return { kind: "null", ...at };
       case "string_lit": {
@@ -391,7 +390,7 @@ export class Reader {
     const newline = this.source.text.indexOf("\n", marker.endIndex);
     const contentStart = newline === -1 ? marker.endIndex : newline + 1;
     const contentEnd = Math.max(contentStart, this.source.text.lastIndexOf("\n", closing.startIndex - 1) + 1);
-    return { contentStart, contentEnd, flush: start.text === "<<-" };
+    return { contentStart, contentEnd, flush: this.text(start) === "<<-" };
   }
 
   private collection(node: SyntaxNode, depth: number): Expr {
@@ -424,9 +423,9 @@ export class Reader {
     const only = keyParts.length === 1 ? keyParts[0]! : undefined;
     if (only?.type === "variable_expr") {
       const name = new MappedText({ file: this.source, start: only.endIndex, end: only.endIndex });
-      for (let i = 0; i < only.text.length; i++)
+      for (let i = 0; i < this.text(only).length; i++)
         name.append(
-          only.text[i]!,
+          this.text(only)[i]!,
           { file: this.source, start: only.startIndex + i, end: only.startIndex + i + 1 },
           "syntax",
         );
@@ -447,13 +446,18 @@ export class Reader {
     const argumentParts = argumentsNode ? children(argumentsNode) : [];
     return {
       kind: "call",
-      name: name.text,
+      name: this.text(name),
       args: argumentParts
         .filter((part) => part.type === "expression")
         .map((part) => this.expression(part, depth + 1)),
       expandsLast: argumentParts.some((part) => part.type === "ellipsis"),
       ...span(node),
     };
+  }
+
+  /** A node's text, from the file (the grammar's input differs in bare exponents). */
+  private text(node: SyntaxNode): string {
+    return this.source.text.slice(node.startIndex, node.endIndex);
   }
 
   private line(offset: number): number {
