@@ -54,7 +54,7 @@ export interface Template extends Span {
 export type TemplatePart =
   | { kind: "text"; value: MappedText }
   | { kind: "interpolation"; expr: Expr }
-  | ({ kind: "directive" } & Span);
+  | ({ kind: "directive"; parts: Expr[] } & Span);
 
 export interface NumberLiteral extends Span {
   kind: "number";
@@ -107,10 +107,14 @@ export interface Access extends Span {
   key: { kind: "attribute"; name: string } | { kind: "index"; expr: Expr };
 }
 
-/** An expression the checks never evaluate (an operation, a conditional, a `for`, a splat), named in words. */
+/**
+ * An expression the checks never evaluate (an operation, a conditional, a `for`, a splat, a node
+ * the reader does not know), named in words, with the expressions read inside it.
+ */
 export interface Dynamic extends Span {
   kind: "dynamic";
   what: string;
+  parts: Expr[];
 }
 
 export type Expr =

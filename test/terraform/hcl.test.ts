@@ -110,3 +110,32 @@ describe("the HCL reader", () => {
     ]);
   });
 });
+
+describe("every expression form", () => {
+  // Each form, and what the reader makes of it where it feeds a filter: a value, or what is not read.
+  const forms: [string, unknown][] = [
+    ["x[0]", { kind: "unread", what: "x[0]" }],
+    ['each.value["filter"]', { kind: "unread", what: 'each.value["filter"]' }],
+    ['data.a.b.account["Workers R2 Storage Write"]', { kind: "unread" }],
+    ["x.0.b", { kind: "unread", what: "x.0.b" }],
+    ["x[*].id", { kind: "unread", what: "a splat expression" }],
+    ["x.*.id[0]", { kind: "unread", what: "a splat expression" }],
+    ['[for k, v in m : v if k != ""]', { kind: "unread", what: "a for expression" }],
+    ["{for k, v in m : k => v... if v}", { kind: "unread", what: "a for expression" }],
+    ["!x || -y * (2 + z) >= 3", { kind: "unread", what: "an operation" }],
+    ["f(x, [1]...)", { kind: "unread", what: "f(…)" }],
+    ['"a%{ if x }b%{ else }c%{ endif }"', { kind: "unread", what: "a template directive (%{…})" }],
+    ['("paren")', { text: "paren" }],
+    ['("a")[0]', { kind: "unread" }],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: an HCL interpolation, not a JavaScript one
+    ['"${"x"}y"', { text: "xy" }],
+  ];
+  for (const [form, expected] of forms)
+    it(`reads ${form}`, async () => {
+      expect(await attributeValue(`a = ${form}\n`)).toMatchObject(expected as object);
+    });
+
+  it("reads a file of index expressions in locals without an error", async () => {
+    expect(await problems("locals { a = x[0] }\n")).toEqual([]);
+  });
+});
