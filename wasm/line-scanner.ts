@@ -49,6 +49,8 @@ let expected: usize = 0;
 let nameEnd: usize = NAME_BYTES;
 /** Whether the last strings scanned held an escape. */
 let escaped: bool = false;
+/** Whether the line scanned last holds a named field twice (its last value is the one located). */
+let repeated: bool = false;
 
 const QUOTE = i8x16.splat(0x22);
 const BACKSLASH = i8x16.splat(0x5c);
@@ -239,6 +241,7 @@ function nested(at: usize): usize {
  */
 export function scan(start: usize, end: usize): i32 {
   for (let slot: usize = 0; slot < slots; slot++) store<i32>(RESULTS + slot * 12, -1);
+  repeated = false;
   let at = blanks(INPUT + start);
   if (load<u8>(at) != 0x7b) return 0;
   at = blanks(at + 1);
@@ -268,6 +271,7 @@ export function scan(start: usize, end: usize): i32 {
       if (at == 0) return 0;
       if (slot >= 0) {
         const result = RESULTS + <usize>slot * 12;
+        if (load<i32>(result) >= 0) repeated = true;
         store<i32>(result, <i32>(value - INPUT));
         store<i32>(result + 4, <i32>(at - INPUT));
         store<i32>(result + 8, escaped);
@@ -279,4 +283,9 @@ export function scan(start: usize, end: usize): i32 {
       at = blanks(at + 1);
     }
   return blanks(at + 1) == INPUT + end ? 1 : 0;
+}
+
+/** Whether the line scanned last (taken) holds a named field twice: engines that read the first of duplicate keys read it otherwise. */
+export function repeatedField(): bool {
+  return repeated;
 }

@@ -37,6 +37,13 @@ export class UsageError extends Error {
   }
 }
 
+/** Writes bytes to standard output: as bytes where the IO takes them, else decoded as they come. */
+export function stdoutWriter(io: CliIO): (bytes: Buffer) => Promise<void> {
+  if (io.writeStdout) return io.writeStdout;
+  const decoder = new TextDecoder();
+  return async (bytes) => io.stdout(decoder.decode(bytes, { stream: true }));
+}
+
 /** A failure the user can act on (a missing file, an API error): printed without a stack, exit code 1. */
 export class UserError extends Error {
   override readonly name = "UserError";

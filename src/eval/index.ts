@@ -1,11 +1,20 @@
 export { type BlockFilter, compileBlockFilter } from "./block-filter.js";
-export { type ByteFilter, type ColumnValueKind, compileKindCheck, type KindedField } from "./kind-check.js";
+export {
+  type ByteFilter,
+  type CheckedField,
+  type ColumnValueKind,
+  compileKindCheck,
+  halfPairEscapesReplaced,
+  holdsHalfPairEscape,
+  type KindedField,
+  type ReadingWatch,
+} from "./kind-check.js";
 export { compileLineFilter, type LineFilter, type LineFilterOptions, LineVerdict } from "./line-filter.js";
 export { lineScannerModule } from "./line-scanner.js";
-export { ExactNumber, jsonNumber, NUMERIC_TEXT } from "./numbers.js";
+export { ExactNumber, isShortText, jsonNumber, NUMERIC_TEXT } from "./numbers.js";
 export { compilePredicate, type Predicate } from "./predicate.js";
 export { compileLineRejecter } from "./prefilter.js";
-export { parseRecord } from "./records.js";
+export { parseRecord, topLevelMembers } from "./records.js";
 export {
   AUTO_NANOSECONDS_FROM,
   AUTO_SECONDS_BELOW,

@@ -21,6 +21,7 @@ interface ScannerExports {
   results: WebAssembly.Global;
   addName(length: number): number;
   scan(start: number, end: number): number;
+  repeatedField(): number;
 }
 
 /**
@@ -38,6 +39,7 @@ export class LineScanner {
   /** Per slot: the value's start and end in the block (start -1: absent), and whether it is a string with escapes. */
   private readonly results: Int32Array;
   private readonly scanLine: (start: number, end: number) => number;
+  private readonly repeatedLast: () => number;
 
   /**
    * A scanner of the named fields (distinct, none empty), an instance of `compiled` (the scanner's
@@ -62,6 +64,7 @@ export class LineScanner {
     this.input = exports.input.value;
     this.results = new Int32Array(exports.memory.buffer, exports.results.value, slots * 3);
     this.scanLine = exports.scan;
+    this.repeatedLast = exports.repeatedField;
   }
 
   /** Makes `block` (whole lines, the last ending with an LF) the one scanned; false when it is longer than `capacity`. */
@@ -74,6 +77,14 @@ export class LineScanner {
   /** Scans the line at block offsets start…end (end at its LF). */
   scan(start: number, end: number): boolean {
     return this.scanLine(start, end) === 1;
+  }
+
+  /**
+   * Whether the line scanned last (taken) holds a named field twice: its slot holds the last value,
+   * as JSON.parse keeps, where DuckDB's JSON functions read the first.
+   */
+  repeatedField(): boolean {
+    return this.repeatedLast() === 1;
   }
 
   /**

@@ -31,7 +31,7 @@ export const NUMERIC_TEXT = /^-?\d+(\.\d+)?$/;
 /** Past any constant a filter can hold (its source is bounded): exponents this far compare alike. */
 const EXPONENT_BOUND = 1e15;
 /** Significant digits a double tells apart (DBL_DIG), within exponents where doubles are normal. */
-const SHORT_DIGITS = 15;
+export const SHORT_DIGITS = 15;
 const SHORT_EXPONENT = 300;
 
 /** The decimal a JSON number or a numeric string writes (undefined for other text). */

@@ -136,3 +136,35 @@ function parseExactJson(text: string, depth: number): unknown {
   };
   return value(depth);
 }
+
+/**
+ * The members of the JSON object `text` (one JSON.parse reads), in order, a key given twice twice
+ * (JSON.parse keeps only the last): each key, and its value's text as written.
+ */
+export function topLevelMembers(text: string): { key: string; value: string }[] {
+  const members: { key: string; value: string }[] = [];
+  let depth = 0;
+  let key: string | undefined;
+  let valueStart = -1;
+  const end = (at: number) => {
+    if (key !== undefined) members.push({ key, value: text.slice(valueStart, at).trim() });
+    key = undefined;
+    valueStart = -1;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      const start = i++;
+      for (let d = text.charCodeAt(i); d !== 34; d = text.charCodeAt(i)) i += d === 92 ? 2 : 1;
+      if (depth === 1 && key === undefined) {
+        const raw = text.slice(start, i + 1);
+        key = raw.indexOf("\\") === -1 ? raw.slice(1, -1) : (JSON.parse(raw) as string);
+      }
+    } else if (c === 58 && depth === 1 && valueStart < 0) valueStart = i + 1;
+    else if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) {
+      if (--depth === 0) end(i);
+    } else if (c === 44 && depth === 1) end(i);
+  }
+  return members;
+}

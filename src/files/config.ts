@@ -223,7 +223,9 @@ export class ConfigLookup {
       const path = join(folder, CONFIG_FILE_NAME);
       const bytes = await readUpTo(path, MAX_CONFIG_FILE_BYTES, "regular").catch(
         (error: NodeJS.ErrnoException) => {
-          if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+          // A path too long for the system names no file: there is none there.
+          if (error.code === "ENOENT" || error.code === "ENOTDIR" || error.code === "ENAMETOOLONG")
+            return null;
           throw new ConfigError([`cannot read ${this.show(path)}: ${fileProblem(error)}`]);
         },
       );

@@ -33,12 +33,17 @@ const FLAG_COMMENT = 16;
  * Decompresses gzip members one after another (RFC 1952; Logpush and `cat a.gz b.gz` make several),
  * yielding the content as it comes, and throws InputDamage after the last good byte when the input
  * is cut short, corrupt, fails its CRC or length check, or has bytes after the last member that
- * are not another member (zero bytes there are padding, as gzip(1) allows). Node's gunzip stream
+ * are not another member (zero bytes there are padding, as gzip(1) allows; `onPadding` is told of
+ * them). Node's gunzip stream
  * dropped the content decoded in the same write as such an error and gave no offset; here each
  * member's header and trailer are read by hand and the deflate data inflated raw, so the content
  * before the damage is all delivered.
  */
-export async function* gunzipMembers(source: AsyncIterator<Buffer>, head: Buffer): AsyncGenerator<Buffer> {
+export async function* gunzipMembers(
+  source: AsyncIterator<Buffer>,
+  head: Buffer,
+  onPadding: () => void = () => {},
+): AsyncGenerator<Buffer> {
   let pending = head;
   /** The offset in the input of pending[0]. */
   let base = 0;
@@ -66,6 +71,7 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>, head: Buffer
     if (!(await need(1))) return;
     if (members > 0 && pending[0] === 0) {
       // Padding after the last member: zeros to the end.
+      onPadding();
       do {
         const nonZero = pending.findIndex((byte) => byte !== 0);
         if (nonZero >= 0) throw new InputDamage(base + nonZero, "bytes after the last gzip member");

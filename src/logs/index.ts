@@ -5,7 +5,16 @@
  * bar). Eval and the sandbox's ingest read through it.
  */
 export { InputDamage } from "./gzip.js";
-export { decompressed, fileInput, type LogInput, logContent, startsGzip, streamInput } from "./input.js";
+export {
+  decompressed,
+  fileChunksOf,
+  fileInput,
+  type LogInput,
+  logContent,
+  startsGzip,
+  streamInput,
+  withoutBom,
+} from "./input.js";
 export {
   DEFAULT_MAX_LINE_BYTES,
   type EvalCounts,
@@ -26,4 +35,4 @@ export {
 } from "./parts.js";
 export { Progress } from "./progress.js";
 export { type TextLine, textLines } from "./text-lines.js";
-export { emptyTally, UnreadableTimes, unreadableTimesReport } from "./unreadable-times.js";
+export { addTally, emptyTally, UnreadableTimes, unreadableTimesReport } from "./unreadable-times.js";

@@ -100,10 +100,15 @@ export function startsGzip(bytes: Uint8Array): boolean {
 
 /**
  * Stored log bytes as content: gunzipped (every member) when they start with the gzip magic bytes,
- * or when `gzip` says they are; damage thrown as InputDamage after the content before it. For
- * readers that drop a byte order mark themselves (filter tests' logLines); others take logContent.
+ * or when `gzip` says they are; damage thrown as InputDamage after the content before it, zeros
+ * after the last member told to `onPadding`. For readers that drop a byte order mark themselves
+ * (filter tests' logLines, query's check of the lines); others take logContent.
  */
-export async function* decompressed(source: AsyncIterable<Buffer>, gzip = false): AsyncGenerator<Buffer> {
+export async function* decompressed(
+  source: AsyncIterable<Buffer>,
+  gzip = false,
+  onPadding?: () => void,
+): AsyncGenerator<Buffer> {
   const iterator = source[Symbol.asyncIterator]();
   // Iterated by hand, so closed by hand: a run that stops early (--strict, damage) would otherwise
   // leave the file open until it is collected, which Node does with a warning on stderr.
@@ -120,7 +125,7 @@ export async function* decompressed(source: AsyncIterable<Buffer>, gzip = false)
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
       return;
     }
-    yield* gunzipMembers(iterator, head);
+    yield* gunzipMembers(iterator, head, onPadding);
   } finally {
     await iterator.return?.();
   }

@@ -1,9 +1,10 @@
 import { dirname } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { type DiagnosticSettings, mergeSettings } from "../diagnostics/index.js";
 import { ConfigError, ConfigLookup, type ConfigSettings, type FolderConfig } from "../files/index.js";
 import type { FilterDefaults } from "../filter-tests/index.js";
 import { LanguageService, type ServiceOptions } from "../service/index.js";
+import { localPath } from "./document-path.js";
 import type { Samples } from "./sample-lens.js";
 
 /**
@@ -19,7 +20,7 @@ interface DocumentService {
 }
 
 /**
- * The settings of each filter document: the nearest filterc.json's (of a `file:` document's folder)
+ * The settings of each filter document: the nearest filterc.json's (of the folder of a document that is a local file)
  * over the client's (for `diagnostics`, code by code). A text's own `# dataset:` is read by the service and wins over both.
  */
 export class DocumentSettings {
@@ -68,15 +69,17 @@ export class DocumentSettings {
     };
   }
 
-  /** The sample logs the filterc.json nearest a `file:` document names, if it names any and can be used. */
+  /** The sample logs the filterc.json nearest a local file's document names, if it names any and can be used. */
   async samplesFor(uri: string): Promise<Samples | undefined> {
+    const file = localPath(uri);
+    if (file === undefined) return undefined;
     try {
-      const { path, samples } = await this.lookup.forFile(fileURLToPath(uri));
+      const { path, samples } = await this.lookup.forFile(file);
       return path === undefined || samples === undefined
         ? undefined
         : { glob: samples, folder: dirname(path) };
     } catch {
-      // Not a file, or a filterc.json that cannot be used (the document's diagnostics say why).
+      // A filterc.json that cannot be used (the document's diagnostics say why).
       return undefined;
     }
   }
@@ -91,10 +94,11 @@ export class DocumentSettings {
   }
 
   private async folderOf(uri: string): Promise<{ defaults: ConfigSettings; problems: readonly string[] }> {
-    if (!uri.startsWith("file:")) return { defaults: {}, problems: [] };
+    const file = localPath(uri);
+    if (file === undefined) return { defaults: {}, problems: [] };
     let found: FolderConfig;
     try {
-      found = await this.lookup.forFile(fileURLToPath(uri));
+      found = await this.lookup.forFile(file);
     } catch (error) {
       // The client's settings apply meanwhile; the document says what is wrong with the file.
       if (error instanceof ConfigError) return { defaults: {}, problems: error.problems };

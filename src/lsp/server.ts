@@ -79,7 +79,29 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
     return document && isFilterDocument(document) ? document : undefined;
   };
 
-  const publish = async (document: TextDocument) => {
+  /**
+   * Work no request waits for (diagnostics pushed, registrations, settings pulled): a failure is
+   * told in the client's log, and never ends the server as an unhandled rejection would. The
+   * promise returned settles when the work does, and never rejects.
+   */
+  const unattended = (task: Promise<unknown>, what: string): Promise<void> =>
+    task.then(
+      () => {},
+      (error: unknown) => {
+        try {
+          connection.console.error(
+            `filterc: ${what}: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        } catch {
+          // The connection is closed: there is no one left to tell.
+        }
+      },
+    );
+
+  const publish = (document: TextDocument) =>
+    unattended(publishDiagnostics(document), `cannot check ${document.uri}`);
+
+  const publishDiagnostics = async (document: TextDocument) => {
     if (isTerraformDocument(document)) return publishTerraform(document);
     if (!isFilterDocument(document)) return;
     const { service, problems } = await settings.serviceFor(document.uri);
@@ -89,27 +111,22 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
       ...problems.map((problem) => configProblem(problem)),
       ...service.diagnostics(document.getText()).map((d) => toLspDiagnostic(document, d)),
     ];
-    void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+    await connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
   };
 
   const publishTerraform = async (document: TextDocument) => {
-    let diagnostics: LspDiagnostic[];
-    try {
-      diagnostics = await terraformDiagnostics(document, (path) => settings.diagnosticsFor(path));
-    } catch (error) {
-      connection.console.error(`filterc: cannot check ${document.uri}: ${(error as Error).message}`);
-      return;
-    }
+    const diagnostics = await terraformDiagnostics(document, (path) => settings.diagnosticsFor(path));
     if (documents.get(document.uri)?.version !== document.version) return;
-    void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+    await connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
   };
 
   /** Settings changed: every open document is checked again, and what else depends on the dataset. */
   const recheckAll = () => {
-    for (const document of documents.all()) void publish(document);
-    // Colours (deprecated fields) and test lenses depend on the dataset too.
-    if (refreshes.semanticTokens) void connection.languages.semanticTokens.refresh().catch(() => {});
-    if (refreshes.codeLenses) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => {});
+    for (const document of documents.all()) publish(document);
+    // Colours (deprecated fields) and test lenses depend on the dataset too; a client that
+    // refuses a refresh keeps what it shows.
+    if (refreshes.semanticTokens) connection.languages.semanticTokens.refresh().catch(() => {});
+    if (refreshes.codeLenses) connection.sendRequest(CodeLensRefreshRequest.type).catch(() => {});
   };
 
   const configure = (raw: unknown, base: ServiceOptions) => {
@@ -169,22 +186,31 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
   connection.onInitialized(() => {
     // The client tells when a filterc.json changes; without that, each edit reads them again.
     if (watchesFiles)
-      void connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: `**/${CONFIG_FILE_NAME}` }],
-      });
+      unattended(
+        connection.client.register(DidChangeWatchedFilesNotification.type, {
+          watchers: [{ globPattern: `**/${CONFIG_FILE_NAME}` }],
+        }),
+        `cannot watch ${CONFIG_FILE_NAME} files`,
+      );
     if (registersConfiguration)
-      void connection.client.register(DidChangeConfigurationNotification.type, undefined);
+      unattended(
+        connection.client.register(DidChangeConfigurationNotification.type, undefined),
+        "cannot register for settings changes",
+      );
     // Asked even of a client that does not say it answers: Neovim 0.7 answers from its
     // `settings` without saying so, and sends no didChangeConfiguration either.
     checking = false;
-    configured = Promise.race([pullConfiguration(), delay(CONFIGURATION_WAIT_MS)]).then(() => {
+    configured = Promise.race([
+      unattended(pullConfiguration(), "cannot read settings"),
+      delay(CONFIGURATION_WAIT_MS),
+    ]).then(() => {
       checking = true;
     });
   });
 
   connection.onDidChangeConfiguration((change) => {
     // Clients that answer workspace/configuration are asked again; others push the settings.
-    if (pullsConfiguration) void pullConfiguration();
+    if (pullsConfiguration) unattended(pullConfiguration(), "cannot read settings");
     else configure(change.settings, initialOptions);
   });
 
@@ -195,11 +221,15 @@ export function startLanguageServer(connection: Connection, defaults: ServiceOpt
 
   documents.onDidChangeContent((change) => {
     if (!watchesFiles) settings.forgetFolders();
+    // Neither `configured` nor publish rejects.
     void configured.then(() => publish(change.document));
   });
   documents.onDidClose((event) => {
     if (isFilterDocument(event.document) || isTerraformDocument(event.document))
-      void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+      unattended(
+        connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] }),
+        `cannot clear the diagnostics of ${event.document.uri}`,
+      );
   });
 
   /** The service of a filter document with its folder's settings, or undefined for other documents. */
@@ -317,5 +347,12 @@ export function startStdioServer(defaults: ServiceOptions = {}): void {
     shutdown = true;
   });
   reader.onClose(() => setTimeout(() => process.exit(shutdown ? 0 : 1), ANSWER_PENDING_MS));
+  // Every promise the server starts is answered; one that is not is a fault of the server, told on
+  // stderr, and the server goes on answering rather than take every open document down with it.
+  process.on("unhandledRejection", (reason) =>
+    process.stderr.write(
+      `filterc lsp: internal error, continuing: ${reason instanceof Error ? reason.message : String(reason)}\n`,
+    ),
+  );
   startLanguageServer(connection, defaults);
 }

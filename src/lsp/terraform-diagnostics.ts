@@ -1,9 +1,9 @@
-import { fileURLToPath } from "node:url";
 import type { Diagnostic as LspDiagnostic } from "vscode-languageserver/node";
 import type { TextDocument } from "vscode-languageserver-textdocument";
 import type { DiagnosticSettings } from "../diagnostics/index.js";
 import { checkTerraform } from "../terraform/index.js";
 import { toLspDiagnostic } from "./convert.js";
+import { localPath } from "./document-path.js";
 
 /** Language ids editors give Terraform documents; a URI ending in `.tf` or `.tfvars` counts too. */
 export const TERRAFORM_LANGUAGE_IDS: readonly string[] = ["terraform", "terraform-vars"];
@@ -14,7 +14,7 @@ export function isTerraformDocument(document: TextDocument): boolean {
 
 /**
  * The diagnostics `filterc check` reports in a Terraform document, read as the editor holds it
- * (the rest of its module from disk). A document that is not a file on disk has none: its module
+ * (the rest of its module from disk). A document that is no local file has none: its module
  * is unknown. `diagnostics` gives the levels in a file (the client's settings under its folder's
  * filterc.json), as for filter documents.
  */
@@ -22,8 +22,8 @@ export async function terraformDiagnostics(
   document: TextDocument,
   diagnostics: (path: string) => Promise<DiagnosticSettings | undefined>,
 ): Promise<LspDiagnostic[]> {
-  if (!document.uri.startsWith("file:")) return [];
-  const path = fileURLToPath(document.uri);
+  const path = localPath(document.uri);
+  if (path === undefined) return [];
   const texts = new Map([[path, document.getText()]]);
   const files = await checkTerraform([path], "/", { texts, diagnostics });
   return files

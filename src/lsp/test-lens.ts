@@ -1,7 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { setImmediate as eventLoopTurn } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
 import type { CancellationToken, CodeLens } from "vscode-languageserver/node";
 import { readTextUpTo, regularFileChunks } from "../files/index.js";
 import {
@@ -14,6 +13,7 @@ import {
   type SuiteRun,
 } from "../filter-tests/index.js";
 import { decompressed } from "../logs/index.js";
+import { localPath } from "./document-path.js";
 
 /** Test files read per document: a directory of many test files costs at most this many reads. */
 const MAX_TEST_FILES = 50;
@@ -40,8 +40,8 @@ export async function testLenses(
   defaults: (file: string) => Promise<FilterDefaults>,
   token?: CancellationToken,
 ): Promise<CodeLens[]> {
-  if (!uri.startsWith("file:")) return [];
-  const path = fileURLToPath(uri);
+  const path = localPath(uri);
+  if (path === undefined) return [];
   const dir = dirname(path);
   const names = await readdir(dir).catch(() => [] as string[]);
   const lenses: CodeLens[] = [];

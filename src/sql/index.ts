@@ -2,6 +2,7 @@ export { tableFields } from "./columns.js";
 export { createTable } from "./create-table.js";
 export type { Location } from "./dialect.js";
 export { type DialectName, dialects } from "./dialects.js";
+export { readsNumberExactly } from "./numbers.js";
 export { jsonPointer } from "./record-text.js";
 export {
   COLUMNS_FORMS,
@@ -12,4 +13,4 @@ export {
   type SqlResult,
   toSql,
 } from "./to-sql.js";
-export { type TypedRead, typedRead } from "./typed-read.js";
+export { readFields, type TypedRead, typedRead } from "./typed-read.js";

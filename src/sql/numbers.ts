@@ -1,4 +1,4 @@
-import { NUMERIC_TEXT } from "../eval/index.js";
+import { isShortText, NUMERIC_TEXT } from "../eval/index.js";
 import { OPERATORS, type PositiveOperatorOn } from "../syntax/index.js";
 import type { Dialect, JsonRef } from "./dialect.js";
 
@@ -65,6 +65,20 @@ export function numberCases(
     as(dialect.integer),
     inexact,
   );
+}
+
+/**
+ * Whether the SQL over DuckDB's reading of a record compares a numeric value by the exact value eval
+ * reads: `text` is a JSON number as the record writes it, or a numeric string's content (`quoted`).
+ * DuckDB reads a JSON number with a point or an exponent as a double and gives it back as the
+ * shortest text of that double (`0.12345678901234567` as `0.12345678901234566`); numberCases compares
+ * text of EXACT_NUMBER's form exactly and other text as a double. A value of at most 15 significant
+ * digits is read exactly either way.
+ */
+export function readsNumberExactly(text: string, quoted: boolean): boolean {
+  if (isShortText(text)) return true;
+  if (!quoted && /[.eE]/.test(text)) return false;
+  return EXACT_NUMBER.test(text);
 }
 
 /** Numeric text compared with number constants exactly (see numberCases). */

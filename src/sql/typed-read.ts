@@ -1,6 +1,6 @@
 import type { Meaning } from "../check/index.js";
 import { terminalText } from "../diagnostics/index.js";
-import type { ColumnValueKind, KindedField, TimestampReading } from "../eval/index.js";
+import type { CheckedField, ColumnValueKind, KindedField, TimestampReading } from "../eval/index.js";
 import { columnKind } from "./columns.js";
 import type { Location } from "./dialect.js";
 import { duckdb } from "./engines/duckdb.js";
@@ -130,6 +130,31 @@ export function typedRead(
     misfit,
     group: options.groupBy === undefined ? undefined : json(options.groupBy),
   };
+}
+
+/**
+ * The fields query's SQL reads of a record (those the filter compares, and the group-by field), for
+ * its check of the lines: the kinds the typed `read` reads them in, and which compare as numbers.
+ */
+export function readFields(
+  meaning: Meaning | null,
+  groupBy: string | undefined,
+  read: TypedRead | undefined,
+): CheckedField[] {
+  const fields = new Map<string, CheckedField>();
+  for (const field of meaning ? leafFields(meaning) : []) {
+    const numeric =
+      field.type === "int" ||
+      field.type === "float" ||
+      (field.type === "array" && field.elementType === "int");
+    fields.set(field.name, {
+      name: field.name,
+      numeric: numeric || fields.get(field.name)?.numeric === true,
+    });
+  }
+  if (groupBy !== undefined && !fields.has(groupBy)) fields.set(groupBy, { name: groupBy });
+  for (const { name, kind } of read?.fields ?? []) fields.get(name)!.kind = kind;
+  return [...fields.values()];
 }
 
 function* leafFields(meaning: Meaning): Generator<Extract<Meaning, { kind: "leaf" }>["field"]> {

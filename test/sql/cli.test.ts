@@ -340,7 +340,8 @@ describe("filterc query", () => {
     for (const [index, line] of lenient.entries()) await writeFile(files[index]!, `${misfit}\n${line}\n`);
     await writeFile(join(dir, "strict.ndjson.gz"), gzipSync(`${misfit}\n\n \r\n${misfit}`));
     const local = (path: string): Location => ({ kind: "local", paths: [path], gzip: path.endsWith(".gz") });
-    const strict = async (file: string) => (await readLocalFiles([local(file)], dir, [])).strict;
+    const strict = async (file: string) =>
+      (await readLocalFiles([local(file)], dir, { fields: [], typed: true, bytes: false })).strict;
     expect(await strict(join(dir, "strict.ndjson.gz"))).toBe(true);
     for (const file of files) expect([file, await strict(file)]).toEqual([file, false]);
     // DuckDB's reader fails on the first, takes the third: eval counts both as malformed, and keeps

@@ -27,7 +27,7 @@ import {
 } from "../../logs/index.js";
 import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
 import { loadEvalFilter } from "../eval-filter.js";
-import { type CliIO, UsageError } from "../io.js";
+import { type CliIO, stdoutWriter, UsageError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
 import { parseTimestampReading, TIMESTAMPS_USAGE } from "../timestamps-option.js";
 import { inMiB } from "../usage-rows.js";
@@ -264,12 +264,6 @@ async function openInputs(positionals: string[], io: CliIO): Promise<LogInput[]>
  * memory when a later part is done before an earlier one (at most this much per worker).
  */
 const OUTPUT_WINDOW_BYTES = 8 * 1024 * 1024;
-
-function stdoutWriter(io: CliIO): (bytes: Buffer) => Promise<void> {
-  if (io.writeStdout) return io.writeStdout;
-  const decoder = new TextDecoder();
-  return async (bytes) => io.stdout(decoder.decode(bytes, { stream: true }));
-}
 
 function summary(counts: EvalCounts, manyInputs: boolean): string {
   const plural = counts.lines === 1 ? "line" : "lines";

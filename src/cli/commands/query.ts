@@ -1,13 +1,34 @@
 import { DEFAULT_DATASET } from "../../catalog/index.js";
-import type { Cond } from "../../check/index.js";
+import type { Cond, Meaning } from "../../check/index.js";
 import { terminalJson, terminalText } from "../../diagnostics/index.js";
-import { compileLineFilter, DEFAULT_TIMESTAMP_READING, type TimestampReading } from "../../eval/index.js";
-import { emptyTally, UnreadableTimes, unreadableTimesReport } from "../../logs/index.js";
-import { dialects, jsonPointer, type Location, type TypedRead, toSql, typedRead } from "../../sql/index.js";
+import {
+  compileLineFilter,
+  DEFAULT_TIMESTAMP_READING,
+  halfPairEscapesReplaced,
+  type TimestampReading,
+  topLevelMembers,
+} from "../../eval/index.js";
+import {
+  addTally,
+  type EvalCounts,
+  emptyTally,
+  UnreadableTimes,
+  unreadableTimesReport,
+} from "../../logs/index.js";
+import {
+  dialects,
+  jsonPointer,
+  type Location,
+  readFields,
+  type TypedRead,
+  toSql,
+  typedRead,
+} from "../../sql/index.js";
 import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
 import { type DuckDBConnection, duckdbFailure, openDuckDB, remoteAccess } from "../duckdb.js";
+import { type EvalAnswer, evalAnswer } from "../eval-answer.js";
 import { loadEvalFilter } from "../eval-filter.js";
-import { type CliIO, UsageError, UserError } from "../io.js";
+import { type CliIO, stdoutWriter, UsageError, UserError } from "../io.js";
 import { keptStats } from "../kept-stats.js";
 import { readLocations } from "../local-files.js";
 import { type LocalRead, readLocalFiles } from "../local-read.js";
@@ -94,8 +115,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         })
       : undefined;
   const connection = await openDuckDB(threads);
-  // Read here beside DuckDB's read, which says nothing of a gzip file cut short.
-  const local = readLocalFiles(locations, io.cwd, typedSql?.fields);
+  // Read here beside DuckDB's read, which says nothing of a gzip file cut short and reads some
+  // lines otherwise than eval.
+  const local = readLocalFiles(locations, io.cwd, {
+    fields: readFields(loaded.meaning, groupBy, typedSql),
+    typed: typedSql !== undefined,
+    bytes: values.stats === true,
+  });
   local.catch(() => undefined);
   const reportDamage = async () => {
     const { damage } = await local;
@@ -104,35 +130,73 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   };
   try {
     for (const statement of access.statements) await connection.run(statement);
-    const stats = values.stats
-      ? await measure(connection, loaded.meaning, locations, timestamps, times)
-      : undefined;
-    if (stats) io.stderr(`${keptStats(stats.kept, stats.of)}\n`);
-    /** The timestamp values that are no time are counted in the pass below, unless --stats counted them. */
-    const counting = stats === undefined ? times : undefined;
     const typed = typedSql && (await readTyped(connection, typedSql, local, top));
     if (typed) {
       if (values.count) io.stdout(`${typed.count}\n`);
       else printGroups(typed.groups!, io);
       if (typed.misfits > 0) io.stderr(`filterc query: ${misfitReport(typed.misfits)}\n`);
-    } else if (values.count) {
+      return (await reportDamage()) > 0 ? 1 : 0;
+    }
+    // The files DuckDB reads otherwise than eval are read by eval; DuckDB reads the others.
+    const byEval = (await local.catch(() => undefined))?.byEval ?? [];
+    const from = withoutFiles(locations, byEval);
+    const duck = from.length > 0;
+    const fromSql = duck ? toSql(loaded.meaning, { dialect: "duckdb", from, timestamps }).sql! : undefined;
+    const times = timesOf(loaded.meaning, duck ? from : locations, timestamps);
+    const evaluated = await evalPart(connection, byEval, io, {
+      condition: loaded.meaning,
+      timestamps,
+      lines: !values.count && groupBy === undefined,
+      groupBy,
+    });
+    if (times && evaluated) addTally(times.tally, evaluated.times.tally, 0);
+    const stats = values.stats
+      ? plus(
+          duck ? await measure(connection, loaded.meaning, from, timestamps, times) : none(),
+          evaluated?.counts,
+        )
+      : undefined;
+    if (stats) io.stderr(`${keptStats(stats.kept, stats.of)}\n`);
+    /** The timestamp values that are no time are counted in the pass below, unless --stats counted them. */
+    const counting = stats === undefined ? times : undefined;
+    if (values.count) {
       const count =
         stats?.kept.lines ??
-        (counting
-          ? await counting.count(connection)
-          : (await all(connection, `SELECT count(*) FROM (${sql.sql})`))[0]![0]);
+        (!duck
+          ? 0
+          : Number(
+              counting
+                ? await counting.count(connection)
+                : (await all(connection, `SELECT count(*) FROM (${fromSql})`))[0]![0],
+            )) + (evaluated?.counts.matched ?? 0);
       io.stdout(`${count}\n`);
     } else if (groupBy !== undefined) {
+      const pointer = dialects.duckdb.string(jsonPointer(groupBy));
       // A null is a missing value, one group, as the typed read has it.
-      const value = `NULLIF(json_extract(json, ${dialects.duckdb.string(jsonPointer(groupBy))})::VARCHAR, 'null')`;
-      const groups = counting
-        ? counting.groups(value)
-        : `SELECT count(*) AS n, ${value} AS value, 0 AS unreadable, NULL AS example FROM (${sql.sql}) GROUP BY value`;
+      const value = `NULLIF(json_extract(json, ${pointer})::VARCHAR, 'null')`;
+      const parts = [
+        ...(!duck
+          ? []
+          : [
+              counting
+                ? counting.groups(value)
+                : `SELECT count(*) AS n, ${value} AS value, 0 AS unreadable, NULL AS example FROM (${fromSql}) GROUP BY value`,
+            ]),
+        ...(evaluated
+          ? [
+              `SELECT count(*) AS n, ${value} AS value, 0 AS unreadable, NULL AS example FROM ${EVAL_KEPT} GROUP BY value`,
+            ]
+          : []),
+      ];
+      const groups =
+        parts.length === 1
+          ? parts[0]!
+          : `SELECT sum(n) AS n, value, sum(unreadable) AS unreadable, max(example) AS example FROM (${parts.join(" UNION ALL ")}) GROUP BY value`;
       const rows = await all(connection, topGroups(groups, top));
       if (counting) counting.add(Number(rows[0]?.[4] ?? 0), (rows[0]?.[5] ?? null) as string | null);
       printGroups(rows, io);
-    } else {
-      const result = await connection.stream(counting ? counting.rows : sql.sql);
+    } else if (duck) {
+      const result = await connection.stream(counting ? counting.rows : fromSql!);
       for await (const rows of result.yieldRows()) {
         if (!counting) io.stdout(rows.map((row) => `${row[0]}\n`).join(""));
         else {
@@ -152,6 +216,65 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   } finally {
     connection.closeSync();
   }
+}
+
+/** The table of the lines eval keeps for --group-by, in the files it reads for query. */
+const EVAL_KEPT = "filterc_eval_kept";
+
+/**
+ * eval's part of the answer: the filter over the files DuckDB reads otherwise (undefined when
+ * there are none), printing the lines it keeps (`lines`) or, with `groupBy`, putting them in
+ * EVAL_KEPT, each as DuckDB then reads it as eval does (see groupedRecord).
+ */
+async function evalPart(
+  connection: DuckDBConnection,
+  files: readonly string[],
+  io: CliIO,
+  options: {
+    condition: Meaning | null;
+    timestamps: TimestampReading | undefined;
+    lines: boolean;
+    groupBy: string | undefined;
+  },
+): Promise<EvalAnswer | undefined> {
+  if (files.length === 0) return undefined;
+  const { condition, timestamps, lines, groupBy } = options;
+  if (groupBy === undefined)
+    return evalAnswer(files, io.cwd, condition, timestamps, lines ? stdoutWriter(io) : undefined);
+  await connection.run(`CREATE TEMP TABLE ${EVAL_KEPT} (json JSON)`);
+  const appender = await connection.createAppender(EVAL_KEPT);
+  try {
+    return await evalAnswer(files, io.cwd, condition, timestamps, async (bytes) => {
+      for (const line of bytes.toString("utf8").split("\n")) {
+        if (line === "") continue;
+        appender.appendVarchar(groupedRecord(line, groupBy));
+        appender.endRow();
+      }
+    });
+  } finally {
+    appender.closeSync();
+  }
+}
+
+/**
+ * A line eval keeps, as DuckDB reads its `field` as eval does: escapes of half a surrogate pair as
+ * U+FFFD's (the SQL's reading; DuckDB refuses them), and a field given twice as its last value.
+ */
+function groupedRecord(line: string, field: string): string {
+  const text = halfPairEscapesReplaced(line);
+  const key = JSON.stringify(field);
+  if (!text.includes("\\") && text.indexOf(key) === text.lastIndexOf(key)) return text;
+  const last = topLevelMembers(text).findLast((member) => member.key === field);
+  return last === undefined ? "{}" : `{${key}:${last.value}}`;
+}
+
+/** The locations without the local `files`. */
+function withoutFiles(locations: readonly Location[], files: readonly string[]): Location[] {
+  return locations.flatMap((location): Location[] => {
+    if (location.kind !== "local") return [location];
+    const paths = location.paths.filter((path) => !files.includes(path));
+    return paths.length === 0 ? [] : [{ ...location, paths }];
+  });
 }
 
 /** The rows of topGroups: each group's lines and value, then one line for the groups not shown. */
@@ -185,7 +308,7 @@ async function readTyped(
 ): Promise<TypedAnswer | undefined> {
   const direct = read.direct && (await typedAnswer(connection, { ...read.direct, misfit: "false" }, top));
   const check = await local.catch(() => undefined);
-  if (!check?.strict) return undefined;
+  if (!check?.strict || check.byEval.length > 0) return undefined;
   if (direct && check.misfits === 0) return direct;
   return typedAnswer(connection, read, top);
 }
@@ -239,6 +362,18 @@ async function all(connection: DuckDBConnection, sql: string): Promise<unknown[]
 interface Volume {
   lines: number;
   bytes: number;
+}
+
+const none = () => ({ kept: { lines: 0, bytes: 0 }, of: { lines: 0, bytes: 0 } });
+
+/** DuckDB's measure with eval's counts of the files it read added (see eval's --stats). */
+function plus(measured: { kept: Volume; of: Volume }, counts: EvalCounts | undefined) {
+  if (counts === undefined) return measured;
+  const { kept, of } = measured;
+  return {
+    kept: { lines: kept.lines + counts.matched, bytes: kept.bytes + counts.matchedBytes },
+    of: { lines: of.lines + counts.lines - counts.malformed, bytes: of.bytes + counts.bytes },
+  };
 }
 
 /**
