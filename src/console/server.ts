@@ -116,12 +116,13 @@ async function readJson(request: IncomingMessage, limit: number, pace: BodyPace)
   }
 }
 
-/** The ID a path holds, decoded. */
-function pathId(encoded: string): string {
+/** The ID a path holds, decoded; `parent`, the path of what it names (`/api/jobs`: a job ID). */
+function pathId(encoded: string, parent: string): string {
   try {
     return decodeURIComponent(encoded);
   } catch {
-    throw new BadCall("the ID in the path is not percent-encoded UTF-8");
+    const noun = parent.slice(parent.lastIndexOf("/") + 1).replace(/s$/, "");
+    throw new BadCall(`the ${noun} ID in the path is not percent-encoded UTF-8`);
   }
 }
 
@@ -135,7 +136,11 @@ function findCall(
   const withId = table.some((call) => call.path === `${parent}/:id`);
   const pattern = withId ? `${parent}/:id` : path;
   const onPath = table.filter((call) => call.path === pattern);
-  return { found: onPath.find((call) => call.method === method), onPath, id: withId ? id : undefined };
+  return {
+    found: onPath.find((call) => call.method === method),
+    onPath,
+    id: withId ? { encoded: id!, parent: parent! } : undefined,
+  };
 }
 
 /**
@@ -189,7 +194,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     let answer: Record<string, unknown>;
     try {
       const call: Call = { query: url.searchParams, body: await readJson(request, maxBodyBytes, pace) };
-      if (id !== undefined) call.id = pathId(id);
+      if (id !== undefined) call.id = pathId(id.encoded, id.parent);
       answer = { ok: true, ...(await found.handle(context, call)) };
     } catch (error) {
       if (error instanceof BadCall) {
