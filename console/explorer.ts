@@ -67,6 +67,7 @@ export function setUpExplorer(ids: ScopeIds, diagnostics: DiagnosticSettings | u
     json: element("lx-json"),
     diagnostics: element("lx-diagnostics"),
   });
+  let editing: { dataset: ExplorerDataset; scope: JobScope } | undefined;
   const filter = createFilterEditor(
     {
       builder: element("lx-builder"),
@@ -79,7 +80,6 @@ export function setUpExplorer(ids: ScopeIds, diagnostics: DiagnosticSettings | u
     DEFAULT_DATASET,
   );
   if (diagnostics) filter.setDiagnostics(diagnostics);
-  let editing: { dataset: ExplorerDataset; scope: JobScope } | undefined;
 
   /** The scope the view lists, or undefined (said in place) while its ID is not typed. */
   function currentScope(): JobScope | undefined {

@@ -71,19 +71,22 @@ export function setUpInstantLogs(zoneId: () => string, diagnostics: DiagnosticSe
     json: element("il-json"),
     diagnostics: element("il-diagnostics"),
   });
+  let following: Following | undefined;
+  /** False while the Filter section is being made: it compiles its first text before it is there to read. */
+  let ready = false;
   const filter = createFilterEditor(
     {
       builder: element("il-builder"),
       editor: element("il-editor"),
       compiled: (view, result) => {
         outcome(view, result);
-        updatePreview();
+        if (ready) updatePreview();
       },
     },
     INSTANT_LOGS_DATASET,
   );
   if (diagnostics) filter.setDiagnostics(diagnostics);
-  let following: Following | undefined;
+  ready = true;
 
   /** The sample as typed: a number when it reads as one, else the text (which the checks refuse by name). */
   function sampleValue(): number {
