@@ -42,9 +42,10 @@ function fact(term: string, ...values: (Node | string)[]): HTMLElement[] {
   return [dt, dd];
 }
 
+/** Text as code: inline, or a block of words (which break at their spaces). */
 function code(text: string, block = false): HTMLElement {
   const node = document.createElement(block ? "pre" : "code");
-  if (block) node.className = "code";
+  if (block) node.className = "code words";
   node.textContent = text;
   return node;
 }
@@ -234,7 +235,7 @@ export function setUpExplorer(ids: ScopeIds, diagnostics: DiagnosticSettings | u
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = "Edit filter";
-    button.setAttribute("aria-label", `Edit the filter of ${dataset.dataset}`);
+    button.setAttribute("aria-label", `Edit filter of ${dataset.dataset}`);
     button.addEventListener("click", () => {
       const why = edit(dataset, scope) ?? "";
       problem.textContent = why;

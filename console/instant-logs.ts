@@ -187,7 +187,7 @@ export function setUpInstantLogs(zoneId: () => string, diagnostics: DiagnosticSe
     const { records } = tail;
     const parts = [`${plural(records.received, "record")} received`];
     if (tail.pausedAt !== undefined)
-      parts.push(`${records.received - tail.pausedAt} since the pause, counted and kept, not yet shown`);
+      parts.push(`paused: ${records.received - tail.pausedAt} since, counted and kept, shown on Resume`);
     if (records.older() > 0)
       parts.push(`${records.older()} older no longer kept (the table keeps ${rowsLimit()})`);
     if (records.dropped > 0)
@@ -307,6 +307,7 @@ export function setUpInstantLogs(zoneId: () => string, diagnostics: DiagnosticSe
     if (tail.pausedAt === undefined) {
       tail.pausedAt = tail.records.received;
       pauseButton.textContent = "Resume";
+      say("il-counts", countsText(tail));
     } else {
       tail.pausedAt = undefined;
       pauseButton.textContent = "Pause";

@@ -231,13 +231,18 @@ describe("the console's Instant Logs in Chromium", () => {
 
     // Paused: the table stands still, the records are counted and kept.
     await view().getByRole("button", { name: "Pause" }).click();
+    await expectText(
+      page,
+      "#il-counts",
+      `${keptFirst.length} records received · paused: 0 since, counted and kept, shown on Resume`,
+    );
     const second = records(60, 80);
     const keptSecond = await kept(BUILT, second);
     await ingest(second);
     await expectText(
       page,
       "#il-counts",
-      `${keptFirst.length + keptSecond.length} records received · ${keptSecond.length} since the pause, counted and kept, not yet shown`,
+      `${keptFirst.length + keptSecond.length} records received · paused: ${keptSecond.length} since, counted and kept, shown on Resume`,
     );
     expect(await tableRows()).toEqual(rowsOf(keptFirst));
     await view().getByRole("button", { name: "Resume" }).click();
@@ -412,7 +417,7 @@ describe("the console's Log Explorer in Chromium", () => {
       ["As JSON", "none"],
     ]);
 
-    await page.getByRole("button", { name: "Edit the filter of http_requests" }).click();
+    await page.getByRole("button", { name: "Edit filter of http_requests" }).click();
     await expectText(page, "#lx-edit-heading", `The ingestion filter of http_requests (${id})`);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("lx-edit-heading");
     const edit = page.locator("#lx-edit");
@@ -464,7 +469,7 @@ describe("the console's Log Explorer in Chromium", () => {
     // Read back in a new page: the same text and bytes, and a save of it sends nothing.
     await page.close();
     page = await openView("Log Explorer");
-    await page.getByRole("button", { name: "Edit the filter of http_requests" }).click();
+    await page.getByRole("button", { name: "Edit filter of http_requests" }).click();
     await expectText(page, "#lx-json", json);
     expect(await editorText("#lx-editor")).toBe(source);
     await expectText(page, "#lx-body", "Nothing to send: the dataset already has this filter.");
@@ -477,9 +482,9 @@ describe("the console's Log Explorer in Chromium", () => {
 
   it("checks the filter against the dataset's own catalog, sends nothing with errors, and clears it", async () => {
     page = await openView("Log Explorer");
-    await page.getByRole("button", { name: "Edit the filter of firewall_events" }).click();
-    // firewall_events has no EdgeResponseStatus.
-    await typeFilter("#lx-editor", "EdgeResponseStatus geq 500");
+    await page.getByRole("button", { name: "Edit filter of firewall_events" }).click();
+    // firewall_events has no BotScore (http_requests has).
+    await typeFilter("#lx-editor", "BotScore lt 30");
     await expectText(page, "#lx-filter-status", "1 error");
     await expectText(page, "#lx-body", "Save filter sends nothing until the filter's errors are fixed.");
     const before = puts();
@@ -490,7 +495,7 @@ describe("the console's Log Explorer in Chromium", () => {
     expect(puts()).toBe(before);
     await page.getByRole("button", { name: "Cancel" }).click();
 
-    await page.getByRole("button", { name: "Edit the filter of http_requests" }).click();
+    await page.getByRole("button", { name: "Edit filter of http_requests" }).click();
     await page.getByRole("button", { name: "Clear filter" }).click();
     await expectText(page, "#lx-after-json", '"" (none)');
     await expectText(page, "#lx-after-explain", "No filter: Log Explorer ingests every event.");
@@ -544,7 +549,7 @@ describe("the console's Instant Logs and Log Explorer, for everyone", () => {
     await page.getByRole("link", { name: "Log Explorer" }).click();
     await page.waitForSelector("#lx-datasets > li");
     expect(await violations(page)).toEqual([]);
-    await page.getByRole("button", { name: "Edit the filter of http_requests" }).click();
+    await page.getByRole("button", { name: "Edit filter of http_requests" }).click();
     await typeFilter("#lx-editor", "EdgeResponseStatus geq abc");
     await page.locator("#lx-edit summary").click();
     expect(await violations(page)).toEqual([]);
@@ -571,8 +576,8 @@ describe("the console's Instant Logs and Log Explorer, for everyone", () => {
       await page.close();
 
       page = await openView("Log Explorer", width);
-      await page.getByRole("button", { name: "Edit the filter of http_requests" }).click();
-      await typeFilter("#lx-editor", 'ClientCountry in {"us" "ca"} and EdgeResponseStatus geq 500');
+      await page.getByRole("button", { name: "Edit filter of http_requests" }).click();
+      await typeFilter("#lx-editor", 'ClientCountry in ["us", "ca"] and EdgeResponseStatus geq 500');
       await expectText(page, "#lx-filter-status", "valid");
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await page.mouse.move(0, 0);
