@@ -1,3 +1,4 @@
+import { LIVE_TAIL_PROTOCOL, TOKEN_PROTOCOL_PREFIX } from "../src/console/live-tail-protocol.js";
 import type { Diagnostic, Problem } from "../src/index.js";
 
 /** Why a call did not do what it was asked: what the console's server answered, or that it did not. */
@@ -66,6 +67,16 @@ export async function call<T>(
       error: { kind: "internal", message: `the console answered ${response.status} without JSON` },
     };
   }
+}
+
+/**
+ * Opens a WebSocket of the console's own (a live tail's records): the session token goes in its
+ * subprotocols, the one header a page's WebSocket can set.
+ */
+export function openSocket(path: string): WebSocket {
+  const url = new URL(path, location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return new WebSocket(url, [LIVE_TAIL_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${token ?? ""}`]);
 }
 
 /** The query of a scope: `zoneId=…` or `accountId=…`. */

@@ -4,6 +4,8 @@ import type { DiagnosticSettings } from "../src/diagnostics/index.js";
 import { call } from "./api.js";
 import { type ConnectView, setUpConnect } from "./connect.js";
 import { setUpCustomFields } from "./custom-fields.js";
+import { setUpExplorer } from "./explorer.js";
+import { setUpInstantLogs } from "./instant-logs.js";
 import { setUpJobs } from "./jobs.js";
 import { failureText, say } from "./messages.js";
 
@@ -16,12 +18,36 @@ let connect: ConnectView;
 const jobs = setUpJobs(() => connect);
 connect = setUpConnect(ids, () => jobs.load());
 
-const views = { "custom-fields": "custom-fields-view", connect: "connect-view" } as const;
+const views = {
+  "custom-fields": "custom-fields-view",
+  connect: "connect-view",
+  "instant-logs": "instant-logs-view",
+  explorer: "explorer-view",
+} as const;
 type View = keyof typeof views;
 
-/** Shows the view the address names (`#custom-fields`, `#connect`) and loads what it lists. */
+/** The levels of the filters' warnings the console's session gives. */
+let diagnostics: DiagnosticSettings | undefined;
+
+/**
+ * The views drawn from a template, set up when first shown: until then they add nothing to the
+ * page (no controls, no editor), and the views drawn first are as they were without them.
+ */
+const mounted: Partial<Record<View, { load(): Promise<void> }>> = {};
+function mount(view: "instant-logs" | "explorer"): { load(): Promise<void> } {
+  const section = element(views[view]);
+  section.append(element<HTMLTemplateElement>(`${view}-template`).content.cloneNode(true));
+  section.querySelectorAll<HTMLElement>("p[role]").forEach((place) => {
+    place.hidden = place.textContent === "";
+  });
+  return view === "instant-logs"
+    ? setUpInstantLogs(() => ids().zoneId, diagnostics)
+    : setUpExplorer(ids, diagnostics);
+}
+
+/** Shows the view the address names (`#custom-fields`, `#connect`, …) and loads what it lists. */
 async function route(): Promise<void> {
-  const name: View = location.hash === "#connect" ? "connect" : "custom-fields";
+  const name = (Object.keys(views) as View[]).find((view) => location.hash === `#${view}`) ?? "custom-fields";
   for (const [view, id] of Object.entries(views)) {
     element(id).hidden = view !== name;
     const link = element(`nav-${view}`);
@@ -29,7 +55,11 @@ async function route(): Promise<void> {
     else link.removeAttribute("aria-current");
   }
   if (name === "connect") await Promise.all([connect.load(), jobs.load()]);
-  else await customFields.load();
+  else if (name === "custom-fields") await customFields.load();
+  else {
+    mounted[name] ??= mount(name);
+    await mounted[name].load();
+  }
 }
 
 async function start(): Promise<void> {
@@ -43,6 +73,7 @@ async function start(): Promise<void> {
     say("session-problem", failureText(session.error));
     return;
   }
+  diagnostics = session.diagnostics;
   if (session.diagnostics) connect.setDiagnostics(session.diagnostics);
   zoneInput.value = session.zoneId ?? "";
   accountInput.value = session.accountId ?? "";

@@ -33,7 +33,8 @@ function applyFix(view: EditorView, diagnostic: Diagnostic): void {
   view.focus();
 }
 
-function diagnosticItem(view: EditorView, diagnostic: Diagnostic): HTMLLIElement {
+/** One diagnostic as the list shows it: its code, place and message, a click to show it in the editor, its fix. */
+export function diagnosticItem(view: EditorView, diagnostic: Diagnostic): HTMLLIElement {
   const item = document.createElement("li");
   item.className = `diagnostic ${diagnostic.severity}`;
   item.dataset["code"] = diagnostic.code;

@@ -9,6 +9,7 @@
  */
 import { getCatalog } from "../catalog/index.js";
 import type { Diagnostic } from "../diagnostics/index.js";
+import { ExactNumber } from "../eval/index.js";
 import { ApiError, ValidationError } from "./errors.js";
 import { type ResolvedScope, scopePath } from "./ids.js";
 import { checkFieldNames } from "./job-options.js";
@@ -150,6 +151,18 @@ export function sessionRecords(message: string): string[] {
     .split("\n")
     .map((line) => line.replace(/\r$/, ""))
     .filter((line) => line.trim() !== "");
+}
+
+/**
+ * A record's value as a table's cell shows it (`filterc tail --format table`, the console's live
+ * table): text as it is, numbers as written (exact, as `parseRecord` reads them), `-` for a value
+ * missing or null, anything else as JSON.
+ */
+export function recordCell(value: unknown): string {
+  if (value === undefined || value === null) return "-";
+  if (typeof value === "string") return value;
+  if (value instanceof ExactNumber) return value.text;
+  return JSON.stringify(value, (_key, inner) => (inner instanceof ExactNumber ? Number(inner.text) : inner));
 }
 
 /** How a session ended, by who closed its WebSocket and how. */

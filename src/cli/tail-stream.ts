@@ -6,8 +6,9 @@
  * `maxBufferedBytes`, and past it they are dropped and counted, never held.
  */
 import { maskedSessionAddress, type SessionEnding, sessionEnding, sessionRecords } from "../api/index.js";
+import { recordCell } from "../api/instant-logs.js";
 import { terminalJsonText, terminalText } from "../diagnostics/index.js";
-import { ExactNumber, parseRecord } from "../eval/index.js";
+import { parseRecord } from "../eval/index.js";
 import type { CliIO } from "./io.js";
 
 /** How `filterc tail` ends, and its exit status: what a script reads. */
@@ -33,14 +34,6 @@ export interface TailOptions {
 const CLOSE_WAIT_MS = 2000;
 /** The widest column of the table but the last (a longer value is cut with `…`); narrower is its name's width. */
 const TABLE_COLUMN_WIDTH = 16;
-
-/** A record's value in a table cell: text as it is, numbers as written, anything else as JSON. */
-function cell(value: unknown): string {
-  if (value === undefined || value === null) return "-";
-  if (typeof value === "string") return value;
-  if (value instanceof ExactNumber) return value.text;
-  return JSON.stringify(value, (_key, inner) => (inner instanceof ExactNumber ? Number(inner.text) : inner));
-}
 
 function tableRow(cells: readonly string[], fields: readonly string[]): string {
   return `${cells
@@ -210,7 +203,7 @@ export async function tailSession(io: CliIO, address: string, options: TailOptio
         else
           enqueue(
             tableRow(
-              options.fields.map((field) => cell(record[field])),
+              options.fields.map((field) => recordCell(record[field])),
               options.fields,
             ),
           );

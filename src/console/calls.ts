@@ -49,22 +49,22 @@ export interface ConsoleContext {
 export interface Call {
   query: URLSearchParams;
   body: unknown;
-  /** The job ID of `/api/jobs/ID`. */
+  /** The ID a path holds where the call's path has `:id` (a job's, a Log Explorer dataset's). */
   id?: string;
 }
 
-type Handler = (context: ConsoleContext, call: Call) => Promise<Record<string, unknown>>;
+export type Handler = (context: ConsoleContext, call: Call) => Promise<Record<string, unknown>>;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-function objectBody(call: Call): Record<string, unknown> {
+export function objectBody(call: Call): Record<string, unknown> {
   if (!isObject(call.body)) throw new BadCall("the body is a JSON object");
   return call.body;
 }
 
 /** `{zoneId}` or `{accountId}`, from the query (GET, DELETE) or the body's `scope`. */
-function scopeOf(value: unknown, where: string): JobScope {
+export function scopeOf(value: unknown, where: string): JobScope {
   const given = value instanceof URLSearchParams ? Object.fromEntries(value) : value;
   if (isObject(given)) {
     if (typeof given["zoneId"] === "string" && given["accountId"] === undefined)
@@ -81,7 +81,7 @@ function zoneOf(value: unknown, where: string): ZoneScope {
   return scope;
 }
 
-const stringList = (value: unknown) =>
+export const stringList = (value: unknown) =>
   Array.isArray(value) && value.every((item) => typeof item === "string");
 
 /** The custom-field lists of a body, by the client's names. */

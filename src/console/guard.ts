@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { same } from "../sandbox/auth.js";
+import { TOKEN_PROTOCOL_PREFIX } from "./live-tail-protocol.js";
 
 /** The header the page sends its session token in (a header, so no other site's page can send it). */
 export const TOKEN_HEADER = "x-filterc-console-token";
@@ -50,4 +51,23 @@ export function apiRefusal(headers: IncomingHttpHeaders, port: number, token: st
   if (!same(given, token))
     return "refused: the session token is not this console's; open the address filterc console printed";
   return undefined;
+}
+
+/**
+ * Why the page's WebSocket (a live tail's records) is refused, or undefined: as a call is, and
+ * more strictly, as any site's page may open a WebSocket to any address (WebSockets know no CORS):
+ * the Origin, which a browser always sends with one, must be there and be the console's own. The
+ * session token comes in the subprotocols (`TOKEN_PROTOCOL_PREFIX` + token), the one header a
+ * page's WebSocket can set.
+ */
+export function socketRefusal(headers: IncomingHttpHeaders, port: number, token: string): string | undefined {
+  if (one(headers, "origin") === undefined && pageRefusal(headers, port) === undefined)
+    return "refused: a WebSocket without an Origin; the console takes them from its own page only";
+  const offered = (one(headers, "sec-websocket-protocol") ?? "").split(",").map((name) => name.trim());
+  const given = offered.find((name) => name.startsWith(TOKEN_PROTOCOL_PREFIX));
+  return apiRefusal(
+    { ...headers, [TOKEN_HEADER]: given?.slice(TOKEN_PROTOCOL_PREFIX.length) ?? "" },
+    port,
+    token,
+  );
 }

@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { ApiError, ClientConfigError, maskSecrets, ValidationError } from "../api/index.js";
 import { SandboxError } from "../sandbox/errors.js";
 import { type BodyPace, readBody, requestUrl } from "../sandbox/http.js";
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MIN_BODY_BYTES_PER_SECOND } from "../sandbox/index.js";
-import { BadCall, type Call, type ConsoleContext, calls } from "./calls.js";
-import { apiRefusal, newSessionToken, pageRefusal } from "./guard.js";
+import { BadCall, type Call, type ConsoleContext, calls, type Handler } from "./calls.js";
+import { explorerCalls } from "./explorer-calls.js";
+import { apiRefusal, newSessionToken, pageRefusal, socketRefusal } from "./guard.js";
+import { DEFAULT_LIVE_TAIL_LIMITS, type LiveTailLimits, LiveTails } from "./live-tail.js";
 import { closeNow, listenOnLoopback, reply, staticFiles } from "./static-server.js";
 
 export interface ConsoleOptions extends ConsoleContext {
@@ -20,6 +23,8 @@ export interface ConsoleOptions extends ConsoleContext {
   maxBodyBytes?: number;
   /** How long a call's body may keep the server waiting, plus a second a DEFAULT_MIN_BODY_BYTES_PER_SECOND (default DEFAULT_BODY_TIMEOUT_MS). */
   bodyTimeoutMs?: number;
+  /** The bounds of live tails (Instant Logs): each defaults to DEFAULT_LIVE_TAIL_LIMITS' own. */
+  liveTails?: Partial<LiveTailLimits>;
   /** Where failures that are the console's own fault are reported (default: nowhere). */
   log?: (line: string) => void;
 }
@@ -111,21 +116,31 @@ async function readJson(request: IncomingMessage, limit: number, pace: BodyPace)
   }
 }
 
-/** The job ID a path holds, decoded. */
-function jobId(encoded: string): string {
+/** The ID a path holds, decoded; `parent`, the path of what it names (`/api/jobs`: a job ID). */
+function pathId(encoded: string, parent: string): string {
   try {
     return decodeURIComponent(encoded);
   } catch {
-    throw new BadCall("the job ID in the path is not percent-encoded UTF-8");
+    const noun = parent.slice(parent.lastIndexOf("/") + 1).replace(/s$/, "");
+    throw new BadCall(`the ${noun} ID in the path is not percent-encoded UTF-8`);
   }
 }
 
-/** The call that answers a method and path, with the job ID a `/api/jobs/ID` path holds. */
-function findCall(method: string, path: string) {
-  const id = /^\/api\/jobs\/([^/]+)$/.exec(path)?.[1];
-  const pattern = id === undefined ? path : "/api/jobs/:id";
-  const onPath = calls.filter((call) => call.path === pattern);
-  return { found: onPath.find((call) => call.method === method), onPath, id };
+/** The call that answers a method and path, with the ID a path of a call's `…/:id` holds. */
+function findCall(
+  table: ReadonlyArray<{ method: string; path: string; handle: Handler }>,
+  method: string,
+  path: string,
+) {
+  const [, parent, id] = /^(.*)\/([^/]+)$/.exec(path) ?? [];
+  const withId = table.some((call) => call.path === `${parent}/:id`);
+  const pattern = withId ? `${parent}/:id` : path;
+  const onPath = table.filter((call) => call.path === pattern);
+  return {
+    found: onPath.find((call) => call.method === method),
+    onPath,
+    id: withId ? { encoded: id!, parent: parent! } : undefined,
+  };
 }
 
 /**
@@ -150,6 +165,12 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     challengeFolder: options.challengeFolder,
     diagnostics: options.diagnostics,
   };
+  const tails = new LiveTails({ ...DEFAULT_LIVE_TAIL_LIMITS, ...options.liveTails }, secrets);
+  const table = [
+    ...calls,
+    ...explorerCalls,
+    { method: "POST", path: "/api/instant-logs", handle: tails.start },
+  ];
   let port = 0;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -164,7 +185,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     const refused = apiRefusal(request.headers, port, token);
     if (refused)
       return sendJson(response, 403, { ok: false, error: { kind: "denied", message: refused } }, []);
-    const { found, onPath, id } = findCall(request.method ?? "", url.pathname);
+    const { found, onPath, id } = findCall(table, request.method ?? "", url.pathname);
     if (!found) {
       const status = onPath.length > 0 ? 405 : 404;
       const message = status === 405 ? `${request.method} is not a call of ${url.pathname}` : "no such call";
@@ -173,7 +194,7 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
     let answer: Record<string, unknown>;
     try {
       const call: Call = { query: url.searchParams, body: await readJson(request, maxBodyBytes, pace) };
-      if (id !== undefined) call.id = jobId(id);
+      if (id !== undefined) call.id = pathId(id.encoded, id.parent);
       answer = { ok: true, ...(await found.handle(context, call)) };
     } catch (error) {
       if (error instanceof BadCall) {
@@ -202,7 +223,23 @@ export async function startConsole(options: ConsoleOptions): Promise<ConsoleServ
       else response.destroy();
     });
   });
+  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    tails
+      .upgrade(request, socket, head, (headers) => socketRefusal(headers, port, token))
+      .catch((error) => {
+        options.log?.(`filterc console: ${(error as Error).stack ?? String(error)}`);
+        socket.destroy();
+      });
+  });
   port = await listenOnLoopback(server, options.port ?? 0);
   const origin = `http://127.0.0.1:${port}`;
-  return { url: `${origin}/#token=${token}`, origin, token, close: () => closeNow(server) };
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    token,
+    close: () => {
+      tails.close();
+      return closeNow(server);
+    },
+  };
 }
