@@ -3,14 +3,16 @@ import {
   CUSTOM_FIELD_LISTS,
   type CustomFieldList,
   type CustomFieldsConfig,
+  type CustomFieldsLimit,
   checkCustomFields,
   cookieCaseNotices,
-  MAX_CUSTOM_FIELDS,
+  DEFAULT_CUSTOM_FIELDS_LIMIT,
   mergeCustomFields,
 } from "../src/api/custom-fields.js";
 import type { SetCustomFieldsResult } from "../src/index.js";
 import { call, scopeQuery } from "./api.js";
 import { oneAtATime } from "./busy.js";
+import { addsNothing, countWithNew, customFieldCount } from "./custom-field-count.js";
 import { failureText, say, sentences } from "./messages.js";
 
 /** The Field Types the dashboard offers, by the seed's words, and the list each one sets. */
@@ -28,9 +30,6 @@ function listTitle(list: CustomFieldList): string {
   return `${noun[0]!.toUpperCase()}${noun.slice(1)}`;
 }
 
-const total = (config: CustomFieldsConfig) =>
-  CUSTOM_FIELD_LISTS.reduce((sum, { list }) => sum + (config[list]?.length ?? 0), 0);
-
 /** A notice of the rules without the list and index it starts with (`requestHeaders[2]: …`): the form names one field. */
 const unplaced = (notice: string) => notice.replace(/^[A-Za-z]+\[\d+\]: /, "");
 
@@ -46,6 +45,8 @@ export function setUpCustomFields(zoneId: () => string): { load(): Promise<void>
   const editor = element("custom-fields-editor");
   const edit = element<HTMLButtonElement>("edit-custom-fields");
   let config: CustomFieldsConfig = {};
+  // The console's client says which limit it holds the fields to (--custom-fields-limit).
+  let limit: CustomFieldsLimit = DEFAULT_CUSTOM_FIELDS_LIMIT;
   let editing = false;
 
   function render(): void {
@@ -89,7 +90,7 @@ export function setUpCustomFields(zoneId: () => string): { load(): Promise<void>
         return box;
       }),
     );
-    say("custom-fields-count", `${total(config)} of ${MAX_CUSTOM_FIELDS} custom fields`);
+    say("custom-fields-count", customFieldCount(config, limit));
     editor.hidden = !editing;
     edit.hidden = editing;
   }
@@ -101,11 +102,10 @@ export function setUpCustomFields(zoneId: () => string): { load(): Promise<void>
     if (name === "") return { notes: [], problems: ["Type the field's name."] };
     const added = { [list]: [name] };
     const merged = mergeCustomFields(config, added, "add");
-    const checked = checkCustomFields(merged);
+    const checked = checkCustomFields(merged, { limit });
     const notes = [...checked.notices, ...cookieCaseNotices(config, added)].map(unplaced);
-    if (total(merged) === total(config))
-      notes.push(`${name} is already a custom field: saving changes nothing.`);
-    else notes.push(`${total(merged)} of ${MAX_CUSTOM_FIELDS} custom fields with this one.`);
+    if (addsNothing(config, merged)) notes.push(`${name} is already a custom field: saving changes nothing.`);
+    else notes.push(countWithNew(merged, list, limit));
     return { notes, problems: checked.problems.map((problem) => problem.message) };
   }
 
@@ -192,7 +192,7 @@ export function setUpCustomFields(zoneId: () => string): { load(): Promise<void>
         say("custom-fields-problem", "Type the Zone ID above: custom fields are a zone's.");
         return;
       }
-      const answer = await call<{ config: CustomFieldsConfig }>(
+      const answer = await call<{ config: CustomFieldsConfig; limit: CustomFieldsLimit }>(
         "GET",
         `/api/custom-fields?${scopeQuery({ zoneId: zone })}`,
       );
@@ -202,6 +202,7 @@ export function setUpCustomFields(zoneId: () => string): { load(): Promise<void>
       }
       say("custom-fields-problem", "");
       config = answer.config;
+      limit = answer.limit;
       render();
     },
   };

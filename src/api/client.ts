@@ -13,17 +13,23 @@ import {
   CUSTOM_FIELD_LISTS,
   CUSTOM_FIELDS_PHASE,
   type CustomFieldColumn,
+  type CustomFieldsCheck,
   type CustomFieldsConfig,
   checkCustomFields,
   configFromRules,
   cookieCaseNotices,
-  customFieldsRule,
-  mergeCustomFields,
   namesByColumn,
   type RulesetRule,
   rulesMatch,
   unconfiguredNames,
 } from "./custom-fields.js";
+import {
+  applyChange,
+  type CustomFieldChange,
+  type CustomFieldsChange,
+  type StoredRuleset,
+  writeCustomFields,
+} from "./custom-fields-write.js";
 import { checkDestination } from "./destination.js";
 import { ApiError, ValidationError } from "./errors.js";
 import {
@@ -81,6 +87,8 @@ export interface SetCustomFieldsResult extends CustomFieldsState {
   /** False when the ruleset already held exactly this configuration (nothing was written). */
   changed: boolean;
   notices: string[];
+  /** What the call added and removed, field by field (empty when nothing was written). */
+  changes: CustomFieldChange[];
 }
 
 /** What `LogpushClient.clearCustomFields` returns. */
@@ -90,7 +98,12 @@ export interface ClearCustomFieldsResult {
   /** False when there was nothing to clear (nothing was written). */
   changed: boolean;
   notices: string[];
+  /** The fields the clear removed. */
+  changes: CustomFieldChange[];
 }
+
+/** What a write of the custom fields did (a clear of a zone without the ruleset has no ruleset). */
+type CustomFieldsWrite = Omit<SetCustomFieldsResult, "rulesetId"> & { rulesetId: string | null };
 
 /** What `LogpushClient.createJob` and `updateJob` return: the job, its changes and the notices. */
 export interface JobResult {
@@ -169,6 +182,8 @@ export class LogpushClient {
   /** @internal The transport every request goes through (the CLI reads its settings). */
   readonly transport: Transport;
   private readonly runner: Runner;
+  /** The last write of each zone's custom fields under way, by zone ID: the next waits for it. */
+  private readonly customFieldWrites = new Map<string, Promise<void>>();
 
   constructor(options: ClientOptions | { transport: Transport; runner: Runner } = {}) {
     expectArgument(options, isOptions, "LogpushClient", "options", "an object");
@@ -217,7 +232,9 @@ export class LogpushClient {
    * `http_log_custom_fields` ruleset (creating it if missing) and PUTs its single rule. The PUT
    * replaces every rule of the ruleset. Nothing is written when the ruleset already matches.
    * `merge: "add" | "remove"` changes the current configuration by the lists given instead: a name
-   * to remove must be configured, and removing the last ones clears the ruleset's rules.
+   * to remove must be configured, and removing the last ones clears the ruleset's rules. A change
+   * another writer makes at the same time is kept (see `writeCustomFields`), and one client writes
+   * a zone's custom fields one call at a time.
    */
   async setCustomFields(
     zone: ZoneScope,
@@ -226,78 +243,18 @@ export class LogpushClient {
   ): Promise<SetCustomFieldsResult> {
     const operation = options.merge ? `${options.merge} custom fields` : "set custom fields";
     const scope = resolveScope(zone, operation);
-    if (!options.merge) {
-      const given = checkCustomFields(config);
+    let change: CustomFieldsChange;
+    if (options.merge) change = { kind: options.merge, config };
+    else {
+      const given = this.checkCustomFields(config);
       if (!given.ok) throw new ValidationError(operation, given.problems);
+      change = { kind: "set", config: given.config };
     }
-    const found = await this.findCustomFieldsRuleset(scope, operation);
-    const current = found ? await this.readRuleset(scope, found.id) : undefined;
-    const held = configFromRules(current?.rules ?? []);
-    const notices: string[] = [];
-    let wanted = config;
-    if (options.merge === "remove") {
-      const unknown = unconfiguredNames(held, config);
-      if (unknown.length > 0) throw new ValidationError(operation, unknown);
-      wanted = mergeCustomFields(held, config, "remove");
-      if (Object.keys(wanted).length === 0 && current && (current.rules ?? []).length > 0) {
-        const cleared = await this.clearRules(scope, current, operation);
-        return {
-          rulesetId: current.id,
-          config: {},
-          created: false,
-          changed: true,
-          notices: ["no custom fields are left: the ruleset's rules are cleared", ...cleared],
-        };
-      }
-    } else if (options.merge === "add") {
-      notices.push(...cookieCaseNotices(held, config));
-      wanted = mergeCustomFields(held, config, "add");
-    }
-    const checked = checkCustomFields(wanted);
-    if (!checked.ok) throw new ValidationError(operation, checked.problems);
-    notices.push(...checked.notices);
-    let rulesetId: string;
-    let created = false;
-    if (current) {
-      if (rulesMatch(current.rules ?? [], checked.actionParameters))
-        return { rulesetId: current.id, config: checked.config, created, changed: false, notices };
-      notices.push(...replacedRules(current));
-      rulesetId = current.id;
-    } else {
-      const request: ApiRequest = {
-        operation: "create custom fields ruleset",
-        method: "POST",
-        path: `${scopePath(scope)}/rulesets`,
-        body: RULESET_FOR_CUSTOM_FIELDS,
-        expects: "object",
-      };
-      const made = await this.runner.write<Ruleset>(request, () => ({
-        ...RULESET_FOR_CUSTOM_FIELDS,
-        id: "{ruleset_id}",
-      }));
-      rulesetId = made.id;
-      created = true;
-    }
-    const rule = customFieldsRule(checked.actionParameters);
-    const updated = await this.runner.write<Ruleset>(
-      {
-        operation,
-        method: "PUT",
-        // A dry run that would create the ruleset shows the id it does not know yet as {ruleset_id}.
-        path: `${scopePath(scope)}/rulesets/${created && this.runner.dryRun ? rulesetId : encodeURIComponent(rulesetId)}`,
-        body: { rules: [rule] },
-        expects: "object",
-      },
-      () => ({ ...RULESET_FOR_CUSTOM_FIELDS, id: rulesetId, rules: [rule] }),
-      "replaces all rules of the ruleset",
+    const { rulesetId, ...result } = await this.oneWriteAtATime(scope, () =>
+      this.changeCustomFields(scope, operation, change),
     );
-    return {
-      rulesetId: updated.id,
-      config: configFromRules(updated.rules ?? []),
-      created,
-      changed: true,
-      notices,
-    };
+    // Only a clear finds no ruleset to write to.
+    return { rulesetId: rulesetId!, ...result };
   }
 
   /**
@@ -308,28 +265,136 @@ export class LogpushClient {
   async clearCustomFields(zone: ZoneScope): Promise<ClearCustomFieldsResult> {
     const operation = "clear custom fields";
     const scope = resolveScope(zone, operation);
-    const found = await this.findCustomFieldsRuleset(scope, operation);
-    if (!found) return { rulesetId: null, changed: false, notices: [] };
-    const current = await this.readRuleset(scope, found.id);
-    if ((current.rules ?? []).length === 0) return { rulesetId: current.id, changed: false, notices: [] };
-    const notices = await this.clearRules(scope, current, operation);
-    return { rulesetId: current.id, changed: true, notices };
+    const { rulesetId, changed, notices, changes } = await this.oneWriteAtATime(scope, () =>
+      this.changeCustomFields(scope, operation, { kind: "clear" }),
+    );
+    return { rulesetId, changed, notices, changes };
   }
 
-  /** PUTs the ruleset with no rules; the notice of what that replaced. */
-  private async clearRules(scope: ResolvedScope, ruleset: Ruleset, operation: string): Promise<string[]> {
-    await this.runner.write<Ruleset>(
+  /** `write` once the writes of the zone's custom fields this client has under way are done. */
+  private oneWriteAtATime<R>(scope: ResolvedScope, write: () => Promise<R>): Promise<R> {
+    const before = this.customFieldWrites.get(scope.id) ?? Promise.resolve();
+    const done = before.then(write);
+    const settled = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.customFieldWrites.set(scope.id, settled);
+    void settled.then(() => {
+      if (this.customFieldWrites.get(scope.id) === settled) this.customFieldWrites.delete(scope.id);
+    });
+    return done;
+  }
+
+  private checkCustomFields(config: CustomFieldsConfig): CustomFieldsCheck {
+    return checkCustomFields(config, { limit: this.transport.customFieldsLimit });
+  }
+
+  /** Reads the zone's custom fields, and writes `change` onto them when it changes anything. */
+  private async changeCustomFields(
+    scope: ResolvedScope,
+    operation: string,
+    change: CustomFieldsChange,
+  ): Promise<CustomFieldsWrite> {
+    const found = await this.findCustomFieldsRuleset(scope, operation);
+    const unchanged = { created: false, changed: false, changes: [] };
+    if (!found && change.kind === "clear") return { rulesetId: null, config: {}, notices: [], ...unchanged };
+    const current = found ? await this.readRuleset(scope, found.id) : undefined;
+    const held = configFromRules(current?.rules ?? []);
+    const notices: string[] = [];
+    if (change.kind === "remove") {
+      const unknown = unconfiguredNames(held, change.config);
+      if (unknown.length > 0) throw new ValidationError(operation, unknown);
+    }
+    if (change.kind === "add") notices.push(...cookieCaseNotices(held, change.config));
+    const checked = this.checkCustomFields(applyChange(held, change));
+    if (!checked.ok) throw new ValidationError(operation, checked.problems);
+    notices.push(...checked.notices);
+    const empty = Object.keys(checked.config).length === 0;
+    const rules = current?.rules ?? [];
+    if (current && (empty ? rules.length === 0 : rulesMatch(rules, checked.actionParameters)))
+      return { rulesetId: current.id, config: checked.config, notices, ...unchanged };
+    let ruleset = current;
+    if (!ruleset) {
+      ruleset = await this.createCustomFieldsRuleset(scope);
+      // Another writer created it first: start again from what it holds.
+      if (ruleset === undefined) return this.changeCustomFields(scope, operation, change);
+    }
+    if (empty && change.kind === "remove")
+      notices.push("no custom fields are left: the ruleset's rules are cleared");
+    notices.push(...replacedRules(ruleset));
+    const created = current === undefined;
+    const id = ruleset.id;
+    // A dry run that would create the ruleset shows the id it does not know yet as {ruleset_id}.
+    const path = `${scopePath(scope)}/rulesets/${created && this.runner.dryRun ? id : encodeURIComponent(id)}`;
+    const written = await writeCustomFields(
       {
         operation,
-        method: "PUT",
-        path: `${scopePath(scope)}/rulesets/${encodeURIComponent(ruleset.id)}`,
-        body: { rules: [] },
-        expects: "object",
+        put: (rules) =>
+          this.runner.write<StoredRuleset>(
+            { operation, method: "PUT", path, body: { rules }, expects: "object" },
+            () => ({ ...RULESET_FOR_CUSTOM_FIELDS, id, rules: rules as RulesetRule[] }),
+            "replaces all rules of the ruleset",
+          ),
+        readVersion: async (version) =>
+          (
+            await this.runner.read<StoredRuleset>({
+              operation: "get ruleset version",
+              method: "GET",
+              path: `${path}/versions/${version}`,
+              expects: "object",
+            })
+          ).result,
+        pause: (attempt) => this.transport.pauseAfterConflict(attempt),
+        check: (config) => this.checkCustomFields(config),
+        maxConflictRetries: this.transport.maxConflictRetries,
+        dryRun: this.runner.dryRun,
       },
-      () => ({ ...ruleset, rules: [] }),
-      "replaces all rules of the ruleset",
+      ruleset,
+      held,
+      change,
+      checked,
     );
-    return replacedRules(ruleset);
+    const removed = written.changes.filter((one) => one.change === "removed").length;
+    if (change.kind === "set" && removed > 0)
+      notices.push(
+        `set replaces the whole configuration: ${removed} configured field${removed === 1 ? " is" : "s are"} removed (fields add keeps them)`,
+      );
+    return {
+      rulesetId: id,
+      config: written.config,
+      created,
+      changed: true,
+      notices: [...notices, ...written.notices],
+      changes: written.changes,
+    };
+  }
+
+  /** Creates the zone's custom-fields ruleset; undefined when another writer created it first. */
+  private async createCustomFieldsRuleset(scope: ResolvedScope): Promise<Ruleset | undefined> {
+    const operation = "create custom fields ruleset";
+    const request: ApiRequest = {
+      operation,
+      method: "POST",
+      path: `${scopePath(scope)}/rulesets`,
+      body: RULESET_FOR_CUSTOM_FIELDS,
+      expects: "object",
+    };
+    try {
+      return await this.runner.write<Ruleset>(request, () => ({
+        ...RULESET_FOR_CUSTOM_FIELDS,
+        id: "{ruleset_id}",
+      }));
+    } catch (error) {
+      // The service allows one zone ruleset per phase: one made meanwhile is the one to write to.
+      if (
+        error instanceof ApiError &&
+        error.failure === "http" &&
+        (await this.findCustomFieldsRuleset(scope, operation))
+      )
+        return undefined;
+      throw error;
+    }
   }
 
   private async readRuleset(scope: ResolvedScope, id: string): Promise<Ruleset> {

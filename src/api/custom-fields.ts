@@ -67,8 +67,28 @@ export const CUSTOM_FIELD_LISTS: ReadonlyArray<{
   { list: "cookies", key: "cookie_fields", kind: "cookie", column: "Cookies", noun: "cookie" },
 ];
 
-/** Custom fields a zone may log, across all lists. */
-export const MAX_CUSTOM_FIELDS = 40;
+/**
+ * The limits a zone's custom fields can be held to, by name (option customFieldsLimit,
+ * `--custom-fields-limit`). `service`, the default: Cloudflare's custom-fields page today, "100
+ * headers per field type", each of the five lists counted on its own. `seed`: the older figure
+ * filterc was first written against, 40 per zone across all lists.
+ */
+export const CUSTOM_FIELDS_LIMITS = {
+  service: { most: 100, per: "list" },
+  seed: { most: 40, per: "zone" },
+} as const satisfies Record<string, { most: number; per: "list" | "zone" }>;
+export type CustomFieldsLimit = keyof typeof CUSTOM_FIELDS_LIMITS;
+export const DEFAULT_CUSTOM_FIELDS_LIMIT: CustomFieldsLimit = "service";
+
+export const isCustomFieldsLimit = (value: unknown): value is CustomFieldsLimit =>
+  typeof value === "string" && Object.hasOwn(CUSTOM_FIELDS_LIMITS, value);
+
+/** The limit in words: "at most 100 in each list" or "at most 40 across all lists". */
+export function customFieldsLimitWords(limit: CustomFieldsLimit): string {
+  const { most, per } = CUSTOM_FIELDS_LIMITS[limit];
+  return per === "list" ? `at most ${most} in each list` : `at most ${most} across all lists`;
+}
+
 export const CUSTOM_FIELDS_PHASE = "http_log_custom_fields";
 const CUSTOM_FIELD_ACTION = "log_custom_field";
 /** Request headers the service refuses to log. */
@@ -104,7 +124,10 @@ const isConfig = (value: unknown): value is CustomFieldsConfig =>
  * custom-field rules (`checkCustomFieldRules`), every problem named by its list and index
  * (`requestHeaders[2]`).
  */
-export function checkCustomFields(config: CustomFieldsConfig): CustomFieldsCheck {
+export function checkCustomFields(
+  config: CustomFieldsConfig,
+  options: { limit?: CustomFieldsLimit } = {},
+): CustomFieldsCheck {
   expectArgument(
     config,
     isConfig,
@@ -112,6 +135,7 @@ export function checkCustomFields(config: CustomFieldsConfig): CustomFieldsCheck
     "config",
     "an object of lists of names ({requestHeaders?: string[], …})",
   );
+  expectArgument(options, isLimitOptions, "checkCustomFields", "options", LIMIT_OPTIONS);
   const notices: string[] = [];
   const normalized: CustomFieldsConfig = {};
   const actionParameters: ActionParameters = {};
@@ -128,20 +152,24 @@ export function checkCustomFields(config: CustomFieldsConfig): CustomFieldsCheck
     });
     actionParameters[key] = normalized[list].map((name) => ({ name }));
   }
-  const problems = checkCustomFieldRules([customFieldsRule(actionParameters)]).map((found) => ({
+  const problems = checkCustomFieldRules([customFieldsRule(actionParameters)], options).map((found) => ({
     ...found,
     path: configPath(found.path),
   }));
   return { ok: problems.length === 0, config: normalized, actionParameters, problems, notices };
 }
 
-/** A rule check's pointer as the configuration names it: `requestHeaders[2]`, or `config` for the whole. */
+/** A rule check's pointer as the configuration names it: `requestHeaders[2]`, a list, or `config` for the whole. */
 function configPath(pointer: string): string {
-  const entry = /^\/rules\/0\/action_parameters\/([a-z_]+)\/(\d+)\/name$/.exec(pointer);
+  const entry = /^\/rules\/0\/action_parameters\/([a-z_]+)(?:\/(\d+)\/name)?$/.exec(pointer);
   const list = CUSTOM_FIELD_LISTS.find(({ key }) => key === entry?.[1])?.list;
-  if (list !== undefined) return `${list}[${entry![2]}]`;
+  if (list !== undefined) return entry![2] === undefined ? list : `${list}[${entry![2]}]`;
   return pointer === "/rules/0/action_parameters" ? "config" : pointer;
 }
+
+const LIMIT_OPTIONS = '{limit?: "service" | "seed"}';
+const isLimitOptions = (value: unknown): value is { limit?: CustomFieldsLimit } =>
+  isObject(value) && (value["limit"] === undefined || isCustomFieldsLimit(value["limit"]));
 
 /** A value found where another was due, for messages: text as JSON, anything else by its kind. */
 function shown(value: unknown): string {
@@ -160,13 +188,22 @@ function shown(value: unknown): string {
  * (2) header names are lower-case HTTP tokens and `range` is no request header to log; cookie names
  * are HTTP tokens, kept as written;
  * (3) a name once in a list, and a header raw or transformed (in its log field), not both;
- * (4) at least one field in a rule, at most 40 in all.
+ * (4) at least one field in a rule, and no more than `options.limit` allows (`CUSTOM_FIELDS_LIMITS`:
+ * by default 100 in each list, counted across the rules; with `seed`, 40 in all).
  */
-export function checkCustomFieldRules(rules: readonly unknown[]): Problem[] {
+export function checkCustomFieldRules(
+  rules: readonly unknown[],
+  options: { limit?: CustomFieldsLimit } = {},
+): Problem[] {
   expectArgument(rules, Array.isArray, "checkCustomFieldRules", "rules", "a ruleset's rules (an array)");
+  expectArgument(options, isLimitOptions, "checkCustomFieldRules", "options", LIMIT_OPTIONS);
+  const { most, per } = CUSTOM_FIELDS_LIMITS[options.limit ?? DEFAULT_CUSTOM_FIELDS_LIMIT];
   const problems: Problem[] = [];
+  const counts = new Map<string, number>();
   let total = 0;
   let crossed: string | undefined;
+  /** Where each list first went past the limit. */
+  const listsCrossed = new Map<string, string>();
   rules.forEach((rule, index) => {
     const at = `/rules/${index}`;
     if (!isObject(rule)) {
@@ -189,16 +226,35 @@ export function checkCustomFieldRules(rules: readonly unknown[]): Problem[] {
           expected: '"true", so that the fields are logged for every request',
         }),
       );
-    total += checkActionParameters(rule["action_parameters"], `${at}/action_parameters`, problems);
-    if (total > MAX_CUSTOM_FIELDS && crossed === undefined) crossed = `${at}/action_parameters`;
+    const found = checkActionParameters(rule["action_parameters"], `${at}/action_parameters`, problems);
+    for (const [key, count] of found) {
+      total += count;
+      counts.set(key, (counts.get(key) ?? 0) + count);
+      if (per === "list" && counts.get(key)! > most && !listsCrossed.has(key))
+        listsCrossed.set(key, `${at}/action_parameters/${key}`);
+    }
+    if (per === "zone" && total > most && crossed === undefined) crossed = `${at}/action_parameters`;
   });
   if (crossed !== undefined)
-    problems.push(problem("TooManyCustomFields", crossed, { count: total, limit: MAX_CUSTOM_FIELDS }));
+    problems.push(problem("TooManyCustomFields", crossed, { count: total, limit: most }));
+  for (const { key, noun } of CUSTOM_FIELD_LISTS) {
+    const place = listsCrossed.get(key);
+    if (place !== undefined)
+      problems.push(
+        problem("TooManyInCustomFieldList", place, {
+          count: counts.get(key)!,
+          what: `${noun}s`,
+          list: key,
+          limit: most,
+        }),
+      );
+  }
   return problems;
 }
 
-/** Checks one rule's lists and their entries; the number of entries, counted toward the 40. */
-function checkActionParameters(parameters: unknown, at: string, problems: Problem[]): number {
+/** Checks one rule's lists and their entries; the number of entries of each list, counted toward the limit. */
+function checkActionParameters(parameters: unknown, at: string, problems: Problem[]): Map<string, number> {
+  const counts = new Map<string, number>();
   const keys = CUSTOM_FIELD_LISTS.map(({ key }) => key);
   if (parameters !== undefined && !isObject(parameters)) {
     problems.push(
@@ -206,7 +262,7 @@ function checkActionParameters(parameters: unknown, at: string, problems: Proble
         reason: `action_parameters is an object of the lists ${keys.join(", ")}, not ${shown(parameters)}`,
       }),
     );
-    return 0;
+    return counts;
   }
   const given = parameters ?? {};
   for (const key of Object.keys(given))
@@ -219,10 +275,9 @@ function checkActionParameters(parameters: unknown, at: string, problems: Proble
   const present = CUSTOM_FIELD_LISTS.filter(({ key }) => given[key] !== undefined);
   if (present.length === 0) {
     problems.push(problem("NoCustomFields", at, {}));
-    return 0;
+    return counts;
   }
   const seen = new Map<string, string>();
-  let count = 0;
   for (const { key, kind, column } of present) {
     const entries = given[key];
     if (!Array.isArray(entries) || entries.length === 0) {
@@ -239,9 +294,9 @@ function checkActionParameters(parameters: unknown, at: string, problems: Proble
       const found = checkEntry(entry, `${at}/${key}/${index}`, key, kind, column, seen);
       if (found) problems.push(found);
     });
-    count += entries.length;
+    counts.set(key, entries.length);
   }
-  return count;
+  return counts;
 }
 
 /** The first problem of one entry (at `at`), or none; `seen` holds the names met so far by log field. */

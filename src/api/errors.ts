@@ -6,8 +6,11 @@ export interface EnvelopeMessage {
   message: string;
 }
 
-/** Why a call failed: the service answered with an error, did not answer in time, or could not be reached. */
-export type ApiFailure = "http" | "timeout" | "network" | "response";
+/**
+ * Why a call failed: the service answered with an error, did not answer in time, could not be
+ * reached, gave an answer that cannot be used, or other writes kept changing what this one wrote.
+ */
+export type ApiFailure = "http" | "timeout" | "network" | "response" | "conflict";
 
 /**
  * A failed API call. The message names the operation, the HTTP status and the envelope's errors;
@@ -24,8 +27,8 @@ export class ApiError extends Error {
     /** The envelope's `errors` (empty when the body had none). */
     readonly errors: EnvelopeMessage[],
     detail: string,
-    /** The option whose bound the call reached, when that is why it failed: `maxResponseBytes`, `maxPages`. */
-    readonly limit?: "maxResponseBytes" | "maxPages",
+    /** The option whose bound the call reached, when that is why it failed: `maxResponseBytes`, `maxPages`, `maxConflictRetries`. */
+    readonly limit?: "maxResponseBytes" | "maxPages" | "maxConflictRetries",
   ) {
     super(`${operation}: ${detail}`);
   }

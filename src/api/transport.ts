@@ -6,6 +6,7 @@ import {
   type OptionLabels,
   optionLabel,
 } from "../diagnostics/index.js";
+import { type CustomFieldsLimit, DEFAULT_CUSTOM_FIELDS_LIMIT, isCustomFieldsLimit } from "./custom-fields.js";
 import { destinationSecrets, maskDestination } from "./destination.js";
 import { ApiError, ClientConfigError, type EnvelopeMessage } from "./errors.js";
 import { maskAnswer } from "./masked-answer.js";
@@ -46,6 +47,11 @@ export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
  * cursor each time would be read without end.
  */
 export const DEFAULT_MAX_PAGES = 100;
+/**
+ * How many times a write of the custom fields is done again when another write landed between its
+ * read and its own (option maxConflictRetries): each retry reads what the other wrote and keeps it.
+ */
+export const DEFAULT_MAX_CONFLICT_RETRIES = 8;
 /** The Content-Encodings fetch undoes (in Node and in browsers), one at a time; any other is refused. */
 const DECODED_ENCODINGS: ReadonlySet<string> = new Set(["gzip", "x-gzip", "deflate", "br"]);
 
@@ -110,6 +116,10 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** The most pages of a paginated list read by one call (default 100). */
   maxPages?: number;
+  /** The custom-field limits checked before a write: `service` (default, 100 in each list) or `seed` (40 in all). */
+  customFieldsLimit?: CustomFieldsLimit;
+  /** Writes of the custom fields done again after another write got in between (default 8). */
+  maxConflictRetries?: number;
   fetch?: typeof fetch;
   /** Waits between retries; tests make them instant. */
   sleep?: (ms: number) => Promise<void>;
@@ -145,6 +155,7 @@ const clientOptionShapes: Record<string, [(value: unknown) => boolean, string]> 
   baseUrl: [isString, "a string"],
   env: [isObject, "an object of environment variables"],
   optionLabels: [isObject, "an object of labels"],
+  customFieldsLimit: [isCustomFieldsLimit, '"service" or "seed"'],
   fetch: [isFunction, "a function like fetch"],
   sleep: [isFunction, "a function"],
   random: [isFunction, "a function"],
@@ -162,6 +173,8 @@ const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(["GET", "PUT", "DELETE"]);
 export class Transport {
   readonly baseUrl: string;
   readonly maxPages: number;
+  readonly customFieldsLimit: CustomFieldsLimit;
+  readonly maxConflictRetries: number;
   private readonly credentials: Credentials;
   private readonly secrets: string[];
   private readonly timeoutMs: number;
@@ -224,6 +237,13 @@ export class Transport {
       "maxPages",
       options.maxPages ?? DEFAULT_MAX_PAGES,
       1,
+      Number.MAX_SAFE_INTEGER,
+    );
+    this.customFieldsLimit = options.customFieldsLimit ?? DEFAULT_CUSTOM_FIELDS_LIMIT;
+    this.maxConflictRetries = wholeOption(
+      "maxConflictRetries",
+      options.maxConflictRetries ?? DEFAULT_MAX_CONFLICT_RETRIES,
+      0,
       Number.MAX_SAFE_INTEGER,
     );
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
@@ -381,6 +401,15 @@ export class Transport {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * The wait before a write is done again after a conflict: 50 ms, 100 ms, 200 ms … (at most 2 s),
+   * less up to a half, so that writers that met do not meet again.
+   */
+  async pauseAfterConflict(attempt: number): Promise<void> {
+    const base = Math.min(50 * 2 ** attempt, 2_000);
+    await this.sleep(Math.round(base * (1 - 0.5 * this.random())));
   }
 
   /** Exponential backoff with jitter: 0.5 s, 1 s, 2 s … (at most 8 s), less up to a quarter. */

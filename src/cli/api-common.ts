@@ -85,7 +85,11 @@ type ApiFlagValues = {
 const API_FLAG_COLUMN = 24;
 
 /** The flag of each client option a call's failure may name as the bound it reached. */
-const limitFlags = { maxResponseBytes: "--max-response-bytes", maxPages: "--max-pages" } as const;
+const limitFlags = {
+  maxResponseBytes: "--max-response-bytes",
+  maxPages: "--max-pages",
+  maxConflictRetries: "--max-conflict-retries",
+} as const;
 
 const flagText = (name: string, value: string | undefined) => `--${name}${value ? ` ${value}` : ""}`;
 
@@ -139,9 +143,12 @@ export function scopeFrom(values: ApiFlagValues, io: CliIO, zoneOnly = false): J
   );
 }
 
-/** The client from the environment, with flags overriding it; a note when a secret came from a flag. */
-export function clientFrom(values: ApiFlagValues, io: CliIO): LogpushClient {
-  const options: ClientOptions = { env: io.env, optionLabels: CLI_OPTION_LABELS };
+/**
+ * The client from the environment, with flags overriding it and a command's own `settings`; a
+ * note when a secret came from a flag.
+ */
+export function clientFrom(values: ApiFlagValues, io: CliIO, settings: ClientOptions = {}): LogpushClient {
+  const options: ClientOptions = { env: io.env, optionLabels: CLI_OPTION_LABELS, ...settings };
   if (values["api-token"] !== undefined) options.apiToken = values["api-token"];
   if (values.email !== undefined) options.email = values.email;
   if (values["api-key"] !== undefined) options.apiKey = values["api-key"];

@@ -1,3 +1,4 @@
+import type { CustomFieldsLimit } from "../api/index.js";
 /**
  * `filterc check` on several files at once (filter files and Terraform files and folders, mixed, as
  * a pre-commit hook passes them) and in the formats CI tools read: text for a person, JSON, SARIF
@@ -55,6 +56,8 @@ export interface CheckRun {
   compileOptions: CompileOptions;
   maxOperators: number | undefined;
   maxBytes: number | undefined;
+  /** The limits custom-field rules are held to (--custom-fields-limit). */
+  customFieldsLimit: CustomFieldsLimit;
   /** The flags' levels, over each Terraform file's folder's filterc.json `diagnostics`. */
   diagnostics: DiagnosticSettings | undefined;
 }
@@ -68,8 +71,8 @@ export async function checkFiles(io: CliIO, run: CheckRun): Promise<number> {
   if (run.terraform.length > 0) {
     // A report on stdout keeps it to itself: the fixes written are told on stderr.
     const tell = run.format === "text" ? io.stdout : io.stderr;
-    const { fix, maxOperators, maxBytes, diagnostics } = run;
-    const options = { fix, maxOperators, maxBytes, diagnostics };
+    const { fix, maxOperators, maxBytes, customFieldsLimit, diagnostics } = run;
+    const options = { fix, maxOperators, maxBytes, customFieldsLimit, diagnostics };
     const files = await checkTerraformFiles(io, run.terraform, options, tell);
     terraformFiles = files.length;
     for (const file of files)

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import type { CustomFieldsLimit } from "../api/index.js";
 import {
   type Diagnostic,
   type DiagnosticSettings,
@@ -43,6 +44,8 @@ export interface TerraformRunOptions {
   json: boolean;
   maxOperators: number | undefined;
   maxBytes: number | undefined;
+  /** The limits custom-field rules are held to (--custom-fields-limit). */
+  customFieldsLimit: CustomFieldsLimit;
   /** The flags' levels, over each file's folder's filterc.json `diagnostics`. */
   diagnostics: DiagnosticSettings | undefined;
 }
@@ -64,7 +67,12 @@ export async function checkTerraformFiles(
       ? undefined
       : mergeSettings(folder.diagnostics, options.diagnostics);
   };
-  const limits = { maxOperators: options.maxOperators, maxBytes: options.maxBytes, diagnostics };
+  const limits = {
+    maxOperators: options.maxOperators,
+    maxBytes: options.maxBytes,
+    customFieldsLimit: options.customFieldsLimit,
+    diagnostics,
+  };
   let files: CheckedFile[];
   // Files left as they were, by path, with why: not written again in a later round.
   const refused = new Map<string, { file: CheckedFile; problem: Diagnostic }>();

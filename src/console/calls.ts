@@ -144,9 +144,14 @@ const session: Handler = async (context) => ({
   ...(context.diagnostics !== undefined && { diagnostics: context.diagnostics }),
 });
 
+/** The zone's custom fields, and the limit the page counts them against (the client's). */
 const getCustomFields: Handler = async ({ client }, call) => {
   const state = await client.getCustomFields(zoneOf(call.query, "the query"));
-  return { rulesetId: state?.rulesetId ?? null, config: state?.config ?? {} };
+  return {
+    rulesetId: state?.rulesetId ?? null,
+    config: state?.config ?? {},
+    limit: client.transport.customFieldsLimit,
+  };
 };
 
 const changeCustomFields: Handler = async ({ client }, call) => {

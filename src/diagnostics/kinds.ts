@@ -473,6 +473,12 @@ export const DiagnosticKind = {
     (a) =>
       `${a.count} custom fields given; a zone takes at most ${a.limit} across all lists${customFieldRule(4)}`,
   ),
+  TooManyInCustomFieldList: kind<{ count: number; what: string; list: string; limit: number }>(
+    "E0632",
+    "error",
+    (a) =>
+      `${a.count} ${a.what} given (${a.list}); the service takes at most ${a.limit} in each list${customFieldRule(4)}`,
+  ),
   InvalidDestination: kind<{ destination: string; reason: string }>(
     "E0610",
     "error",

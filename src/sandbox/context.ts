@@ -1,4 +1,5 @@
-import type { ResolvedScope } from "../api/index.js";
+import type { CustomFieldsLimit, ResolvedScope } from "../api/index.js";
+import type { RulesetVersions } from "./ruleset-versions.js";
 import type { Store } from "./store.js";
 
 /** What a route handler gets: the scope, the path parameters, the query and the parsed JSON body. */
@@ -12,6 +13,10 @@ export interface RequestContext {
   params: Record<string, string>;
   query: URLSearchParams;
   body: Record<string, unknown>;
+  /** The versions of each ruleset written since the start, for `GET …/versions/{v}`. */
+  rulesetVersions: RulesetVersions;
+  /** The custom-field limits the rules of the custom fields phase are held to. */
+  customFieldsLimit: CustomFieldsLimit;
   /** The seed of the push's samples (output_options.sample_rate). */
   sampleSeed: number;
   /** The deepest nesting of arrays and objects accepted in a JSON value. */

@@ -1,6 +1,7 @@
 import {
   CUSTOM_FIELDS_PHASE,
   type CustomFieldColumn,
+  type CustomFieldsLimit,
   checkCustomFieldRules,
   configFromRules,
   namesByColumn,
@@ -11,11 +12,11 @@ import type { Ruleset } from "./model.js";
 export { CUSTOM_FIELDS_PHASE };
 
 /**
- * Holds the rules of the custom fields phase to the custom-field rules 1–4, with the check the
- * client runs before it sends: the first problem is the answer, its message and its pointer.
+ * Holds the rules of the custom fields phase to the custom-field rules 1–4 under `limit`, with the
+ * check the client runs before it sends: the first problem is the answer, its message and its pointer.
  */
-export function checkCustomFieldsPhase(rules: readonly unknown[]): void {
-  const first = checkCustomFieldRules(rules)[0];
+export function checkCustomFieldsPhase(rules: readonly unknown[], limit: CustomFieldsLimit): void {
+  const first = checkCustomFieldRules(rules, { limit })[0];
   if (first) throw invalidRulesetValue(first.path, first.message);
 }
 

@@ -1,3 +1,4 @@
+import type { CustomFieldsLimit } from "../api/index.js";
 import type { Reply, RequestContext } from "./context.js";
 import { CUSTOM_FIELDS_PHASE, checkCustomFieldsPhase } from "./custom-fields.js";
 import { ErrorCode, invalidRulesetValue, SandboxError } from "./errors.js";
@@ -64,11 +65,17 @@ function checkPhase(phase: unknown, pointer: string): string {
  * Builds the rules of a PUT or create from the body: every rule replaces the ones before. A rule
  * sent with the `id` of an existing rule keeps it (and its version when nothing changed).
  */
-function buildRules(input: unknown, phase: string, previous: readonly Rule[], now: string): Rule[] {
+function buildRules(
+  input: unknown,
+  phase: string,
+  previous: readonly Rule[],
+  now: string,
+  limit: CustomFieldsLimit,
+): Rule[] {
   if (input === undefined || input === null) return [];
   if (!Array.isArray(input)) throw invalidRulesetValue("/rules", "rules must be an array");
   // The custom-field rules first, so that the answer is the one the client gives before it sends.
-  if (phase === CUSTOM_FIELDS_PHASE) checkCustomFieldsPhase(input);
+  if (phase === CUSTOM_FIELDS_PHASE) checkCustomFieldsPhase(input, limit);
   const rules = input.map((raw, index): Rule => {
     const at = `/rules/${index}`;
     if (typeof raw !== "object" || raw === null || Array.isArray(raw))
@@ -125,7 +132,7 @@ function buildRules(input: unknown, phase: string, previous: readonly Rule[], no
   return rules;
 }
 
-function createIn(zone: ZoneState, body: Record<string, unknown>): Ruleset {
+function createIn(zone: ZoneState, body: Record<string, unknown>, limit: CustomFieldsLimit): Ruleset {
   const name = body["name"];
   if (typeof name !== "string" || name === "")
     throw invalidRulesetValue("/name", "name is required and must be a non-empty string");
@@ -152,13 +159,13 @@ function createIn(zone: ZoneState, body: Record<string, unknown>): Ruleset {
     phase,
     version: "1",
     last_updated: now,
-    rules: buildRules(body["rules"], phase, [], now),
+    rules: buildRules(body["rules"], phase, [], now, limit),
   };
   zone.rulesets.push(ruleset);
   return ruleset;
 }
 
-function updateIn(ruleset: Ruleset, body: Record<string, unknown>): Ruleset {
+function updateIn(ruleset: Ruleset, body: Record<string, unknown>, limit: CustomFieldsLimit): Ruleset {
   for (const key of ["kind", "phase"] as const)
     if (body[key] !== undefined && body[key] !== ruleset[key])
       throw invalidRulesetValue(
@@ -171,7 +178,7 @@ function updateIn(ruleset: Ruleset, body: Record<string, unknown>): Ruleset {
   if (name !== undefined) ruleset.name = name;
   if (description !== undefined) ruleset.description = description;
   if (body["rules"] !== undefined)
-    ruleset.rules = buildRules(body["rules"], ruleset.phase, ruleset.rules, now);
+    ruleset.rules = buildRules(body["rules"], ruleset.phase, ruleset.rules, now, limit);
   ruleset.version = String(Number(ruleset.version) + 1);
   ruleset.last_updated = now;
   return ruleset;
@@ -184,25 +191,56 @@ function write<T>(context: RequestContext, change: (zone: ZoneState) => T): Prom
   return context.store.update(context.stateKey, change);
 }
 
+/** A write that makes a version of a ruleset: the version is kept once acknowledged. */
+async function writeVersion(
+  context: RequestContext,
+  change: (zone: ZoneState) => Ruleset,
+): Promise<Ruleset | null> {
+  const ruleset = await write(context, change);
+  if (ruleset) context.rulesetVersions.record(context.stateKey, ruleset);
+  return ruleset;
+}
+
 export async function listRulesets(context: RequestContext): Promise<Reply> {
   const rulesets = context.store.zone(context.stateKey).rulesets.map(summary);
   return { status: 200, result: rulesets, resultInfo: { count: rulesets.length, per_page: rulesets.length } };
 }
 
 export async function createRuleset(context: RequestContext): Promise<Reply> {
-  return { status: 200, result: await write(context, (zone) => createIn(zone, context.body)) };
+  return {
+    status: 200,
+    result: await writeVersion(context, (zone) => createIn(zone, context.body, context.customFieldsLimit)),
+  };
 }
 
 export async function getRuleset(context: RequestContext): Promise<Reply> {
   return { status: 200, result: findRuleset(context.store.zone(context.stateKey), context.params["id"]!) };
 }
 
+/** `GET …/rulesets/{id}/versions/{version}`: the ruleset as that write left it. */
+export async function getRulesetVersion(context: RequestContext): Promise<Reply> {
+  const id = context.params["id"]!;
+  const version = Number(context.params["version"]);
+  const current = findRuleset(context.store.zone(context.stateKey), id);
+  const ruleset =
+    Number(current.version) === version
+      ? current
+      : context.rulesetVersions.get(context.stateKey, id, version);
+  if (!ruleset || version > Number(current.version))
+    throw new SandboxError(
+      404,
+      ErrorCode.rulesetNotFound,
+      `could not find version ${version} of ruleset ${id}`,
+    );
+  return { status: 200, result: ruleset };
+}
+
 export async function updateRuleset(context: RequestContext): Promise<Reply> {
   const id = context.params["id"]!;
   return {
     status: 200,
-    result: await write(context, (zone) =>
-      updateIn(editable(zone.rulesets, findRuleset(zone, id)), context.body),
+    result: await writeVersion(context, (zone) =>
+      updateIn(editable(zone.rulesets, findRuleset(zone, id)), context.body, context.customFieldsLimit),
     ),
   };
 }
@@ -213,6 +251,7 @@ export async function deleteRuleset(context: RequestContext): Promise<Reply> {
     findRuleset(zone, id);
     zone.rulesets = zone.rulesets.filter((r) => r.id !== id);
   });
+  context.rulesetVersions.forget(context.stateKey, id);
   return { status: 204 };
 }
 
@@ -235,15 +274,16 @@ export async function getEntrypoint(context: RequestContext): Promise<Reply> {
 /** PUT on the entry point updates the phase's zone ruleset, creating it first when the zone has none. */
 export async function updateEntrypoint(context: RequestContext): Promise<Reply> {
   const phase = checkPhase(context.params["phase"], "/phase");
-  const result = await write(context, (zone) => {
+  const limit = context.customFieldsLimit;
+  const result = await writeVersion(context, (zone) => {
     const existing = entrypointOf(zone, phase);
     if (existing)
-      return updateIn(editable(zone.rulesets, existing), {
-        ...context.body,
-        kind: undefined,
-        phase: undefined,
-      });
-    return createIn(zone, { name: "default", ...context.body, kind: "zone", phase });
+      return updateIn(
+        editable(zone.rulesets, existing),
+        { ...context.body, kind: undefined, phase: undefined },
+        limit,
+      );
+    return createIn(zone, { name: "default", ...context.body, kind: "zone", phase }, limit);
   });
   return { status: 200, result };
 }

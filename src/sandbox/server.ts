@@ -3,7 +3,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import type { Duplex } from "node:stream";
-import { MAX_TIMEOUT_MS, type ResolvedScope } from "../api/index.js";
+import {
+  type CustomFieldsLimit,
+  DEFAULT_CUSTOM_FIELDS_LIMIT,
+  MAX_TIMEOUT_MS,
+  type ResolvedScope,
+} from "../api/index.js";
 import { authenticate, type Credentials, resolveCredentials } from "./auth.js";
 import { noUpload, type Reply, type RequestContext, type Upload } from "./context.js";
 import { ErrorCode, SandboxError } from "./errors.js";
@@ -27,11 +32,13 @@ import { DEFAULT_INSTANT_LOGS_OPTIONS, InstantLogs } from "./instant-logs.js";
 import { createJob, datasetFields, deleteJob, getJob, listDatasetJobs, listJobs, updateJob } from "./jobs.js";
 import { createChallenge, destinationExists, validateChallenge, validateDestination } from "./ownership.js";
 import { ingest } from "./push.js";
+import { RulesetVersions } from "./ruleset-versions.js";
 import {
   createRuleset,
   deleteRuleset,
   getEntrypoint,
   getRuleset,
+  getRulesetVersion,
   listRulesets,
   updateEntrypoint,
   updateRuleset,
@@ -79,6 +86,10 @@ export interface SandboxOptions extends Credentials {
   instantLogsSessionMs?: number;
   /** How long an Instant Logs session waits for its client to connect (default 5 minutes). */
   instantLogsConnectTimeoutMs?: number;
+  /** The versions of each ruleset kept for `GET …/rulesets/{id}/versions/{v}`, the latest first (default 100). */
+  maxRulesetVersions?: number;
+  /** The custom-field limits rules are held to: `service` (default, 100 in each list) or `seed` (40 in all). */
+  customFieldsLimit?: CustomFieldsLimit;
   /** The seed of `output_options.sample_rate`'s sample: the same records every run (default: a random one). */
   sampleSeed?: number;
   /** Where failures that are the sandbox's own fault are reported (default: nowhere). */
@@ -125,6 +136,8 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 export const DEFAULT_MIN_BODY_BYTES_PER_SECOND = 64 * 1024;
 const DEFAULT_MAX_CONNECTIONS = 256;
+/** Versions of a ruleset kept for reading: far more than the writes a client's conflict reads back at once. */
+const DEFAULT_MAX_RULESET_VERSIONS = 100;
 /**
  * What a zone may hold: 32 MiB is 32 rulesets of the largest body, or some 45,000 jobs. Everything
  * is kept in memory, and loaded at start-up; a write costs only what it changes (zone-files.ts).
@@ -150,6 +163,7 @@ const identifiers: Record<string, RegExp> = {
   account: /^[0-9a-f]{32}$/,
   id: /^[0-9a-f]{32}$/,
   job: /^[0-9]{1,15}$/,
+  version: /^[0-9]{1,15}$/,
   phase: /^[a-z0-9_]+$/,
   dataset: /^[a-z0-9_]+$/,
   datasetId: /^[A-Za-z0-9_-]{1,128}$/,
@@ -196,6 +210,10 @@ const routes: Route[] = [
   {
     segments: ["zones", ":zone", "rulesets", ":id"],
     methods: { GET: getRuleset, PUT: updateRuleset, DELETE: deleteRuleset },
+  },
+  {
+    segments: ["zones", ":zone", "rulesets", ":id", "versions", ":version"],
+    methods: { GET: getRulesetVersion },
   },
   ...jobRoutes("zones"),
   ...jobRoutes("accounts"),
@@ -333,6 +351,7 @@ async function serve(
     minBytesPerSecond: options.minBodyBytesPerSecond ?? DEFAULT_MIN_BODY_BYTES_PER_SECOND,
   };
   const sampleSeed = options.sampleSeed ?? randomInt(2 ** 32);
+  const rulesetVersions = new RulesetVersions(options.maxRulesetVersions ?? DEFAULT_MAX_RULESET_VERSIONS);
   const defaults = DEFAULT_INSTANT_LOGS_OPTIONS;
   const instantLogs = new InstantLogs(
     {
@@ -400,6 +419,8 @@ async function serve(
       dataDir,
       ...scopeOf(found.params),
       sampleSeed,
+      customFieldsLimit: options.customFieldsLimit ?? DEFAULT_CUSTOM_FIELDS_LIMIT,
+      rulesetVersions,
       params: found.params,
       query: url.searchParams,
       maxJsonDepth,

@@ -1,5 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import type { CustomFieldsLimit } from "../api/index.js";
 import {
   type Diagnostic,
   type DiagnosticSettings,
@@ -26,6 +27,8 @@ export const DEFAULT_MAX_TERRAFORM_FILES = 10_000;
 export interface TerraformCheckOptions {
   maxOperators?: number | undefined;
   maxBytes?: number | undefined;
+  /** The limits custom-field rules are held to: `service` (default, 100 in each list) or `seed` (40 in all). */
+  customFieldsLimit?: CustomFieldsLimit;
   maxFileBytes?: number;
   maxFiles?: number;
   maxDepth?: number;
@@ -256,6 +259,6 @@ async function checkModule(module: Module, options: TerraformCheckOptions): Prom
       else if (type === "cloudflare_ruleset") rulesets.push({ block, file });
     }
   }
-  found.push(...(await checkCustomFieldRulesets(rulesets, module.scope)));
+  found.push(...(await checkCustomFieldRulesets(rulesets, module.scope, options.customFieldsLimit)));
   return found;
 }

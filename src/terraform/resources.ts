@@ -1,4 +1,10 @@
-import { checkCustomFieldRules, checkJobBody, JOB_BODY_FIELDS, type Problem } from "../api/index.js";
+import {
+  type CustomFieldsLimit,
+  checkCustomFieldRules,
+  checkJobBody,
+  JOB_BODY_FIELDS,
+  type Problem,
+} from "../api/index.js";
 import { datasetScopes, getCatalog } from "../catalog/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
 import { bodyValue, siteOfPointer, type UnreadSetting } from "./body-value.js";
@@ -146,11 +152,12 @@ const FIELD_LISTS = /^\/rules\/\d+\/action_parameters\/[a-z_]+_fields$/;
 /**
  * Checks the `cloudflare_ruleset` resources of phase `http_log_custom_fields`, a zone's together:
  * one ruleset per zone, and its rules with the API module's rules (action, expression, lists,
- * lower-case header names, a header raw or transformed, at most 40 fields).
+ * lower-case header names, a header raw or transformed, and `limit`: by default 100 in each list).
  */
 export async function checkCustomFieldRulesets(
   resources: readonly Resource[],
   scope: Scope,
+  limit: CustomFieldsLimit | undefined,
 ): Promise<FileDiagnostic[]> {
   const found: FileDiagnostic[] = [];
   const zones = new Map<string, { first: Resource; rules: unknown[]; sites: Map<string, Site> }>();
@@ -201,7 +208,7 @@ export async function checkCustomFieldRulesets(
   }
   for (const { rules, sites } of zones.values()) {
     if (rules.length === 0) continue;
-    for (const item of checkCustomFieldRules(rules)) {
+    for (const item of checkCustomFieldRules(rules, limit === undefined ? {} : { limit })) {
       const site = siteOfPointer(sites, item.path);
       if (!site) continue;
       const placed = placedProblem(item, site);

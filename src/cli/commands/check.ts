@@ -4,6 +4,11 @@ import { checkAndFix } from "../check-fix.js";
 import { CHECK_FORMATS, checkFiles, checkFormat } from "../check-report.js";
 import { checkTerraformPaths, splitPaths } from "../check-terraform.js";
 import { compilerFlags, compilerOptionsFrom, withFolderDefaults } from "../compiler-options.js";
+import {
+  CUSTOM_FIELDS_LIMIT_USAGE,
+  customFieldsLimitFlag,
+  customFieldsLimitFrom,
+} from "../custom-fields-limit.js";
 import { diagnosticsJson, reportDiagnostics, statsLine } from "../diagnostics-output.js";
 import { type CliIO, readSource, UsageError } from "../io.js";
 import { warnAboveServiceLimits } from "../service-limits.js";
@@ -29,6 +34,8 @@ Options:
                         github one GitHub Actions workflow command per diagnostic
   --fix                 apply the safe fixes and print each: rewrite FILE or each .tf file in
                         place; with standard input (- or no FILE), print the fixed filter
+${CUSTOM_FIELDS_LIMIT_USAGE}
+                        (the custom-field rules of cloudflare_ruleset resources)
 ${TUNING_USAGE}
 Exit status: 0 valid (warnings and notes allowed), 1 errors, 2 usage.`;
 
@@ -36,6 +43,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, {
     ...compilerFlags,
     ...tuningFlags,
+    ...customFieldsLimitFlag,
     json: { type: "boolean" },
     fix: { type: "boolean" },
     format: { type: "string" },
@@ -46,6 +54,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     maxOperators: parseCount(values["max-operators"], "--max-operators", 1),
     maxBytes: parseCount(values["max-bytes"], "--max-bytes", 1),
   };
+  const customFieldsLimit = customFieldsLimitFrom(values);
   // terraform apply sends these jobs: the service holds their filters to its own limits.
   if (terraform.length > 0) warnAboveServiceLimits(io, limits);
   const several = filters.length > 1 || (terraform.length > 0 && filters.length > 0);
@@ -58,6 +67,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       fix: values.fix === true,
       compileOptions: await compilerOptionsFrom(values),
       diagnostics: tuningFromFlags(values),
+      customFieldsLimit,
       ...limits,
     });
   if (terraform.length > 0) {
@@ -69,6 +79,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       fix: values.fix === true,
       json: format === "json",
       ...limits,
+      customFieldsLimit,
       diagnostics: tuningFromFlags(values),
     });
   }

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { resolveScope } from "../../api/ids.js";
 import {
+  type CustomFieldsLimit,
   createClient,
   DEFAULT_BASE_URL,
   DEFAULT_MAX_RETRIES,
@@ -16,6 +17,11 @@ import { API_PREFIX, DEFAULT_DATA_DIR, type Sandbox, startSandbox } from "../../
 import { apiFlags, clientFrom } from "../api-common.js";
 import { parseCommandArgs, parseCount } from "../args.js";
 import { folderDefaults } from "../compiler-options.js";
+import {
+  CUSTOM_FIELDS_LIMIT_USAGE,
+  customFieldsLimitFlag,
+  customFieldsLimitFrom,
+} from "../custom-fields-limit.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
 import { untilStopped } from "../signals.js";
 import { TUNING_USAGE, tuningFlags, tuningFromFlags } from "../tuning-flags.js";
@@ -51,6 +57,8 @@ Options:
                         CLOUDFLARE_API_KEY; flags are visible in process lists)
   --timeout-ms N        per-request timeout in ms (default ${DEFAULT_TIMEOUT_MS})
   --max-retries N       retries of a GET, PUT or DELETE (default ${DEFAULT_MAX_RETRIES})
+${CUSTOM_FIELDS_LIMIT_USAGE}
+                        (the page counts against it; the embedded sandbox holds rules to it)
 The filterc.json of the current folder sets the levels of the filters' warnings (diagnostics),
 and so do these flags, over it:
 ${TUNING_USAGE}
@@ -96,18 +104,27 @@ interface Api {
   sandbox?: Sandbox;
 }
 
-async function embeddedSandbox(dataDir: string, io: CliIO): Promise<Api> {
+async function embeddedSandbox(
+  dataDir: string,
+  io: CliIO,
+  customFieldsLimit: CustomFieldsLimit,
+): Promise<Api> {
   const folder = resolve(io.cwd, dataDir);
   let sandbox: Sandbox;
   try {
-    sandbox = await startSandbox({ port: 0, dataDir: folder, log: (line) => io.stderr(`${line}\n`) });
+    sandbox = await startSandbox({
+      port: 0,
+      dataDir: folder,
+      customFieldsLimit,
+      log: (line) => io.stderr(`${line}\n`),
+    });
   } catch (error) {
     throw new UserError(`cannot start the embedded sandbox: ${(error as Error).message}`);
   }
   const token = sandbox.token!;
   const baseUrl = `${sandbox.url}${API_PREFIX}`;
   return {
-    client: createClient({ baseUrl, apiToken: token, env: {} }),
+    client: createClient({ baseUrl, apiToken: token, env: {}, customFieldsLimit }),
     description: { kind: "embedded sandbox", url: baseUrl, dataDir },
     secrets: [token],
     challengeFolder: folder,
@@ -115,7 +132,11 @@ async function embeddedSandbox(dataDir: string, io: CliIO): Promise<Api> {
   };
 }
 
-function givenApi(values: Record<string, string | boolean | undefined>, io: CliIO): Api {
+function givenApi(
+  values: Record<string, string | boolean | undefined>,
+  io: CliIO,
+  customFieldsLimit: CustomFieldsLimit,
+): Api {
   const flag = (name: string) => nonEmpty(values[name] as string | undefined);
   const token = flag("api-token") ?? nonEmpty(io.env["CLOUDFLARE_API_TOKEN"]);
   const email = flag("email") ?? nonEmpty(io.env["CLOUDFLARE_EMAIL"]);
@@ -124,7 +145,7 @@ function givenApi(values: Record<string, string | boolean | undefined>, io: CliI
     throw new UserError(
       "no credentials for the API: give --api-token (or --email and --api-key), or set CLOUDFLARE_API_TOKEN",
     );
-  const client = clientFrom(values, io);
+  const client = clientFrom(values, io, { customFieldsLimit });
   const dataDir = flag("data-dir");
   return {
     client,
@@ -137,10 +158,17 @@ function givenApi(values: Record<string, string | boolean | undefined>, io: CliI
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const { values: all } = parseCommandArgs(
     argv,
-    { port: { type: "string" }, "data-dir": { type: "string" }, ...consoleApiFlags, ...tuningFlags },
+    {
+      port: { type: "string" },
+      "data-dir": { type: "string" },
+      ...consoleApiFlags,
+      ...tuningFlags,
+      ...customFieldsLimitFlag,
+    },
     false,
   );
-  const { deny, allow, ...values } = all;
+  const { deny, allow, "custom-fields-limit": limitFlag, ...values } = all;
+  const customFieldsLimit = customFieldsLimitFrom({ "custom-fields-limit": limitFlag });
   for (const name of ["data-dir", "api-token", "email", "api-key", "base-url"] as const)
     if (values[name] === "") throw new UsageError(`--${name} is empty; give a value`);
   if ((values.email === undefined) !== (values["api-key"] === undefined))
@@ -155,11 +183,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   );
   let zoneId = scopeId("zone", values.zone, io.env);
   const accountId = scopeId("account", values.account, io.env);
-  const given = drivesGivenApi ? givenApi(values, io) : undefined;
+  const given = drivesGivenApi ? givenApi(values, io, customFieldsLimit) : undefined;
   if (!existsSync(`${pageFolder}index.html`))
     throw new UserError("the console page is not built; run npm run build");
   const dataDir = values["data-dir"] ?? DEFAULT_DATA_DIR;
-  const api = given ?? (await embeddedSandbox(dataDir, io));
+  const api = given ?? (await embeddedSandbox(dataDir, io, customFieldsLimit));
   if (!drivesGivenApi && zoneId === undefined && accountId === undefined) zoneId = SANDBOX_ZONE;
   let server: ConsoleServer;
   try {

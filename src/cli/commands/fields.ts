@@ -1,10 +1,11 @@
 import {
   type ClearCustomFieldsResult,
   CUSTOM_FIELD_LISTS,
+  type CustomFieldChange,
   type CustomFieldsConfig,
   type CustomFieldsState,
+  DEFAULT_MAX_CONFLICT_RETRIES,
   type LogpushClient,
-  MAX_CUSTOM_FIELDS,
   type ZoneScope,
 } from "../../api/index.js";
 import { terminalJson, terminalText } from "../../diagnostics/index.js";
@@ -17,7 +18,12 @@ import {
   runApiAction,
   scopeFrom,
 } from "../api-common.js";
-import { parseCommandArgs, subcommandOf } from "../args.js";
+import { parseCommandArgs, parseCount, subcommandOf } from "../args.js";
+import {
+  CUSTOM_FIELDS_LIMIT_USAGE,
+  customFieldsLimitFlag,
+  customFieldsLimitFrom,
+} from "../custom-fields-limit.js";
 import { type CliIO, UsageError } from "../io.js";
 import { oneLine } from "../served-text.js";
 
@@ -30,12 +36,14 @@ whole configuration in one call: it lists the zone's rulesets, creates the rules
 and PUTs its single rule (a PUT replaces every rule of the ruleset). Nothing is written when the
 configuration is already in place. Checked before anything is sent, with the rules the service
 holds a configuration to: at least one field, valid header and cookie names, no duplicates, a
-header raw or transformed but not both, at most ${MAX_CUSTOM_FIELDS} fields. Header names are lower-cased (with a
-note); cookie names keep their case. "add" and "remove" read the current configuration and add the
-names given to it, or remove them from it, then set the result; a name to remove must be
-configured (a cookie only in its own letter case), and removing the last ones clears the
-configuration. "clear" PUTs the ruleset with no rules; a zone without the ruleset has nothing to
-clear. "list" and "ls" are "get".
+header raw or transformed but not both, and the limit of --custom-fields-limit. Header names are
+lower-cased (with a note); cookie names keep their case. "add" and "remove" read the current
+configuration and add the names given to it, or remove them from it, then set the result; a name
+to remove must be configured (a cookie only in its own letter case), and removing the last ones
+clears the configuration. "clear" PUTs the ruleset with no rules; a zone without the ruleset has
+nothing to clear. "list" and "ls" are "get". Each write prints what it changed, field by field.
+A write that another one overtook (the ruleset's version moved on between its read and its PUT)
+reads what the other wrote, keeps it, and writes again.
 
 Options of set, add and remove (each may be repeated):
   --request-header H              raw request header (request_fields)
@@ -43,6 +51,10 @@ Options of set, add and remove (each may be repeated):
   --response-header H             response header after Transform Rules (response_fields)
   --raw-response-header H         response header as the origin sent it (raw_response_fields)
   --cookie C                      cookie (cookie_fields)
+Options of set, add, remove and clear:
+${CUSTOM_FIELDS_LIMIT_USAGE}
+  --max-conflict-retries N
+                        writes done again after another write got in between (default ${DEFAULT_MAX_CONFLICT_RETRIES})
 
 ${apiFlagsUsage}
 Exit status: 0 success, 1 API or validation error, 2 usage.`;
@@ -79,14 +91,25 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const subcommand = subcommandOf(word, subcommands, { list: "get", ls: "get" });
   const { values } = parseCommandArgs(
     rest,
-    { ...apiFlags, ...(subcommand === "get" || subcommand === "clear" ? {} : listFlags) },
+    {
+      ...apiFlags,
+      ...(subcommand === "get"
+        ? {}
+        : { ...customFieldsLimitFlag, "max-conflict-retries": { type: "string" } }),
+      ...(subcommand === "get" || subcommand === "clear" ? {} : listFlags),
+    },
     false,
   );
   const zone = scopeFrom(values, io, true) as ZoneScope;
   const json = values.json === true;
   const dryRun = values["dry-run"] === true;
   return runApiAction(io, `fields ${subcommand}`, json, async () => {
-    const client = clientFrom(values, io);
+    const flag = (name: string) => (values as Record<string, string | undefined>)[name];
+    const retries = parseCount(flag("max-conflict-retries"), "--max-conflict-retries");
+    const client = clientFrom(values, io, {
+      customFieldsLimit: customFieldsLimitFrom({ "custom-fields-limit": flag("custom-fields-limit") }),
+      ...(retries === undefined ? {} : { maxConflictRetries: retries }),
+    });
     if (subcommand === "get") {
       if (dryRun) {
         printPlan(io, await client.dryRun((c) => c.getCustomFields(zone)), [], json);
@@ -108,7 +131,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         return 0;
       }
       printNotices(io, result.notices);
-      io.stdout(describeClear(result));
+      io.stdout(`${describeClear(result)}${describeFieldChanges(result.changes)}`);
       return 0;
     }
     const config: CustomFieldsConfig = {};
@@ -143,10 +166,21 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           ? "cleared"
           : "set";
     io.stdout(
-      `custom fields ${what}: ruleset ${oneLine(String(result.rulesetId))}\n${describeConfig(result.config)}`,
+      `custom fields ${what}: ruleset ${oneLine(String(result.rulesetId))}\n${describeFieldChanges(result.changes)}${describeConfig(result.config)}`,
     );
     return 0;
   });
+}
+
+/** What a write changed, one line a field, as `jobs update` prints its changes: `  + request header x-id`. */
+function describeFieldChanges(changes: readonly CustomFieldChange[]): string {
+  return changes
+    .map(({ list, name, change }) => {
+      const { noun } = CUSTOM_FIELD_LISTS.find((entry) => entry.list === list)!;
+      // Names come from the service (a removed one) or the command line: shown as one line.
+      return `  ${change === "added" ? "+" : "-"} ${noun} ${oneLine(name)}\n`;
+    })
+    .join("");
 }
 
 function describeClear(result: ClearCustomFieldsResult): string {

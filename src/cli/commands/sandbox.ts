@@ -14,6 +14,11 @@ import {
   startSandbox,
 } from "../../sandbox/index.js";
 import { parseCommandArgs, parseCount } from "../args.js";
+import {
+  CUSTOM_FIELDS_LIMIT_USAGE,
+  customFieldsLimitFlag,
+  customFieldsLimitFrom,
+} from "../custom-fields-limit.js";
 import { type CliIO, UsageError, UserError } from "../io.js";
 
 const MIB = 1024 * 1024;
@@ -45,6 +50,7 @@ Options:
   --instant-logs-minutes N       how long an Instant Logs session lasts (default ${DEFAULT_INSTANT_LOGS_OPTIONS.maxSessionMs / 60_000}, the service's)
   --body-timeout S      seconds a request body may keep the sandbox waiting, plus one for every
                         ${DEFAULT_MIN_BODY_BYTES_PER_SECOND / 1024} KiB that came (default ${DEFAULT_BODY_TIMEOUT_MS / 1000})
+${CUSTOM_FIELDS_LIMIT_USAGE}
 With no credentials, a random API token is made and printed. On SIGINT or SIGTERM it stops accepting
 connections, lets requests under way finish within the grace period, closes the rest and exits 0.
 Exit status: 0 stopped, 1 could not start, 2 usage.`;
@@ -65,6 +71,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       "body-timeout": { type: "string" },
       "max-instant-logs-sessions": { type: "string" },
       "instant-logs-minutes": { type: "string" },
+      ...customFieldsLimitFlag,
     },
     false,
   );
@@ -102,6 +109,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if ((values.email === undefined) !== (values["api-key"] === undefined))
     throw new UsageError("--email and --api-key go together");
   const dataDir = values["data-dir"] ?? DEFAULT_DATA_DIR;
+  const customFieldsLimit = customFieldsLimitFrom(values);
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
   try {
     sandbox = await startSandbox({
@@ -110,6 +118,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       ...(apiToken ? { apiToken } : {}),
       ...(apiEmail && apiKey ? { apiEmail, apiKey } : {}),
       shutdownGraceMs: graceSeconds * 1000,
+      customFieldsLimit,
       ...(sampleSeed !== undefined ? { sampleSeed } : {}),
       ...(maxIngestLines !== undefined ? { maxIngestLines } : {}),
       ...(maxIngestMib !== undefined ? { maxIngestInflatedBytes: maxIngestMib * MIB } : {}),
