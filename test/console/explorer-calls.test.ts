@@ -135,7 +135,10 @@ describe("the console's Log Explorer calls", () => {
     const badId = await api("PUT", "/api/explorer/datasets/a%2Fb", { scope: { zoneId: ZONE }, filter: null });
     expect(badId.json.error.kind).toBe("refused");
     expect(badId.json.error.problems[0].path).toBe("datasetId");
-    const undecodable = await api("PUT", "/api/explorer/datasets/%E0", { scope: { zoneId: ZONE }, filter: null });
+    const undecodable = await api("PUT", "/api/explorer/datasets/%E0", {
+      scope: { zoneId: ZONE },
+      filter: null,
+    });
     expect([undecodable.status, undecodable.json.error.message]).toEqual([
       400,
       "the dataset ID in the path is not percent-encoded UTF-8",
