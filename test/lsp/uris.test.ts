@@ -42,7 +42,11 @@ function started(): TestClient & { stderr: () => string } {
 }
 
 async function initialize(current: TestClient, capabilities: object = {}) {
-  await current.connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, capabilities });
+  await current.connection.sendRequest(InitializeRequest.type, {
+    processId: null,
+    rootUri: null,
+    capabilities,
+  });
   await current.connection.sendNotification(InitializedNotification.type, {});
 }
 
@@ -101,9 +105,9 @@ describe("documents at any URI", () => {
     for (const uri of noLocalFile) {
       expect({ uri, codes: await openCodes(current, uri, text, "lpf") }).toEqual({ uri, codes });
       expect((await hover(current, uri))?.contents).toBeDefined();
-      expect(
-        await current.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } }),
-      ).toEqual([]);
+      expect(await current.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })).toEqual(
+        [],
+      );
     }
     for (const uri of ["file://server/share/main.tf", "file:///srv/a%2Fmain.tf", "untitled:main.tf"]) {
       const tf = 'resource "cloudflare_logpush_job" "a" {\n  filter = "{}"\n}\n';
