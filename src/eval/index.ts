@@ -11,7 +11,7 @@ export {
 } from "./kind-check.js";
 export { compileLineFilter, type LineFilter, type LineFilterOptions, LineVerdict } from "./line-filter.js";
 export { lineScannerModule } from "./line-scanner.js";
-export { ExactNumber, isShortText, jsonNumber, NUMERIC_TEXT } from "./numbers.js";
+export { ExactNumber, isShort, jsonNumber, NUMERIC_TEXT, parseDecimal } from "./numbers.js";
 export { compilePredicate, type Predicate } from "./predicate.js";
 export { compileLineRejecter } from "./prefilter.js";
 export { parseRecord, topLevelMembers } from "./records.js";

@@ -1,4 +1,4 @@
-import { isShortText, NUMERIC_TEXT } from "../eval/index.js";
+import { isShort, NUMERIC_TEXT, parseDecimal } from "../eval/index.js";
 import { OPERATORS, type PositiveOperatorOn } from "../syntax/index.js";
 import type { Dialect, JsonRef } from "./dialect.js";
 
@@ -68,18 +68,25 @@ export function numberCases(
 }
 
 /**
- * Whether the SQL over DuckDB's reading of a record compares a numeric value by the exact value eval
- * reads: `text` is a JSON number as the record writes it, or a numeric string's content (`quoted`).
+ * Whether the SQL over DuckDB's reading of a record compares a numeric value as eval compares it:
+ * `text` is a JSON number as the record writes it, or a numeric string's content (`quoted`).
  * DuckDB reads a JSON number with a point or an exponent as a double and gives it back as the
  * shortest text of that double (`0.12345678901234567` as `0.12345678901234566`); numberCases compares
- * text of EXACT_NUMBER's form exactly and other text as a double. A value of at most 15 significant
- * digits is read exactly either way.
+ * text of EXACT_NUMBER's form exactly and other text as a double. A double holds a value of at most
+ * 15 significant digits exactly enough, and one far from every constant (at least 10^21, past every
+ * constant and every nanosecond of year 9999, or below 10^-18, under every constant but zero) on
+ * the same side of each.
  */
 export function readsNumberExactly(text: string, quoted: boolean): boolean {
-  if (isShortText(text)) return true;
-  if (!quoted && /[.eE]/.test(text)) return false;
-  return EXACT_NUMBER.test(text);
+  const decimal = parseDecimal(text)!;
+  if (isShort(decimal)) return true;
+  if (Math.abs(decimal.exponent) <= MAX_DOUBLE_EXPONENT && (decimal.exponent > 21 || decimal.exponent <= -18))
+    return true;
+  return (quoted || !/[.eE]/.test(text)) && EXACT_NUMBER.test(text);
 }
+
+/** Decimal exponents well within a double's normal range (as eval's isShort has them). */
+const MAX_DOUBLE_EXPONENT = 300;
 
 /** Numeric text compared with number constants exactly (see numberCases). */
 export function compareNumber(
