@@ -67,7 +67,7 @@ interface Place {
 /**
  * Opens a temporary file for `path`, having checked that it may be written as `options` say (a
  * refusal is WriteRefused, before anything is written). A process killed midway leaves its
- * debris, `NAME.tmp-XXXXXXXXXXXX`, only in the temporary folder.
+ * debris (`NAME.tmp-` and twelve random characters) only in the temporary folder.
  */
 export async function createAtomicFile(path: string, options: AtomicWriteOptions): Promise<AtomicFile> {
   const place = await placeOf(resolve(path), options);
