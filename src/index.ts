@@ -13,6 +13,7 @@ export {
   ClientConfigError,
   type ClientOptions,
   type CustomFieldChange,
+  type CustomFieldList,
   type CustomFieldsCheck,
   type CustomFieldsConfig,
   type CustomFieldsLimit,

@@ -244,17 +244,20 @@ export class LogpushClient {
     const operation = options.merge ? `${options.merge} custom fields` : "set custom fields";
     const scope = resolveScope(zone, operation);
     let change: CustomFieldsChange;
+    // What checking the names as given says (header names lower-cased): the write checks them normalized.
+    const given: string[] = [];
     if (options.merge) change = { kind: options.merge, config };
     else {
-      const given = this.checkCustomFields(config);
-      if (!given.ok) throw new ValidationError(operation, given.problems);
-      change = { kind: "set", config: given.config };
+      const checked = checkCustomFields(config, { limit: this.transport.customFieldsLimit });
+      if (!checked.ok) throw new ValidationError(operation, checked.problems);
+      given.push(...checked.notices);
+      change = { kind: "set", config: checked.config };
     }
-    const { rulesetId, ...result } = await this.oneWriteAtATime(scope, () =>
+    const { rulesetId, notices, ...result } = await this.oneWriteAtATime(scope, () =>
       this.changeCustomFields(scope, operation, change),
     );
     // Only a clear finds no ruleset to write to.
-    return { rulesetId: rulesetId!, ...result };
+    return { rulesetId: rulesetId!, notices: [...given, ...notices], ...result };
   }
 
   /**
@@ -286,7 +289,10 @@ export class LogpushClient {
     return done;
   }
 
+  /** Holds what a write would leave to the rules; none at all is a clear (no rule), which they allow. */
   private checkCustomFields(config: CustomFieldsConfig): CustomFieldsCheck {
+    if (CUSTOM_FIELD_LISTS.every(({ list }) => (config[list] ?? []).length === 0))
+      return { ok: true, config: {}, actionParameters: {}, problems: [], notices: [] };
     return checkCustomFields(config, { limit: this.transport.customFieldsLimit });
   }
 

@@ -19,8 +19,11 @@ export type CustomFieldsChange =
 
 /** One custom field a write added or removed. */
 export interface CustomFieldChange {
+  /** The list it is in. */
   list: CustomFieldList;
+  /** Its name, as sent (header names lower case). */
   name: string;
+  /** Whether the write put it in or took it out. */
   change: "added" | "removed";
 }
 

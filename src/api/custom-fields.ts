@@ -17,6 +17,7 @@ export interface CustomFieldsConfig {
   cookies?: string[];
 }
 
+/** One of the five lists of custom fields, by its name in a configuration (`requestHeaders`, …). */
 export type CustomFieldList = keyof CustomFieldsConfig;
 
 /** The http_requests fields a job selects to get the custom fields' values. */
@@ -76,8 +77,10 @@ export const CUSTOM_FIELD_LISTS: ReadonlyArray<{
 export const CUSTOM_FIELDS_LIMITS = {
   service: { most: 100, per: "list" },
   seed: { most: 40, per: "zone" },
-} as const satisfies Record<string, { most: number; per: "list" | "zone" }>;
-export type CustomFieldsLimit = keyof typeof CUSTOM_FIELDS_LIMITS;
+} as const satisfies Record<CustomFieldsLimit, { most: number; per: "list" | "zone" }>;
+/** A named custom-field limit: `service` (100 in each list) or `seed` (40 across all lists). */
+export type CustomFieldsLimit = "service" | "seed";
+/** The limit a zone's custom fields are held to unless another is named: the service's today. */
 export const DEFAULT_CUSTOM_FIELDS_LIMIT: CustomFieldsLimit = "service";
 
 export const isCustomFieldsLimit = (value: unknown): value is CustomFieldsLimit =>

@@ -14,6 +14,7 @@ export {
   CUSTOM_FIELD_LISTS,
   CUSTOM_FIELDS_LIMITS,
   type CustomFieldColumn,
+  type CustomFieldList,
   type CustomFieldsCheck,
   type CustomFieldsConfig,
   type CustomFieldsLimit,

@@ -5,9 +5,10 @@
  * so they name exactly what `--help` names: the command table (commands.ts) gives the commands,
  * each command's usage text the rest, and a command added to the table is in both at once.
  */
+
+import type { CommandName } from "./command-summaries.js";
 import { commandSummaries } from "./command-summaries.js";
 import type { CommandTable } from "./command-types.js";
-import type { CommandName } from "./commands.js";
 
 /** What a flag's value is, for completion: a dataset, fields of one, a file, a folder, one of some words, or anything. */
 export type FlagValue =

@@ -1,7 +1,5 @@
-import type { CommandName } from "./commands.js";
-
 /** Each command's one-line summary: the overview's, the completion scripts' and the manual page's. */
-export const commandSummaries: Readonly<Record<CommandName, string>> = {
+export const commandSummaries = {
   compile: "compile filter source to Logpush JSON",
   check: "check filter source against the dataset and limits",
   fmt: "format filter source canonically (--write, --check)",
@@ -24,4 +22,7 @@ export const commandSummaries: Readonly<Record<CommandName, string>> = {
   console: "serve the dashboard's custom fields and jobs flows on 127.0.0.1",
   completion: "print a shell completion script (bash, zsh, fish)",
   help: "print a command's help, or the manual page (--man)",
-};
+} as const satisfies Readonly<Record<string, string>>;
+
+/** The name of a command: every command has a summary, and the table of commands.ts one entry each. */
+export type CommandName = keyof typeof commandSummaries;

@@ -1,3 +1,4 @@
+import type { CommandName } from "./command-summaries.js";
 import type { CommandTable } from "./command-types.js";
 
 /**
@@ -29,7 +30,4 @@ export const commands = {
   console: { load: () => import("./commands/console.js") },
   completion: { load: () => import("./commands/completion.js") },
   help: { load: () => import("./commands/help.js") },
-} satisfies CommandTable;
-
-/** The name of a command of the table. */
-export type CommandName = keyof typeof commands;
+} satisfies CommandTable & Record<CommandName, unknown>;

@@ -1,6 +1,6 @@
+import type { CommandName } from "./command-summaries.js";
 import { commandSummaries } from "./command-summaries.js";
 import type { CommandTable } from "./command-types.js";
-import type { CommandName } from "./commands.js";
 
 /** What filterc is, in the words the overview and the manual page start with. */
 export const TAGLINE = "Cloudflare Logpush filters, checked before they are sent";

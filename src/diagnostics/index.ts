@@ -17,7 +17,8 @@ export {
   type Suggestion,
   sortDiagnostics,
 } from "./diagnostic.js";
-export { type IgnoreComment, type IgnoredCode, isIgnoreText, lineIgnores, readIgnore } from "./ignores.js";
+export type { IgnoreComment, IgnoredCode } from "./ignore-comment.js";
+export { isIgnoreText, lineIgnores, readIgnore } from "./ignores.js";
 export {
   type ArgsOf,
   DiagnosticKind,

@@ -7,7 +7,7 @@
  * check, the language service) calls it, however its diagnostics were produced.
  */
 import { type Diagnostic, diagnose, sortDiagnostics } from "./diagnostic.js";
-import type { IgnoreComment } from "./ignores.js";
+import type { IgnoreComment } from "./ignore-comment.js";
 import { DiagnosticKind, type Severity, whyNotTunable } from "./kinds.js";
 import type { Range } from "./range.js";
 import { closestMatch } from "./suggest.js";

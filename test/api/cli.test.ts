@@ -41,6 +41,7 @@ describe("filterc fields", () => {
       `PUT /zones/${ZONE}/rulesets/rs1`,
       success({
         ...ruleset,
+        version: "2",
         rules: [
           {
             action: "log_custom_field",
@@ -66,7 +67,7 @@ describe("filterc fields", () => {
     expect(run).toEqual({
       code: 0,
       stdout:
-        "custom fields set (ruleset created): ruleset rs1\nrequest headers: x-request-id\ncookies: SID\n",
+        "custom fields set (ruleset created): ruleset rs1\n  + request header x-request-id\n  + cookie SID\nrequest headers: x-request-id\ncookies: SID\n",
       stderr:
         'note: requestHeaders[0]: header name "X-Request-Id" sent as "x-request-id" (header names are lower case)\n',
     });
@@ -152,6 +153,7 @@ describe("filterc fields", () => {
       `PUT /zones/${ZONE}/rulesets/rs1`,
       success({
         ...ruleset,
+        version: "2",
         rules: [
           rule({ request_fields: [{ name: "x-a" }, { name: "x-b" }], cookie_fields: [{ name: "sid" }] }),
         ],
@@ -183,7 +185,7 @@ describe("filterc fields", () => {
     );
     api.on(
       `PUT /zones/${ZONE}/rulesets/rs1`,
-      success({ ...ruleset, rules: [rule({ cookie_fields: [{ name: "sid" }] })] }),
+      success({ ...ruleset, version: "2", rules: [rule({ cookie_fields: [{ name: "sid" }] })] }),
     );
     const removed = await cli(["fields", "remove", "--zone", ZONE, "--request-header", "X-A"]);
     expect(removed.code).toBe(0);
@@ -213,7 +215,8 @@ describe("filterc fields", () => {
   // The cases of the custom-field rules that flags can express (the sandbox refuses each with the same message).
   for (const c of rulesCases.filter((c) => "flags" in c))
     it(`rule ${c.rule}: refuses ${c.name}, with exit 1 and nothing sent`, async () => {
-      const run = await cli(["fields", "set", "--zone", ZONE, ...(c as { flags: string[] }).flags]);
+      const limit = "limit" in c ? ["--custom-fields-limit", c.limit as string] : [];
+      const run = await cli(["fields", "set", "--zone", ZONE, ...limit, ...(c as { flags: string[] }).flags]);
       expect(run).toEqual({
         code: 1,
         stdout: "",
@@ -252,11 +255,11 @@ describe("filterc fields", () => {
     it("clears the rules when the last field is removed", async () => {
       api.on(`GET /zones/${ZONE}/rulesets`, success([ruleset]));
       api.on(`GET /zones/${ZONE}/rulesets/rs1`, success(withCookie));
-      api.on(`PUT /zones/${ZONE}/rulesets/rs1`, success({ ...ruleset, rules: [] }));
+      api.on(`PUT /zones/${ZONE}/rulesets/rs1`, success({ ...ruleset, version: "2", rules: [] }));
       const run = await cli(["fields", "remove", "--zone", ZONE, "--cookie", "SessionID"]);
       expect(run).toEqual({
         code: 0,
-        stdout: "custom fields cleared: ruleset rs1\nno custom fields\n",
+        stdout: "custom fields cleared: ruleset rs1\n  - cookie SessionID\nno custom fields\n",
         stderr:
           "note: no custom fields are left: the ruleset's rules are cleared\nnote: replaced the ruleset's 1 rule (a PUT replaces all rules)\n",
       });
@@ -273,10 +276,10 @@ describe("filterc fields", () => {
       api.reset();
       api.on(`GET /zones/${ZONE}/rulesets`, success([ruleset]));
       api.on(`GET /zones/${ZONE}/rulesets/rs1`, success(withCookie));
-      api.on(`PUT /zones/${ZONE}/rulesets/rs1`, success({ ...ruleset, rules: [] }));
+      api.on(`PUT /zones/${ZONE}/rulesets/rs1`, success({ ...ruleset, version: "2", rules: [] }));
       expect(await cli(["fields", "clear", "--zone", ZONE])).toEqual({
         code: 0,
-        stdout: "custom fields cleared: ruleset rs1 has no rules\n",
+        stdout: "custom fields cleared: ruleset rs1 has no rules\n  - cookie SessionID\n",
         stderr: "note: replaced the ruleset's 1 rule (a PUT replaces all rules)\n",
       });
       expect(api.received[2]!.body).toBe('{"rules":[]}');
@@ -285,7 +288,7 @@ describe("filterc fields", () => {
       api.on(`GET /zones/${ZONE}/rulesets/rs1`, success({ ...ruleset, rules: [] }));
       expect(await cli(["fields", "clear", "--zone", ZONE, "--json"])).toEqual({
         code: 0,
-        stdout: '{"rulesetId":"rs1","changed":false,"notices":[]}\n',
+        stdout: '{"rulesetId":"rs1","changed":false,"notices":[],"changes":[]}\n',
         stderr: "",
       });
       expect((await cli(["fields", "clear", "--zone", ZONE, "--cookie", "a"])).code).toBe(2);
@@ -295,9 +298,9 @@ describe("filterc fields", () => {
       const hostile = { ...withCookie, id: "rs\u001b[2J" };
       api.on(`GET /zones/${ZONE}/rulesets`, success([hostile]));
       api.on(`GET /zones/${ZONE}/rulesets/rs%1B%5B2J`, success(hostile));
-      api.on(`PUT /zones/${ZONE}/rulesets/rs%1B%5B2J`, success({ ...hostile, rules: [] }));
+      api.on(`PUT /zones/${ZONE}/rulesets/rs%1B%5B2J`, success({ ...hostile, version: "2", rules: [] }));
       expect((await cli(["fields", "clear", "--zone", ZONE])).stdout).toBe(
-        "custom fields cleared: ruleset rs<U+001B>[2J has no rules\n",
+        "custom fields cleared: ruleset rs<U+001B>[2J has no rules\n  - cookie SessionID\n",
       );
       expect((await cli(["fields", "get", "--zone", ZONE])).stdout).toBe(
         "ruleset rs<U+001B>[2J\ncookies: SessionID\n",

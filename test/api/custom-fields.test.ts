@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   ApiError,
   type CustomFieldsConfig,
+  type CustomFieldsLimit,
   checkCustomFieldRules,
   checkCustomFields,
   createClient,
@@ -48,6 +49,8 @@ const rule = (actionParameters: unknown) => ({
   action_parameters: actionParameters,
 });
 const withRules = (rules: unknown[]) => ({ ...emptyRuleset, last_updated: "2026-01-01T00:00:00Z", rules });
+/** The ruleset as a PUT answers it: the next version, holding what was sent. */
+const written = (rules: unknown[]) => ({ ...withRules(rules), version: "2" });
 
 const client = (maxPages?: number) =>
   createClient({ baseUrl: api.baseUrl, apiToken: "t0ken-value", env: {}, ...(maxPages ? { maxPages } : {}) });
@@ -74,10 +77,12 @@ describe("checkCustomFields", () => {
     });
   }
 
-  it("takes 40 fields and refuses 41", () => {
+  it("takes 100 in each list, and under the seed's limit 40 in all and refuses 41", () => {
     const names = (n: number) => Array.from({ length: n }, (_, i) => `x-h${i}`);
-    expect(checkCustomFields({ requestHeaders: names(30), cookies: names(10) }).problems).toEqual([]);
-    expect(checkCustomFields({ requestHeaders: names(30), cookies: names(11) }).problems).toEqual([
+    const seed = { limit: "seed" } as const;
+    expect(checkCustomFields({ requestHeaders: names(100), cookies: names(100) }).problems).toEqual([]);
+    expect(checkCustomFields({ requestHeaders: names(30), cookies: names(10) }, seed).problems).toEqual([]);
+    expect(checkCustomFields({ requestHeaders: names(30), cookies: names(11) }, seed).problems).toEqual([
       {
         code: "E0607",
         path: "config",
@@ -90,30 +95,64 @@ describe("checkCustomFields", () => {
 describe("checkCustomFieldRules (the sandbox answers with the same check)", () => {
   for (const c of rulesCases)
     it(`rule ${c.rule}: ${c.name}`, () => {
-      expect(checkCustomFieldRules(c.rules)[0]).toEqual({
+      const limit = "limit" in c ? { limit: c.limit as CustomFieldsLimit } : {};
+      expect(checkCustomFieldRules(c.rules, limit)[0]).toEqual({
         code: c.code,
         path: c.pointer,
         message: c.message,
       });
     });
 
-  it("lists every problem of every rule, the 40 counted across rules", () => {
+  it("lists every problem of every rule, the seed's 40 counted across rules", () => {
     const rule = (parameters: unknown) => ({
       action: "log_custom_field",
       expression: "true",
       action_parameters: parameters,
     });
-    const problems = checkCustomFieldRules([
-      rule({ request_fields: [{ name: "X-A" }, { name: "x-b" }, { name: "x-b" }] }),
-      { action: "log", expression: "false", action_parameters: { cookie_fields: [{ name: "s" }] } },
-      rule({ response_fields: Array.from({ length: 37 }, (_, i) => ({ name: `r${i}` })) }),
-    ]);
+    const problems = checkCustomFieldRules(
+      [
+        rule({ request_fields: [{ name: "X-A" }, { name: "x-b" }, { name: "x-b" }] }),
+        { action: "log", expression: "false", action_parameters: { cookie_fields: [{ name: "s" }] } },
+        rule({ response_fields: Array.from({ length: 37 }, (_, i) => ({ name: `r${i}` })) }),
+      ],
+      { limit: "seed" },
+    );
     expect(problems.map((p) => `${p.code} ${p.path}`)).toEqual([
       "E0630 /rules/0/action_parameters/request_fields/0/name",
       "E0605 /rules/0/action_parameters/request_fields/2/name",
       "E0629 /rules/1/action",
       "E0629 /rules/1/expression",
       "E0607 /rules/2/action_parameters",
+    ]);
+  });
+
+  it("takes 100 in each of the five lists by default, each list counted across the rules", () => {
+    const names = (prefix: string, count: number) =>
+      Array.from({ length: count }, (_, i) => ({ name: `${prefix}${i}` }));
+    const rule = (parameters: unknown) => ({
+      action: "log_custom_field",
+      expression: "true",
+      action_parameters: parameters,
+    });
+    const full = rule({
+      request_fields: names("a", 100),
+      transformed_request_fields: names("b", 100),
+      response_fields: names("c", 100),
+      raw_response_fields: names("d", 100),
+      cookie_fields: names("e", 100),
+    });
+    expect(checkCustomFieldRules([full])).toEqual([]);
+    expect(checkCustomFieldRules([rule({ request_fields: names("h", 60) })])).toEqual([]);
+    expect(checkCustomFieldRules([rule({ request_fields: names("h", 60) })], { limit: "seed" })).toEqual([
+      {
+        code: "E0607",
+        path: "/rules/0/action_parameters",
+        message: "60 custom fields given; a zone takes at most 40 across all lists (custom-field rule 4)",
+      },
+    ]);
+    const split = [rule({ response_fields: names("r", 60) }), rule({ response_fields: names("s", 41) })];
+    expect(checkCustomFieldRules(split).map((p) => `${p.code} ${p.path} ${p.message}`)).toEqual([
+      "E0632 /rules/1/action_parameters/response_fields 101 response headers given (response_fields); the service takes at most 100 in each list (custom-field rule 4)",
     ]);
   });
 });
@@ -140,7 +179,7 @@ describe("setCustomFields", () => {
     const created = withRules([]);
     api.on(LIST, success([otherRuleset]));
     api.on(CREATE, success(created));
-    api.on(PUT, success(withRules([rule(sentRule.rules[0]!.action_parameters)])));
+    api.on(PUT, success(written([rule(sentRule.rules[0]!.action_parameters)])));
     const result = await client().setCustomFields({ zoneId: ZONE }, config);
     expect(api.calls()).toEqual([LIST, CREATE, PUT]);
     expect(api.received[1]!.body).toBe(
@@ -156,6 +195,11 @@ describe("setCustomFields", () => {
       notices: [
         'requestHeaders[0]: header name "Content-Type" sent as "content-type" (header names are lower case)',
       ],
+      changes: [
+        { list: "requestHeaders", name: "content-type", change: "added" },
+        { list: "responseHeaders", name: "server", change: "added" },
+        { list: "cookies", name: "__cfruid", change: "added" },
+      ],
     });
   });
 
@@ -163,7 +207,7 @@ describe("setCustomFields", () => {
     api.on(LIST, success([otherRuleset], { result_info: { cursor: "page2" } }));
     api.on(`${LIST}?cursor=page2`, success([emptyRuleset]));
     api.on(GET, success(withRules([rule({ request_fields: [{ name: "accept" }] })])));
-    api.on(PUT, success(withRules([rule(sentRule.rules[0]!.action_parameters)])));
+    api.on(PUT, success(written([rule(sentRule.rules[0]!.action_parameters)])));
     const result = await client().setCustomFields({ zoneId: ZONE }, config);
     expect(api.calls()).toEqual([LIST, `${LIST}?cursor=page2`, GET, PUT]);
     expect([result.created, result.changed, result.notices[1]]).toEqual([
@@ -190,7 +234,7 @@ describe("setCustomFields", () => {
     expect(api.received).toEqual([]);
   });
 
-  it("surfaces a conflict creating the ruleset", async () => {
+  it("surfaces a conflict creating the ruleset when a new list shows none made meanwhile", async () => {
     api.on(LIST, success([]));
     api.on(CREATE, failure(409, 20217, "A similar configuration with rules already exists"));
     const error = await client()
@@ -199,7 +243,7 @@ describe("setCustomFields", () => {
     expect((error as Error).message).toBe(
       "create custom fields ruleset: HTTP 409: [20217] A similar configuration with rules already exists",
     );
-    expect(api.calls()).toEqual([LIST, CREATE]);
+    expect(api.calls()).toEqual([LIST, CREATE, LIST]);
   });
 });
 
@@ -282,7 +326,7 @@ describe("removing and clearing custom fields", () => {
   it("clears the ruleset's rules when the last fields are removed, with a note", async () => {
     api.on(LIST, success([emptyRuleset]));
     api.on(GET, success(withRules([rule({ cookie_fields: [{ name: "SessionID" }] })])));
-    api.on(PUT, success(withRules([])));
+    api.on(PUT, success(written([])));
     const result = await client().setCustomFields(
       { zoneId: ZONE },
       { cookies: ["SessionID"] },
@@ -299,13 +343,25 @@ describe("removing and clearing custom fields", () => {
         "no custom fields are left: the ruleset's rules are cleared",
         "replaced the ruleset's 1 rule (a PUT replaces all rules)",
       ],
+      changes: [{ list: "cookies", name: "SessionID", change: "removed" }],
     });
   });
 
   it("adds a cookie beside one of another letter case, with a note", async () => {
     api.on(LIST, success([emptyRuleset]));
     api.on(GET, success(configured));
-    api.on(PUT, success(configured));
+    api.on(
+      PUT,
+      success(
+        written([
+          rule({
+            request_fields: [{ name: "x-a" }],
+            response_fields: [{ name: "server" }],
+            cookie_fields: [{ name: "SessionID" }, { name: "sessionid" }],
+          }),
+        ]),
+      ),
+    );
     const result = await client().setCustomFields(
       { zoneId: ZONE },
       { cookies: ["sessionid"] },
@@ -326,6 +382,7 @@ describe("removing and clearing custom fields", () => {
       rulesetId: null,
       changed: false,
       notices: [],
+      changes: [],
     });
     expect(api.calls()).toEqual([LIST]);
     api.reset();
@@ -335,16 +392,22 @@ describe("removing and clearing custom fields", () => {
       rulesetId: RULESET,
       changed: false,
       notices: [],
+      changes: [],
     });
     expect(api.calls()).toEqual([LIST, GET]);
     api.reset();
     api.on(LIST, success([emptyRuleset]));
     api.on(GET, success(configured));
-    api.on(PUT, success(withRules([])));
+    api.on(PUT, success(written([])));
     expect(await client().clearCustomFields({ zoneId: ZONE })).toEqual({
       rulesetId: RULESET,
       changed: true,
       notices: ["replaced the ruleset's 1 rule (a PUT replaces all rules)"],
+      changes: [
+        { list: "requestHeaders", name: "x-a", change: "removed" },
+        { list: "responseHeaders", name: "server", change: "removed" },
+        { list: "cookies", name: "SessionID", change: "removed" },
+      ],
     });
     expect(api.calls()).toEqual([LIST, GET, PUT]);
     expect(api.received[2]!.body).toBe('{"rules":[]}');

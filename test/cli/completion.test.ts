@@ -5,8 +5,9 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getCatalog } from "../../src/catalog/index.js";
 import { readUsage } from "../../src/cli/command-reference.js";
+import type { CommandName } from "../../src/cli/command-summaries.js";
 import { commandSummaries } from "../../src/cli/command-summaries.js";
-import { type CommandName, commands } from "../../src/cli/commands.js";
+import { commands } from "../../src/cli/commands.js";
 import { runCli } from "../helpers/cli.js";
 import { temporaryFolder } from "../helpers/folders.js";
 

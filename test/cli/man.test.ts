@@ -3,8 +3,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { version } from "../../package.json";
+import type { CommandName } from "../../src/cli/command-summaries.js";
 import { commandSummaries } from "../../src/cli/command-summaries.js";
-import { type CommandName, commands } from "../../src/cli/commands.js";
+import { commands } from "../../src/cli/commands.js";
 import { runCli } from "../helpers/cli.js";
 import { temporaryFolder } from "../helpers/folders.js";
 

@@ -109,7 +109,7 @@ describe("custom fields, the whole life, against the sandbox", () => {
     const last = await fields("remove", "--request-header", "X-Trace");
     expect([last.code, last.stdout.replace(/ruleset \w+/, "ruleset …")]).toEqual([
       0,
-      "custom fields cleared: ruleset …\nno custom fields\n",
+      "custom fields cleared: ruleset …\n  - request header x-trace\nno custom fields\n",
     ]);
     const state = await client.getCustomFields({ zoneId: ZONE });
     expect(state?.config).toEqual({});
@@ -121,7 +121,7 @@ describe("custom fields, the whole life, against the sandbox", () => {
     });
     expect((await fields("set", "--cookie", "a")).code).toBe(0);
     expect((await fields("clear")).stdout).toBe(
-      `custom fields cleared: ruleset ${state?.rulesetId} has no rules\n`,
+      `custom fields cleared: ruleset ${state?.rulesetId} has no rules\n  - cookie a\n`,
     );
 
     const ownershipChallenge = await ownershipToken(sdk(running), running, DESTINATION);

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type Cloudflare from "cloudflare";
 import { describe, expect, it } from "vitest";
+import type { CustomFieldsLimit } from "../../src/api/index.js";
 import type { Ruleset } from "../../src/sandbox/model.js";
 import {
   HEX_ID,
@@ -201,25 +202,38 @@ describe("the rules of the custom fields phase", () => {
   // The cases the client's check refuses too (test/api/custom-fields.test.ts, test/api/cli.test.ts).
   const cases = JSON.parse(
     readFileSync(new URL("../fixtures/custom-field-rules.json", import.meta.url), "utf8"),
-  ) as { rule: number; name: string; rules: unknown[]; pointer: string; message: string }[];
+  ) as {
+    rule: number;
+    name: string;
+    limit?: CustomFieldsLimit;
+    rules: unknown[];
+    pointer: string;
+    message: string;
+  }[];
 
   it.each(cases)(
     "rule $rule: refuses $name (400, code 20021, the client's message, the pointer)",
-    async ({ rules, pointer, message }) => {
-      await expectApiError(
-        sandbox.client.rulesets.phases.update(PHASE, { zone_id: ZONE, rules: rules as never }),
-        400,
-        [{ code: 20021, message, source: { pointer } }],
-      );
-      await expectApiError(sandbox.client.rulesets.phases.get(PHASE, { zone_id: ZONE }), 404, [
-        { code: 20001, message: "could not find entrypoint ruleset in the 'http_log_custom_fields' phase" },
-      ]);
+    async ({ rules, pointer, message, limit }) => {
+      const running = limit ? await runSandbox({ customFieldsLimit: limit }) : sandbox.running;
+      const client = limit ? sdk(running) : sandbox.client;
+      try {
+        await expectApiError(
+          client.rulesets.phases.update(PHASE, { zone_id: ZONE, rules: rules as never }),
+          400,
+          [{ code: 20021, message, source: { pointer } }],
+        );
+        await expectApiError(client.rulesets.phases.get(PHASE, { zone_id: ZONE }), 404, [
+          { code: 20001, message: "could not find entrypoint ruleset in the 'http_log_custom_fields' phase" },
+        ]);
+      } finally {
+        if (limit) await running.stop();
+      }
     },
   );
 
-  it("accepts 40 fields across the lists, and cookie names in any case", async () => {
-    const headers = Array.from({ length: 30 }, (_, i) => ({ name: `h${i}` }));
-    const cookies = Array.from({ length: 10 }, (_, i) => ({ name: `Cookie${i}` }));
+  it("accepts 60 request headers and 100 cookies in one rule (100 in each list), cookie names in any case", async () => {
+    const headers = Array.from({ length: 60 }, (_, i) => ({ name: `h${i}` }));
+    const cookies = Array.from({ length: 100 }, (_, i) => ({ name: `Cookie${i}` }));
     const saved = (await sandbox.client.rulesets.phases.update(PHASE, {
       zone_id: ZONE,
       rules: [

@@ -33,11 +33,18 @@ const ruleset = (name: string, count: number) => `resource "cloudflare_ruleset" 
 `;
 
 describe("the Terraform checks", () => {
-  it("counts at most 40 custom fields across a zone's rulesets", async () => {
-    expect((await check({ "a.tf": ruleset("a", 40) })).found).toEqual([]);
-    expect((await check({ "a.tf": ruleset("a", 41) })).found).toEqual(["a.tf E0607 7:25"]);
+  it("counts at most 100 custom fields in each list across a zone's rulesets, or the seed's 40 in all", async () => {
+    expect((await check({ "a.tf": ruleset("a", 100) })).found).toEqual([]);
+    expect((await check({ "a.tf": ruleset("a", 101) })).found).toEqual(["a.tf E0632 8:24"]);
+    const seed = { customFieldsLimit: "seed" };
+    expect((await check({ "a.tf": ruleset("a", 40) }, seed)).found).toEqual([]);
+    expect((await check({ "a.tf": ruleset("a", 41) }, seed)).found).toEqual(["a.tf E0607 7:25"]);
     // Two rulesets of one zone: one too many, and their fields counted together.
-    expect((await check({ "a.tf": ruleset("a", 30), "b.tf": ruleset("b", 11) })).found).toEqual([
+    expect((await check({ "a.tf": ruleset("a", 60), "b.tf": ruleset("b", 41) })).found).toEqual([
+      "b.tf E0905 1:31",
+      "b.tf E0632 8:24",
+    ]);
+    expect((await check({ "a.tf": ruleset("a", 30), "b.tf": ruleset("b", 11) }, seed)).found).toEqual([
       "b.tf E0905 1:31",
       "b.tf E0607 7:25",
     ]);
