@@ -23,7 +23,11 @@ let loaded: Promise<Parser> | undefined;
 function hclParser(): Promise<Parser> {
   loaded ??= (async () => {
     const files = hclParserFiles();
-    const { Parser, Language } = await import("web-tree-sitter");
+    const runtime = await import("web-tree-sitter");
+    // Where the CLI's bundles share the runtime in a chunk, the chunk exports its CommonJS form as
+    // its default only (its exports are assigned at run time, where esbuild cannot list them).
+    const { Parser, Language } =
+      "Parser" in runtime ? runtime : (runtime as unknown as { default: typeof runtime }).default;
     await Parser.init({ wasmBinary: await readFile(files.runtime) } as object);
     const language = await Language.load(await readFile(files.grammar));
     const parser = new Parser();
