@@ -22,6 +22,7 @@ import {
   type ScopeKind,
 } from "../src/catalog/index.js";
 import { decompile } from "../src/decompile/index.js";
+import { terminalText } from "../src/diagnostics/terminal-text.js";
 import { call, type Failure, scopeQuery } from "./api.js";
 import { oneAtATime } from "./busy.js";
 import { type Carried, setUpDataFields } from "./data-fields.js";
@@ -245,7 +246,7 @@ export function setUpConnect(ids: ScopeIds, jobsChanged: () => Promise<void>) {
     say("connect-status", sentences([`Created job ${job.id}.`, ...answer.notices.map(shownNotice)]));
     say(
       "created-text",
-      `Job ${job.id}${job.name ? ` (${job.name})` : ""} pushes ${job.dataset ?? settings.dataset} to ${job.destination_conf ?? ""}. It is listed below, under Logpush jobs.`,
+      `Job ${job.id}${job.name ? ` (${terminalText(job.name)})` : ""} pushes ${job.dataset ?? settings.dataset} to ${terminalText(job.destination_conf ?? "")}. It is listed below, under Logpush jobs.`,
     );
     showStep(3);
     await jobsChanged();
@@ -313,7 +314,7 @@ export function setUpConnect(ids: ScopeIds, jobsChanged: () => Promise<void>) {
     if (job)
       say(
         "editing-job",
-        `Editing the filter of job ${job.job.id}${job.job.name ? ` (${job.job.name})` : ""}: Save filter sends the filter only.`,
+        `Editing the filter of job ${job.job.id}${job.job.name ? ` (${terminalText(job.job.name)})` : ""}: Save filter sends the filter only.`,
       );
   }
 

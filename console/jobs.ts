@@ -2,6 +2,7 @@ import { element } from "../playground/dom.js";
 import type { JobScope } from "../src/api/index.js";
 import { DEFAULT_DATASET, getCatalog } from "../src/catalog/index.js";
 import { decompile } from "../src/decompile/index.js";
+import { terminalText } from "../src/diagnostics/terminal-text.js";
 import type { JobResult, LogpushJob } from "../src/index.js";
 import { call, scopeQuery } from "./api.js";
 import { oneAtATime } from "./busy.js";
@@ -43,11 +44,14 @@ export function setUpJobs(connect: () => ConnectView) {
     const id = String(job.id);
     const title = document.createElement("h3");
     title.id = `job-${id}-title`;
-    title.textContent = `Job ${id}${job.name ? ` · ${job.name}` : ""}`;
+    // What the service holds is shown as the CLI shows it: a bidi override or a control character as
+    // its code point, so a name cannot reorder or hide what is around it.
+    const name = job.name ? terminalText(job.name) : "";
+    title.textContent = `Job ${id}${name ? ` · ${name}` : ""}`;
     const facts = document.createElement("dl");
     facts.append(
       ...described("Dataset", job.dataset ?? DEFAULT_DATASET),
-      ...described("Destination", job.destination_conf ?? "", true),
+      ...described("Destination", terminalText(job.destination_conf ?? ""), true),
       ...described("Status", job.enabled === false ? "disabled" : "enabled"),
       ...described("Filter", filterText(job), true),
     );
@@ -91,7 +95,7 @@ export function setUpJobs(connect: () => ConnectView) {
       button("Delete", `Delete job ${id}`, () => {
         say(
           "confirm-delete-text",
-          `Job ${id}${job.name ? ` (${job.name})` : ""} stops pushing and is removed. This cannot be undone.`,
+          `Job ${id}${name ? ` (${name})` : ""} stops pushing and is removed. This cannot be undone.`,
         );
         pendingDelete = async () => {
           const answer = await call<{ id: number | string }>(

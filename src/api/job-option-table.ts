@@ -15,12 +15,16 @@ export const MAX_UPLOAD_RECORDS = 1_000_000;
 export const MIN_UPLOAD_INTERVAL_SECONDS = 30;
 export const MAX_UPLOAD_INTERVAL_SECONDS = 300;
 
+/** The longest job name the service's schema allows. */
+export const MAX_JOB_NAME_LENGTH = 512;
+
 /** The datasets whose jobs may leave out DDoS attack traffic. */
 const ATTACK_TRAFFIC_DATASETS = ["http_requests", "firewall_events", "network_analytics_logs"] as const;
 
 /** The rule a field's value follows; `own` fields are checked by code of their own (job-options.ts). */
 export type JobOptionValue =
-  | { type: "string"; nullable: boolean; accepted: string }
+  /** A string (of at most `maxLength` characters, matching `pattern`, where they are given). */
+  | { type: "string"; nullable: boolean; accepted: string; maxLength?: number; pattern?: RegExp }
   /** A string that is not empty. */
   | { type: "token"; accepted: string }
   | { type: "boolean" }
@@ -93,7 +97,14 @@ function uploadLimit(
 export const JOB_OPTIONS: readonly JobOption[] = [
   {
     key: "name",
-    value: { type: "string", nullable: true, accepted: "a string or null" },
+    // The schema's pattern ^[a-zA-Z0-9\-\.]*$, at most 512 characters.
+    value: {
+      type: "string",
+      nullable: true,
+      accepted: "null or letters, digits, - and . only",
+      maxLength: MAX_JOB_NAME_LENGTH,
+      pattern: /^[a-zA-Z0-9.-]*$/,
+    },
     setting: "name",
     flag: { name: "--name", value: "NAME", help: "the job's name" },
     stored: { type: "string-or-null", initial: null },

@@ -214,8 +214,14 @@ function checkOption(
 ): void {
   const { key } = option;
   const accepted = refusal(option.value, value);
+  // A value refused for its length is named by it, not echoed.
+  const { maxLength } = option.value as { maxLength?: number };
+  const shown =
+    typeof value === "string" && maxLength !== undefined && value.length > maxLength
+      ? `${value.length} characters`
+      : describe(value);
   if (accepted !== undefined)
-    problems.push(problem("InvalidJobOption", key, { option: key, value: describe(value), accepted }));
+    problems.push(problem("InvalidJobOption", key, { option: key, value: shown, accepted }));
   else if (option.datasets && !isOff(value) && !option.datasets.includes(dataset))
     problems.push(notForDataset(key, dataset, option.datasets));
   if (accepted === undefined && value !== null && option.notice) notices.push(option.notice);
@@ -230,7 +236,11 @@ function checkOption(
 function refusal(rule: JobOptionValue, value: unknown): string | undefined {
   switch (rule.type) {
     case "string":
-      return typeof value === "string" || (rule.nullable && value === null) ? undefined : rule.accepted;
+      if (rule.nullable && value === null) return undefined;
+      if (typeof value !== "string") return rule.accepted;
+      if (rule.maxLength !== undefined && value.length > rule.maxLength)
+        return `at most ${rule.maxLength} characters`;
+      return rule.pattern === undefined || rule.pattern.test(value) ? undefined : rule.accepted;
     case "token":
       return typeof value === "string" && value !== "" ? undefined : rule.accepted;
     case "boolean":

@@ -17,9 +17,8 @@ const names = Object.keys(CUSTOM_FIELDS_LIMITS) as CustomFieldsLimit[];
 
 /** The flag's lines of a usage text, aligned at column 24 as the commands' other flags are. */
 export const CUSTOM_FIELDS_LIMIT_USAGE = `  --custom-fields-limit ${names.join("|")}
-                        the custom-field limits checked: service (default), Cloudflare's
-                        docs today, ${customFieldsLimitWords("service")}; seed, the older
-                        ${customFieldsLimitWords("seed")}`;
+                        the custom-field limits checked: service (default), Cloudflare's docs today,
+                        ${customFieldsLimitWords("service")}; seed, the older limit, ${customFieldsLimitWords("seed")}`;
 
 /** The limit the flag names (the default when it is not given); another word is a usage error. */
 export function customFieldsLimitFrom(values: {

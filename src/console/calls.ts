@@ -4,8 +4,6 @@ import {
   type JobScope,
   type JobSettings,
   type LogpushClient,
-  type LogpushJob,
-  maskDestination,
   type ZoneScope,
 } from "../api/index.js";
 import type { DiagnosticSettings } from "../diagnostics/index.js";
@@ -129,11 +127,12 @@ function settingsOf(value: unknown): JobSettings {
   return settings;
 }
 
-/** A job as the page sees it: its destination's credentials masked. */
-function shownJob(job: LogpushJob): LogpushJob {
-  return typeof job.destination_conf === "string"
-    ? { ...job, destination_conf: maskDestination(job.destination_conf) }
-    : job;
+/**
+ * A job call's answer as the page sees it: every destination's credentials masked, the job's, the
+ * one the call sent, and both sides of a change of it (as `jobs update --json` shows them).
+ */
+function shownResult<T>(context: ConsoleContext, result: T, sent: string | undefined): T {
+  return context.client.masked(result, { destinations: sent === undefined ? [] : [sent] });
 }
 
 const session: Handler = async (context) => ({
@@ -165,24 +164,21 @@ const changeCustomFields: Handler = async ({ client }, call) => {
 };
 
 const listJobs: Handler = async ({ client }, call) => ({
-  jobs: (await client.listJobs(scopeOf(call.query, "the query"))).map(shownJob),
+  jobs: client.masked(await client.listJobs(scopeOf(call.query, "the query"))),
 });
 
 const createJob: Handler = async (context, call) => {
   const body = objectBody(call);
   const settings = jobSettingsOf(context, body["settings"]);
   const result = await context.client.createJob(scopeOf(body["scope"], "scope"), settings);
-  return { ...result, job: shownJob(result.job) };
+  return { ...shownResult(context, result, settings.destination) };
 };
 
 const updateJob: Handler = async (context, call) => {
   const body = objectBody(call);
-  const result = await context.client.updateJob(
-    scopeOf(body["scope"], "scope"),
-    call.id!,
-    jobSettingsOf(context, body["settings"]),
-  );
-  return { ...result, job: shownJob(result.job) };
+  const settings = jobSettingsOf(context, body["settings"]);
+  const result = await context.client.updateJob(scopeOf(body["scope"], "scope"), call.id!, settings);
+  return { ...shownResult(context, result, settings.destination) };
 };
 
 const deleteJob: Handler = async ({ client }, call) =>

@@ -473,12 +473,6 @@ export const DiagnosticKind = {
     (a) =>
       `${a.count} custom fields given; a zone takes at most ${a.limit} across all lists${customFieldRule(4)}`,
   ),
-  TooManyInCustomFieldList: kind<{ count: number; what: string; list: string; limit: number }>(
-    "E0632",
-    "error",
-    (a) =>
-      `${a.count} ${a.what} given (${a.list}); the service takes at most ${a.limit} in each list${customFieldRule(4)}`,
-  ),
   InvalidDestination: kind<{ destination: string; reason: string }>(
     "E0610",
     "error",
@@ -598,6 +592,12 @@ export const DiagnosticKind = {
     "E0631",
     "error",
     (a) => `${a.reason}${customFieldRule(1)}`,
+  ),
+  TooManyInCustomFieldList: kind<{ count: number; what: string; list: string; limit: number }>(
+    "E0632",
+    "error",
+    (a) =>
+      `${a.count} ${a.what} given (${a.list}); the service takes at most ${a.limit} in each list${customFieldRule(4)}`,
   ),
   // Log Explorer datasets and Instant Logs sessions (the API module).
   ExplorerDatasetNotFound: kind<{ scope: string; dataset: string; known: string }>(

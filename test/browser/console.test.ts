@@ -332,7 +332,7 @@ async function compareScreenshot(name: string): Promise<void> {
 describe("the console in Chromium: Custom Fields", () => {
   it("sets a request header and a cookie, removes the cookie, and the sandbox holds the one rule", async () => {
     await page.getByRole("link", { name: "Custom Fields" }).click();
-    await expectText("#custom-fields-count", "0 of 40 custom fields");
+    await expectText("#custom-fields-count", "0 custom fields, at most 100 in each list");
     await page.getByRole("button", { name: "Edit Custom Fields" }).click();
     await page.getByRole("button", { name: "Set new Custom Field" }).click();
     await page.getByLabel("Field Type").selectOption({ label: "Request Header" });
@@ -340,7 +340,7 @@ describe("the console in Chromium: Custom Fields", () => {
     await expectText(
       "#field-name-note",
       // Two sentences, not one run into the other.
-      'Header name "X-Trace-Id" sent as "x-trace-id" (header names are lower case). 1 of 40 custom fields with this one.',
+      'Header name "X-Trace-Id" sent as "x-trace-id" (header names are lower case). 1 of 100 request headers with this one.',
     );
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expectText(
@@ -363,7 +363,7 @@ describe("the console in Chromium: Custom Fields", () => {
       "#custom-fields-status",
       "Saved SessionID (Cookies). Replaced the ruleset's 1 rule (a PUT replaces all rules).",
     );
-    await expectText("#custom-fields-count", "2 of 40 custom fields");
+    await expectText("#custom-fields-count", "2 custom fields, at most 100 in each list");
     expect(saves() - savesBefore).toBe(1);
     expect(await customFieldRules()).toEqual([
       {
@@ -407,7 +407,7 @@ describe("the console in Chromium: Custom Fields", () => {
     await client.setCustomFields(
       { zoneId: OTHER_ZONE },
       {
-        requestHeaders: Array.from({ length: 39 }, (_, i) => `h${i}`),
+        requestHeaders: Array.from({ length: 100 }, (_, i) => `h${i}`),
         transformedRequestHeaders: ["x-forwarded"],
       },
     );
@@ -415,7 +415,7 @@ describe("the console in Chromium: Custom Fields", () => {
     const callsBefore = calls.length;
     await page.getByLabel("Zone ID").fill(OTHER_ZONE);
     await page.getByLabel("Zone ID").press("Tab");
-    await expectText("#custom-fields-count", "40 of 40 custom fields");
+    await expectText("#custom-fields-count", "101 custom fields, at most 100 in each list");
     expect(await page.textContent(".custom-field-list:nth-child(2) h2")).toBe("Transformed request header");
     await page.getByRole("button", { name: "Edit Custom Fields" }).click();
     await page.getByRole("button", { name: "Set new Custom Field" }).click();
@@ -428,26 +428,25 @@ describe("the console in Chromium: Custom Fields", () => {
     await name.fill("bad name");
     await expectText(
       problem,
-      '"bad name" is not a valid header name; use letters, digits and !#$%&\'*+-.^_`|~ only (custom-field rule 2). 41 custom fields given; a zone takes at most 40 across all lists (custom-field rule 4).',
+      '"bad name" is not a valid header name; use letters, digits and !#$%&\'*+-.^_`|~ only (custom-field rule 2). 101 request headers given (request_fields); the service takes at most 100 in each list (custom-field rule 4).',
     );
     await name.fill("X-Forwarded");
     await expectText(
       problem,
-      'The header "x-forwarded" is listed both raw and transformed; a header is logged one way, not both (custom-field rule 3). 41 custom fields given; a zone takes at most 40 across all lists (custom-field rule 4).',
+      'The header "x-forwarded" is listed both raw and transformed; a header is logged one way, not both (custom-field rule 3). 101 request headers given (request_fields); the service takes at most 100 in each list (custom-field rule 4).',
     );
-    await page.getByLabel("Field Type").selectOption({ label: "Cookies" });
-    await name.fill("Session");
+    await name.fill("x-new");
     await expectText(
       problem,
-      "41 custom fields given; a zone takes at most 40 across all lists (custom-field rule 4).",
+      "101 request headers given (request_fields); the service takes at most 100 in each list (custom-field rule 4).",
     );
-    await expectText("#field-name-note", "41 of 40 custom fields with this one.");
+    await expectText("#field-name-note", "101 of 100 request headers with this one.");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expectText(
       problem,
-      "41 custom fields given; a zone takes at most 40 across all lists (custom-field rule 4).",
+      "101 request headers given (request_fields); the service takes at most 100 in each list (custom-field rule 4).",
     );
-    expect(await name.inputValue()).toBe("Session");
+    expect(await name.inputValue()).toBe("x-new");
     expect(await customFieldRules(OTHER_ZONE)).toEqual(before);
     expect(calls.slice(callsBefore).filter((c) => c.method !== "GET")).toEqual([]);
   });
@@ -1073,7 +1072,7 @@ describe("the console in Chromium: for everyone, and only for its own page", () 
       await page.getByLabel("Field Name").fill("X-Request-Id");
       await expectText(
         "#field-name-note",
-        'Header name "X-Request-Id" sent as "x-request-id" (header names are lower case). 4 of 40 custom fields with this one.',
+        'Header name "X-Request-Id" sent as "x-request-id" (header names are lower case). 3 of 100 request headers with this one.',
       );
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await compareScreenshot(`console-custom-fields${suffix}.png`);

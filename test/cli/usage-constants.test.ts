@@ -16,6 +16,7 @@ vi.mock("../../src/api/transport.js", async (original) => ({
   DEFAULT_MAX_RETRIES: 3,
   DEFAULT_MAX_PAGES: 101,
   DEFAULT_BASE_URL: "https://api.example.com/client/v4",
+  DEFAULT_MAX_CONFLICT_RETRIES: 9,
 }));
 vi.mock("../../src/print/print.js", async (original) => ({
   ...(await original<object>()),
@@ -33,7 +34,8 @@ vi.mock("../../src/sandbox/server.js", async (original) => ({
 }));
 vi.mock("../../src/api/custom-fields.js", async (original) => ({
   ...(await original<object>()),
-  MAX_CUSTOM_FIELDS: 41,
+  customFieldsLimitWords: (limit: string) =>
+    limit === "service" ? "at most 101 in each list" : "at most 41 across all lists",
 }));
 
 const { apiFlagsUsage } = await import("../../src/cli/api-common.js");
@@ -73,7 +75,10 @@ describe("usage texts", () => {
     expect(queryUsage).toContain("(default: every core; at most 257)");
     expect(sandboxUsage).toContain("(default .other-sandbox)");
     expect(consoleUsage).toContain("(default .other-sandbox)");
-    expect(fieldsUsage).toContain("at most 41 fields");
+    expect(fieldsUsage).toContain(
+      "                        at most 101 in each list; seed, the older limit, at most 41 across all lists\n",
+    );
+    expect(fieldsUsage).toContain("got in between (default 9)");
   });
 
   it("show each upload limit's bounds as the table of job options holds them", () => {

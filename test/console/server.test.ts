@@ -248,6 +248,7 @@ describe("the console's server", () => {
         ok: true,
         rulesetId: added.json.rulesetId,
         config: { requestHeaders: ["x-trace-id"], cookies: ["SessionID"] },
+        limit: "service",
       },
     });
     const refused = await api("POST", "/api/custom-fields", {
@@ -353,6 +354,29 @@ describe("the console's server", () => {
       diagnostics: [{ code: "E0302" }],
       filterSource: 'EdgeResponseStatus eq "abc"',
     });
+    // A change of destination answers both sides masked, as the job's own destination is.
+    const keyed = (key: string) =>
+      `s3://logs/errors?region=us-west-2&access-key-id=ID${key}&secret-access-key=SECRET${key}`;
+    await api("PUT", "/api/jobs/1", { scope: { zoneId: ZONE }, settings: { destination: keyed("OLD") } });
+    const moved = await api("PUT", "/api/jobs/1", {
+      scope: { zoneId: ZONE },
+      settings: { destination: keyed("NEW") },
+    });
+    expect(moved.json).toMatchObject({
+      ok: true,
+      job: {
+        destination_conf: "s3://logs/errors?region=us-west-2&access-key-id=****&secret-access-key=****",
+      },
+      changes: [
+        {
+          path: "destination_conf",
+          before: "s3://logs/errors?region=us-west-2&access-key-id=****&secret-access-key=****",
+          after: "s3://logs/errors?region=us-west-2&access-key-id=****&secret-access-key=****",
+        },
+      ],
+    });
+    expect(JSON.stringify(moved.json)).not.toMatch(/SECRET|IDOLD|IDNEW/);
+    expect(JSON.stringify((await api("GET", `/api/jobs?zoneId=${ZONE}`)).json)).not.toMatch(/SECRET|IDNEW/);
     expect(await api("DELETE", `/api/jobs/1?zoneId=${ZONE}`)).toEqual({
       status: 200,
       json: { ok: true, id: 1 },

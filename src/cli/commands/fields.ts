@@ -51,6 +51,7 @@ Options of set, add and remove (each may be repeated):
   --response-header H             response header after Transform Rules (response_fields)
   --raw-response-header H         response header as the origin sent it (raw_response_fields)
   --cookie C                      cookie (cookie_fields)
+
 Options of set, add, remove and clear:
 ${CUSTOM_FIELDS_LIMIT_USAGE}
   --max-conflict-retries N
