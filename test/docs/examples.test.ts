@@ -389,7 +389,7 @@ describe("every code example of the documentation does what it shows", () => {
  * grammar/REFERENCE.md's table of diagnostics gives an example for each code, as its first code span:
  * filter source (checked by `filterc check`, against the dataset named in parentheses after it, if
  * any), `JSON` then Logpush JSON (read by `filterc decompile`), or a command line starting with
- * `filterc` or `node`, or holding `| filterc` (run by bash, where `require("filterc")` is this
+ * `filterc` or `node`, or holding `| filterc` or `&& filterc` (run by bash, where `require("filterc")` is this
  * package). Each must report that code: `error[CODE]`, `warning[CODE]`, `note[CODE]`, or `'CODE'` as Node prints
  * it in a list.
  */
@@ -425,7 +425,7 @@ describe("grammar/REFERENCE.md: each diagnostic's example reports it", () => {
         const text = (json ? json[1]! : span![1]!).replaceAll("\\|", "|");
         const command = json
           ? `printf '%s' "$0" | filterc decompile`
-          : /^(filterc|node) |\| filterc /.test(text)
+          : /^(filterc|node) |(\||&&) (\w+=\S+ )*filterc /.test(text)
             ? text
             : `printf '%s' "$0" | filterc check${span![2] ? ` --dataset ${span![2]}` : ""}`;
         const result = await run("bash", ["-c", command, text], temp, env);
