@@ -351,6 +351,7 @@ export class LogpushClient {
               expects: "object",
             })
           ).result,
+        read: () => this.readRuleset(scope, id),
         pause: (attempt) => this.transport.pauseAfterConflict(attempt),
         check: (config) => this.checkCustomFields(config),
         maxConflictRetries: this.transport.maxConflictRetries,

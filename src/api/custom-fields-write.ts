@@ -95,6 +95,8 @@ export interface RulesetWrites {
   put(rules: unknown[]): Promise<StoredRuleset>;
   /** The ruleset as it was at `version`. */
   readVersion(version: number): Promise<StoredRuleset>;
+  /** The ruleset as it is now. */
+  read(): Promise<StoredRuleset>;
   /** Waits before the write is done again (the `attempt`th time). */
   pause(attempt: number): Promise<void>;
   /** Holds a configuration to the rules and the limit in force. */
@@ -176,10 +178,7 @@ export async function writeCustomFields(
         `the PUT answered version ${written} of the ruleset, not one after the version ${base} it was made from; check the fields with filterc fields get`,
       );
     if (written === base + 1) {
-      if (attempt > 0)
-        notices.push(
-          `other writes changed the custom fields while this one was made: their changes are kept (${attempt} ${attempt === 1 ? "retry" : "retries"})`,
-        );
+      if (attempt > 0) notices.push(othersKept(attempt));
       if (refused)
         throw new ApiError(
           operation,
@@ -205,9 +204,19 @@ export async function writeCustomFields(
       known = keepOthers(known, before, them, held);
       before = them;
     }
-    base = written;
-    baseConfig = wanted.config;
+    await writes.pause(attempt);
+    // The next try starts from a fresh read, so that only a read–PUT round trip is left open to
+    // others; what they wrote since this PUT (its net change) is kept as theirs.
+    const fresh = await writes.read();
+    known = keepOthers(known, wanted.config, configFromRules(fresh.rules ?? []), held);
+    base = versionOf(fresh, operation, "the ruleset read again");
+    baseConfig = configFromRules(fresh.rules ?? []);
     const next = writes.check(applyChange(known, change));
+    // The ruleset already holds this change and every other one known: nothing more to write.
+    if (next.ok && sameConfig(next.config, baseConfig)) {
+      notices.push(othersKept(attempt + 1));
+      return { config: next.config, changes: customFieldChanges(known, next.config), notices };
+    }
     if (next.ok) {
       wanted = next;
       refused = undefined;
@@ -215,9 +224,12 @@ export async function writeCustomFields(
       refused = next.problems;
       wanted = writes.check(known);
     }
-    await writes.pause(attempt);
   }
 }
+
+/** The notice of a write that others overtook, their changes kept. */
+const othersKept = (retries: number) =>
+  `other writes changed the custom fields while this one was made: their changes are kept${retries === 0 ? "" : ` (${retries} ${retries === 1 ? "retry" : "retries"})`}`;
 
 /** Another writer's version, or the failure that says its changes may be lost. */
 async function readOther(writes: RulesetWrites, version: number): Promise<CustomFieldsConfig> {

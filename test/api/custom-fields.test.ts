@@ -483,3 +483,61 @@ describe("pages of the list of rulesets", () => {
     ]);
   });
 });
+
+describe("a write another one overtook", () => {
+  const at = (version: string, parameters: unknown) => ({ ...withRules([rule(parameters)]), version });
+  const mine = { request_fields: [{ name: "x-a" }] };
+  const both = { request_fields: [{ name: "x-a" }], cookie_fields: [{ name: "sid" }] };
+
+  it("reads the version it overwrote, keeps that write's cookie, and writes again from a fresh read", async () => {
+    api.on(LIST, success([emptyRuleset]));
+    // Read at version 5; another write landed as version 6 before this PUT, answered as version 7.
+    const written = { request_fields: [{ name: "x-a" }], response_fields: [{ name: "server" }] };
+    api.on(GET, success(at("5", { response_fields: [{ name: "server" }] })), success(at("7", written)));
+    api.on(
+      `${GET}/versions/6`,
+      success(at("6", { response_fields: [{ name: "server" }], cookie_fields: [{ name: "sid" }] })),
+    );
+    api.on(
+      PUT,
+      success(at("7", written)),
+      success(at("8", { ...both, response_fields: [{ name: "server" }] })),
+    );
+    const result = await client().setCustomFields(
+      { zoneId: ZONE },
+      { requestHeaders: ["x-a"] },
+      { merge: "add" },
+    );
+    expect(api.calls()).toEqual([LIST, GET, PUT, `${GET}/versions/6`, GET, PUT]);
+    expect(JSON.parse(api.received[5]!.body).rules[0].action_parameters).toEqual({
+      request_fields: [{ name: "x-a" }],
+      response_fields: [{ name: "server" }],
+      cookie_fields: [{ name: "sid" }],
+    });
+    expect(result.changes).toEqual([{ list: "requestHeaders", name: "x-a", change: "added" }]);
+    expect(result.notices.at(-1)).toBe(
+      "other writes changed the custom fields while this one was made: their changes are kept (1 retry)",
+    );
+  });
+
+  it("gives up after maxConflictRetries, saying so and naming the limit", async () => {
+    api.on(LIST, success([emptyRuleset]));
+    api.on(GET, success(at("5", {})), success(at("7", mine)));
+    api.on(`${GET}/versions/6`, success(at("6", { cookie_fields: [{ name: "sid" }] })));
+    api.on(PUT, success(at("7", mine)));
+    const error = await rejectionOf(
+      createClient({
+        baseUrl: api.baseUrl,
+        apiToken: "t0ken-value",
+        env: {},
+        maxConflictRetries: 0,
+      }).setCustomFields({ zoneId: ZONE }, { requestHeaders: ["x-a"] }),
+      ApiError,
+    );
+    expect([error.failure, error.limit, error.message]).toEqual([
+      "conflict",
+      "maxConflictRetries",
+      "set custom fields: other writes kept landing between this one's read and its PUT (1 tries, maxConflictRetries 0); the ruleset is at version 7 and holds this change and the others' read so far; check the fields with filterc fields get",
+    ]);
+  });
+});
