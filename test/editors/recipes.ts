@@ -3,7 +3,7 @@ import { fencedBlocks } from "../helpers/doc-blocks.js";
 
 /*
  * The editor setups of docs/editors.md: blocks whose info string holds `recipe=NAME`. The
- * documentation's harness (test/docs/examples.test.ts) leaves them to the tests here, which run
+ * documentation's harness (test/helpers/doc-pages.ts) leaves them to the tests here, which run
  * them where the editor runs here (Neovim, Vim, Emacs) and check the others' syntax.
  */
 

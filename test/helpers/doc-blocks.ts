@@ -1,5 +1,5 @@
 /**
- * The code blocks of the documentation, read as the doc-example harness (test/docs/examples.test.ts)
+ * The code blocks of the documentation, read as the doc-example harness (test/helpers/doc-pages.ts)
  * runs them. The convention is described there and in docs/testing.md.
  */
 import { parse as parseYaml } from "yaml";

@@ -4,7 +4,7 @@ import { LineVerdict } from "../../src/eval/index.js";
 import { type Cond, compileLineFilter, type FieldInfo } from "../../src/index.js";
 import { toSql } from "../../src/sql/index.js";
 import { conditionArbitrary, fieldOfEachType } from "../helpers/conditions.js";
-import { closeEngines, engines } from "./engines.js";
+import { closeEngines, type EngineCase, engines } from "./engines.js";
 
 /*
  * The SQL keeps exactly eval's records also on the lines the engines' JSON parsers read otherwise
@@ -134,19 +134,30 @@ afterAll(closeEngines);
 describe("the SQL keeps what eval keeps on lenient and malformed lines, over hostile names", () => {
   it.each(engines)(
     `in $name (${RUNS} filters)`,
-    async ({ dialect, keeps }) => {
-      await fc.assert(
-        fc.asyncProperty(caseArbitrary, async ({ condition, lines, column }) => {
+    async ({ dialect, expectKept }) => {
+      // Judged by the engine after the runs, all in a few queries.
+      const cases: EngineCase[] = [];
+      fc.assert(
+        fc.property(caseArbitrary, ({ condition, lines, column }) => {
           const sql = toSql(condition, { dialect, column });
           if (!sql.ok) {
             // Only the strings the SQL cannot compare exactly are refused.
             expect(sql.diagnostics.map((diagnostic) => diagnostic.code)).toContain("E0800");
             return;
           }
-          expect(await keeps([sql.sql], lines, column)).toEqual([evalKeeps(condition, lines)]);
+          cases.push({
+            name: fc.stringify({ condition, lines, column }),
+            wheres: [sql.sql],
+            lines,
+            column,
+            expected: [evalKeeps(condition, lines)],
+          });
         }),
         { numRuns: RUNS },
       );
+      // Most filters are written: the engine judges the runs, not a few.
+      expect(cases.length).toBeGreaterThan(RUNS / 2);
+      await expectKept(cases);
     },
     240_000,
   );
