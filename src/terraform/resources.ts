@@ -11,6 +11,7 @@ import { bodyValue, siteOfPointer, type UnreadSetting } from "./body-value.js";
 import { checkFilter, type FileDiagnostic, type FilterCheckOptions } from "./filter-check.js";
 import { attributeOf, type Block } from "./hcl-ast.js";
 import { quotedHcl } from "./hcl-strings.js";
+import { shortString } from "./short-string.js";
 import { type Site, type SourceFile, siteRange } from "./source-file.js";
 import { evaluate, type Scope, type Unread } from "./values.js";
 
@@ -50,10 +51,16 @@ const settingNote = (resource: Resource, { setting, unread }: UnreadSetting) =>
 
 const note = (unread: Unread, what: string): FileDiagnostic => ({
   file: unread.site.file,
-  diagnostic: diagnose("NotReadStatically", siteRange(unread.site), {
-    what,
-    reason: `${unread.what}: ${unread.reason}`,
-  }),
+  diagnostic: unread.outside
+    ? diagnose("FileOutsideFolder", siteRange(unread.site), {
+        path: shortString(unread.outside.path, 80),
+        what,
+        reason: unread.outside.reason,
+      })
+    : diagnose("NotReadStatically", siteRange(unread.site), {
+        what,
+        reason: `${unread.what}: ${unread.reason}`,
+      }),
 });
 
 const placedProblem = (item: Problem, site: Site): FileDiagnostic => ({
