@@ -15,8 +15,8 @@ import { attributeOf, blocksOf, type Expr, type HclFile } from "./hcl-ast.js";
 import { DEFAULT_MAX_HCL_DEPTH, parseHcl } from "./hcl-parser.js";
 import { terraformIgnores } from "./ignores.js";
 import { checkCustomFieldRulesets, checkLogpushJob, type Resource } from "./resources.js";
-import { shownText } from "./shown-text.js";
-import { SourceFile } from "./source-file.js";
+import { destinationSecretSites, maskSecrets, shownText } from "./shown-text.js";
+import { type Site, SourceFile } from "./source-file.js";
 import type { Scope } from "./values.js";
 
 /** Largest `.tf`, `.tfvars` or `file()` JSON file read (a configuration file is rarely over 100 KB). */
@@ -87,6 +87,8 @@ export async function checkTerraform(
     folders.set(dirname(path), list);
   }
   const results = new Map<SourceFile, CheckedFile>();
+  // Where destinations' credentials are written, in any file: masked in every excerpt.
+  const secretSites: Site[] = [];
   const ignores = new Map<SourceFile, IgnoreComment[]>();
   const resultOf = (file: SourceFile) => {
     const known = results.get(file);
@@ -112,15 +114,19 @@ export async function checkTerraform(
         ignores.set(file, terraformIgnores(file, hcl.body));
       }
     }
-    for (const found of await checkModule(module, options)) {
+    const checked = await checkModule(module, options);
+    secretSites.push(...checked.secrets);
+    for (const found of checked.found) {
       const result = resultOf(found.file);
       result.diagnostics.push(found.diagnostic);
       if (found.safeFix) result.safeFixes.push(found.diagnostic);
     }
   }
   const checked: CheckedFile[] = [];
-  for (const result of results.values())
+  for (const result of results.values()) {
+    result.shown = maskSecrets(result.shown, result.file.path, secretSites);
     checked.push(await tuned(result, ignores.get(result.file) ?? [], options));
+  }
   return checked.sort((a, b) => (a.file.name < b.file.name ? -1 : a.file.name > b.file.name ? 1 : 0));
 }
 
@@ -259,24 +265,32 @@ async function loadModule(
   return { folder, files, chosen, scope };
 }
 
-/** The checks of a module's chosen files: every Logpush job, and the custom-field rulesets together. */
-async function checkModule(module: Module, options: TerraformCheckOptions): Promise<FileDiagnostic[]> {
+/**
+ * The checks of a module's chosen files: every Logpush job, and the custom-field rulesets
+ * together; and where the jobs' destinations' credentials are written.
+ */
+async function checkModule(
+  module: Module,
+  options: TerraformCheckOptions,
+): Promise<{ found: FileDiagnostic[]; secrets: Site[] }> {
   const found: FileDiagnostic[] = [];
+  const secrets: Site[] = [];
   const rulesets: Resource[] = [];
   for (const { file, hcl } of module.files) {
     if (!module.chosen.has(file.path) || !file.path.endsWith(".tf")) continue;
     for (const block of blocksOf(hcl.body, "resource")) {
       const type = block.labels[0]?.value;
-      if (type === "cloudflare_logpush_job")
+      if (type === "cloudflare_logpush_job") {
+        secrets.push(...(await destinationSecretSites(block, file, module.scope)));
         found.push(
           ...(await checkLogpushJob({ block, file }, module.scope, {
             maxOperators: options.maxOperators,
             maxBytes: options.maxBytes,
           })),
         );
-      else if (type === "cloudflare_ruleset") rulesets.push({ block, file });
+      } else if (type === "cloudflare_ruleset") rulesets.push({ block, file });
     }
   }
   found.push(...(await checkCustomFieldRulesets(rulesets, module.scope, options.customFieldsLimit)));
-  return found;
+  return { found, secrets };
 }

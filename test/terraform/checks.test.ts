@@ -113,4 +113,17 @@ describe("the Terraform checks", () => {
       text.replace("AKIDSECRET1", "*".repeat(11)).replace("SECRETKEY12345", "*".repeat(14)),
     );
   });
+
+  it("masks the credentials of a destination written elsewhere: a .tfvars value, a variable's default, escaped", async () => {
+    const job = (name: string, reference: string) =>
+      `resource "cloudflare_logpush_job" "${name}" {\n  zone_id          = "z"\n  destination_conf = ${reference}\n}\n`;
+    const tf = `${job("a", "var.dest")}${job("b", "var.other")}variable "dest" {}\nvariable "other" {\n  default = "r2://b/l?access-key-id=AKID\\u0053ECRET2&secret-access-key=KEY2"\n}\n`;
+    const tfvars = 'dest = "r2://b/l?access-key-id=AKIDSECRET1&secret-access-key=SECRETKEY12345"\n';
+    const { checked, found } = await check({ "a.tf": tf, "terraform.tfvars": tfvars });
+    expect(found).toEqual(["a.tf E0610 11:13", "terraform.tfvars E0610 1:8"]);
+    expect(checked[0]!.shown).toBe(tf.replace("AKID\\u0053ECRET2", "*".repeat(16)).replace("KEY2", "****"));
+    expect(checked[1]!.shown).toBe(
+      tfvars.replace("AKIDSECRET1", "*".repeat(11)).replace("SECRETKEY12345", "*".repeat(14)),
+    );
+  });
 });
