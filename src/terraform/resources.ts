@@ -11,6 +11,8 @@ import { bodyValue, siteOfPointer, type UnreadSetting } from "./body-value.js";
 import { checkFilter, type FileDiagnostic, type FilterCheckOptions } from "./filter-check.js";
 import { attributeOf, type Block } from "./hcl-ast.js";
 import { quotedHcl } from "./hcl-strings.js";
+import { logpullSite } from "./logpull-sites.js";
+import type { MappedText } from "./mapped-text.js";
 import { shortString } from "./short-string.js";
 import { type Site, type SourceFile, siteRange } from "./source-file.js";
 import { evaluate, type Scope, type Unread } from "./values.js";
@@ -144,13 +146,27 @@ export async function checkLogpushJob(
     );
   }
   const checked = checkJobBody(body, { mode: "create", dataset, catalog: getCatalog(dataset) });
-  for (const item of checked.problems)
-    found.push(
-      placedProblem(item, siteOfPointer(sites, `/${item.path.replaceAll(".", "/")}`) ?? nameSite(resource)),
-    );
+  const logpull = await logpullText(resource, scope);
+  let keyless = 0;
+  for (const item of checked.problems) {
+    // A problem in a logpull_options string is placed at its part; one with no key counts in order.
+    const part =
+      logpull && item.path.startsWith("logpull_options")
+        ? logpullSite(logpull, item, item.path === "logpull_options" ? keyless++ : 0)
+        : undefined;
+    const pointer = `/${item.path.replaceAll(".", "/").replace(/\[(\d+)\]/g, "/$1")}`;
+    found.push(placedProblem(item, part ?? siteOfPointer(sites, pointer) ?? nameSite(resource)));
+  }
   for (const notice of checked.notices)
     found.push({ file, diagnostic: diagnose("JobNotice", siteRange(nameSite(resource)), { notice }) });
   return found;
+}
+
+/** A job's `logpull_options` as the string written, each character at its place; undefined when not one. */
+async function logpullText(resource: Resource, scope: Scope): Promise<MappedText | undefined> {
+  const attribute = attributeOf(resource.block.body, "logpull_options");
+  const value = attribute && (await evaluate(attribute.value, resource.file, scope));
+  return value?.kind === "string" ? value.value : undefined;
 }
 
 /** The lists of a custom-fields rule; v4 writes each as a list of names, v5 as a list of `{ name = … }`. */
