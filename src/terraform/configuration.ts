@@ -14,6 +14,7 @@ import type { FileDiagnostic } from "./filter-check.js";
 import { attributeOf, blocksOf, type Expr, type HclFile } from "./hcl-ast.js";
 import { DEFAULT_MAX_HCL_DEPTH, parseHcl } from "./hcl-parser.js";
 import { terraformIgnores } from "./ignores.js";
+import { checkLooseFilters } from "./loose-filters.js";
 import { checkCustomFieldRulesets, checkLogpushJob, type Resource } from "./resources.js";
 import { destinationSecretSites, maskSecrets, shownText } from "./shown-text.js";
 import { type Site, SourceFile } from "./source-file.js";
@@ -276,21 +277,22 @@ async function checkModule(
   const found: FileDiagnostic[] = [];
   const secrets: Site[] = [];
   const rulesets: Resource[] = [];
+  const checkedFilters = new Set<string>();
+  const limits = { maxOperators: options.maxOperators, maxBytes: options.maxBytes };
   for (const { file, hcl } of module.files) {
     if (!module.chosen.has(file.path) || !file.path.endsWith(".tf")) continue;
     for (const block of blocksOf(hcl.body, "resource")) {
       const type = block.labels[0]?.value;
       if (type === "cloudflare_logpush_job") {
         secrets.push(...(await destinationSecretSites(block, file, module.scope)));
-        found.push(
-          ...(await checkLogpushJob({ block, file }, module.scope, {
-            maxOperators: options.maxOperators,
-            maxBytes: options.maxBytes,
-          })),
-        );
+        found.push(...(await checkLogpushJob({ block, file }, module.scope, limits, checkedFilters)));
       } else if (type === "cloudflare_ruleset") rulesets.push({ block, file });
     }
   }
   found.push(...(await checkCustomFieldRulesets(rulesets, module.scope, options.customFieldsLimit)));
+  const configuration = module.files
+    .filter(({ file, problem }) => module.chosen.has(file.path) && file.path.endsWith(".tf") && !problem)
+    .map(({ hcl }) => hcl);
+  found.push(...(await checkLooseFilters(configuration, module.scope, checkedFilters, limits)));
   return { found, secrets };
 }

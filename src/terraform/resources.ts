@@ -8,10 +8,12 @@ import {
 import { datasetScopes, getCatalog } from "../catalog/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
 import { bodyValue, siteOfPointer, type UnreadSetting } from "./body-value.js";
+import { filterBlockProblem } from "./filter-block.js";
 import { checkFilter, type FileDiagnostic, type FilterCheckOptions } from "./filter-check.js";
-import { attributeOf, type Block } from "./hcl-ast.js";
+import { attributeOf, type Block, blocksOf } from "./hcl-ast.js";
 import { quotedHcl } from "./hcl-strings.js";
 import { logpullSite } from "./logpull-sites.js";
+import { jobFilterPlace } from "./loose-filters.js";
 import type { MappedText } from "./mapped-text.js";
 import { shortString } from "./short-string.js";
 import { type Site, type SourceFile, siteRange } from "./source-file.js";
@@ -78,6 +80,7 @@ export async function checkLogpushJob(
   resource: Resource,
   scope: Scope,
   options: Omit<FilterCheckOptions, "dataset">,
+  checkedFilters: Set<string>,
 ): Promise<FileDiagnostic[]> {
   const { block, file } = resource;
   const found: FileDiagnostic[] = [];
@@ -89,6 +92,9 @@ export async function checkLogpushJob(
 
   const filter = attributeOf(block.body, "filter");
   if (filter) {
+    // The jsonencode call it names (a local's too) is not checked again as a loose filter.
+    const place = jobFilterPlace(filter.value, file, scope);
+    if (place !== undefined) checkedFilters.add(place);
     const value = await evaluate(filter.value, file, scope);
     if (value.kind === "unread") found.push(note(value, `the filter of ${addressOf(resource)}`));
     else if (value.kind === "string") found.push(...checkFilter(value, { ...options, dataset }));
@@ -101,6 +107,8 @@ export async function checkLogpushJob(
         }),
       });
   }
+
+  for (const written of blocksOf(block.body, "filter")) found.push(filterBlockProblem(written, file));
 
   const zone = attributeOf(block.body, "zone_id");
   const account = attributeOf(block.body, "account_id");
