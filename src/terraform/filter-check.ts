@@ -38,13 +38,18 @@ export function checkFilter(
     ...(options.maxOperators !== undefined && { maxOperators: options.maxOperators }),
     ...(options.maxBytes !== undefined && { maxBytes: options.maxBytes }),
   });
-  const foreign = filter.read && loaded.diagnostics.find((d) => NOT_A_FILTER.has(d.code));
+  const foreign = filter.read && loaded.diagnostics.find(notAFilter);
   if (filter.read && foreign) return [notAFilterFile(filter.read, foreign, filter.site)];
   return loaded.diagnostics.map((diagnostic) => placed(diagnostic, filter));
 }
 
-/** What says a text holds no filter at all: no JSON (E0502), too deep or long, not a filter's shape. */
-const NOT_A_FILTER = new Set(["E0002", "E0501", "E0502", "E0503"]);
+/**
+ * What says a text holds no filter at all: no JSON (E0502), too deep or long, not a filter's
+ * shape, or an object with neither `where` nor what a comparison or group has (E0504 with no
+ * wrap to suggest: another program's settings, say).
+ */
+const notAFilter = (d: Diagnostic) =>
+  ["E0002", "E0501", "E0502", "E0503"].includes(d.code) || (d.code === "E0504" && !d.suggestion);
 
 /** The most characters of a file that holds no filter shown: its start, which tells which file it is. */
 const FOREIGN_EXCERPT = 32;

@@ -82,6 +82,18 @@ describe("file() in a checked configuration", () => {
     ]);
   });
 
+  it("takes a JSON object with neither where nor a comparison's keys for no filter, and still wraps a comparison", async () => {
+    const { infra } = await layout({
+      "a.tf": job("settings", 'file("settings.json")') + job("bare", 'file("bare.json")'),
+    });
+    await writeFile(join(infra, "settings.json"), `{"name": "app", "token": "${SECRET}"}\n`);
+    await writeFile(join(infra, "bare.json"), '{"key": "ClientIP", "operator": "eq", "value": "1.1.1.1"}\n');
+    expect(await found(infra)).toEqual([
+      'a.tf E0906 3:13 the file settings.json that file() reads holds no filter (the filter has no "where"; a filter is {"where": <comparison or group>} at 1:1); it begins "{\\"name\\": \\"app\\", \\"token\\"…"',
+      'bare.json E0504 1:1 the filter has no "where"; a filter is {"where": <comparison or group>}',
+    ]);
+  });
+
   it("never prints the environment or a file outside the repository (the built CLI)", async () => {
     const { infra } = await layout({
       "a.tf": job("environ", 'file("/proc/self/environ")') + job("up", 'file("../../secret.json")'),
