@@ -1,11 +1,12 @@
 import { dirname, relative, resolve } from "node:path";
+import { type ParseError, parse } from "jsonc-parser";
 import { createCatalog, type FieldSpec, getCatalog, knownDatasets } from "../catalog/index.js";
 import type { CompileOptions } from "../compile.js";
 import { mergeSettings } from "../diagnostics/index.js";
 import { ConfigError, ConfigLookup, type ConfigSettings } from "../files/index.js";
 import { withoutByteOrderMark } from "../syntax/index.js";
 import { DATASETS_HELP, parseCount } from "./args.js";
-import { type CliIO, decodeText, isUserError, readFileUpTo, UsageError, UserError } from "./io.js";
+import { type CliIO, decodeText, readFileUpTo, UsageError, UserError } from "./io.js";
 import { CLI_OPTION_LABELS } from "./option-labels.js";
 import { type TuningFlagValues, tuningFromFlags } from "./tuning-flags.js";
 
@@ -55,13 +56,13 @@ const MAX_CATALOG_FILE_BYTES = 16 * 1024 * 1024;
 /** A catalog file: a JSON array of {name, type, docType?, deprecated?, filterable?}, as the shipped datasets are written. */
 async function readCatalogFile(path: string, dataset: string) {
   const bytes = await readFileUpTo(path, MAX_CATALOG_FILE_BYTES, "more than a field catalog needs", "stream");
+  const text = withoutByteOrderMark(decodeText(bytes, path));
   let specs: unknown;
   try {
-    specs = JSON.parse(withoutByteOrderMark(decodeText(bytes, path)));
-  } catch (error) {
-    throw isUserError(error)
-      ? error
-      : new UserError(`catalog ${path} is not JSON: ${(error as Error).message}`);
+    specs = JSON.parse(text);
+  } catch {
+    // JSON.parse's message quotes the text it stopped at: the place alone, never the file's bytes.
+    throw new UserError(`catalog ${path} is not JSON (${jsonErrorPlace(text)})`);
   }
   const types = new Set(["string", "int", "float", "bool", "array", "object"]);
   if (!Array.isArray(specs) || !specs.every((s) => typeof s?.name === "string" && types.has(s?.type))) {
@@ -70,6 +71,15 @@ async function readCatalogFile(path: string, dataset: string) {
     );
   }
   return createCatalog(dataset, specs as FieldSpec[]);
+}
+
+/** Where strict JSON first goes wrong in a text, as `line L, column C`. */
+function jsonErrorPlace(text: string): string {
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const offset = errors[0]?.offset ?? 0;
+  const before = text.slice(0, offset).split("\n");
+  return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
 }
 
 /** A lookup of filterc.json files for one command, naming them relative to the current folder. */

@@ -686,6 +686,17 @@ export const DiagnosticKind = {
     (a) =>
       `the zone already has an http_log_custom_fields ruleset (${a.first}); a zone has one ruleset of a phase: keep its rules in one`,
   ),
+  FileNotFilter: kind<{ file: string; problem: string; start: string }>(
+    "E0906",
+    "error",
+    (a) => `the file ${a.file} that file() reads holds no filter (${a.problem}); it begins ${a.start}`,
+  ),
+  FilterBlock: kind(
+    "E0907",
+    "error",
+    () =>
+      "a job's filter is a string holding the filter JSON, not a block: the provider refuses filter { … }; write filter = jsonencode({ where = … })",
+  ),
 
   // Warnings.
   DeprecatedField: kind<{ field: string }>("W0101", "warning", (a) => `${quote(a.field)} is deprecated`),
@@ -815,6 +826,18 @@ export const DiagnosticKind = {
     (a) => `${a.what} is not checked: ${a.reason}`,
   ),
   JobNotice: kind<{ notice: string }>("W0901", "note", (a) => a.notice),
+  FileOutsideFolder: kind<{ path: string; what: string; reason: string }>(
+    "W0902",
+    "warning",
+    (a) =>
+      `file(${a.path}) is not read, so ${a.what} is not checked: ${a.reason} (file() may read only files inside the folder checked or the repository that holds it)`,
+  ),
+  FilterDatasetUnknown: kind<{ dataset: string }>(
+    "W0903",
+    "note",
+    (a) =>
+      `this filter is checked against ${a.dataset}: it is no job's filter argument, and no dataset written as a string beside it says which dataset it filters`,
+  ),
 } as const;
 
 export type DiagnosticKindName = keyof typeof DiagnosticKind;

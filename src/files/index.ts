@@ -18,6 +18,7 @@ export {
   MAX_CONFIG_FOLDERS,
   readConfig,
 } from "./config.js";
+export { chunksInside, confinedPath, confinementRoot, pathInside } from "./confined.js";
 export { type FileSnapshot, FileTooLarge, readSnapshot } from "./file-snapshot.js";
 export { makeFolders } from "./folders.js";
 export { expandGlob, GLOB_LIMITS, GlobError, type GlobLimits, isGlob } from "./glob.js";

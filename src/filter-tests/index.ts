@@ -7,4 +7,5 @@ export {
   runTestSuite,
   type SuiteFiles,
   type SuiteRun,
+  TEST_FILE_NAMES,
 } from "./test-suite.js";

@@ -33,6 +33,13 @@ const CASES_PER_RUN = 1024;
 /** Failures of one test file shown with their records and trees, at most; the rest are counted. */
 const MAX_FAILURES_SHOWN = 20;
 
+/**
+ * Which files a test file may name, as the reader's refusal says it: a test file comes with a
+ * change under review, and must not make a run print the files of the machine it runs on.
+ */
+export const TEST_FILE_NAMES =
+  "a test file names only files inside its folder or the repository that holds it";
+
 /** The files a test file names (its filter, its log), read relative to the test file by the caller. */
 export interface SuiteFiles {
   /** The text of the file at `path` (relative to the test file); rejects, saying why, when it cannot be read. */

@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { setImmediate as eventLoopTurn } from "node:timers/promises";
 import type { CancellationToken, CodeLens } from "vscode-languageserver/node";
-import { readTextUpTo, regularFileChunks } from "../files/index.js";
+import { chunksInside, confinementRoot, readTextUpTo } from "../files/index.js";
 import {
   type FilterDefaults,
   loadTestSuite,
@@ -11,6 +11,7 @@ import {
   runTestSuite,
   type SuiteFiles,
   type SuiteRun,
+  TEST_FILE_NAMES,
 } from "../filter-tests/index.js";
 import { decompressed } from "../logs/index.js";
 import { localPath } from "./document-path.js";
@@ -43,6 +44,7 @@ export async function testLenses(
   const path = localPath(uri);
   if (path === undefined) return [];
   const dir = dirname(path);
+  const root = await confinementRoot(dir);
   const names = await readdir(dir).catch(() => [] as string[]);
   const lenses: CodeLens[] = [];
   for (const name of names
@@ -60,7 +62,7 @@ export async function testLenses(
         resolve(dir, file) === path
           ? Promise.resolve(text)
           : readTextUpTo(resolve(dir, file), MAX_TEST_FILE_BYTES, "regular"),
-      chunks: (file) => inSlices(decompressed(regularFileChunks(resolve(dir, file))), token),
+      chunks: (file) => inSlices(decompressed(chunksInside(root, dir, file, TEST_FILE_NAMES)), token),
       name: (file) => file,
       defaults: (file) => defaults(file === undefined ? resolve(dir, name) : resolve(dir, file)),
     };

@@ -9,14 +9,15 @@ import {
   sortDiagnostics,
   tuneDiagnostics,
 } from "../diagnostics/index.js";
-import { readTextUpTo } from "../files/index.js";
+import { confinedPath, confinementRoot, readTextUpTo } from "../files/index.js";
 import type { FileDiagnostic } from "./filter-check.js";
 import { attributeOf, blocksOf, type Expr, type HclFile } from "./hcl-ast.js";
 import { DEFAULT_MAX_HCL_DEPTH, parseHcl } from "./hcl-parser.js";
 import { terraformIgnores } from "./ignores.js";
+import { checkLooseFilters } from "./loose-filters.js";
 import { checkCustomFieldRulesets, checkLogpushJob, type Resource } from "./resources.js";
-import { shownText } from "./shown-text.js";
-import { SourceFile } from "./source-file.js";
+import { destinationSecretSites, maskSecrets, shownText } from "./shown-text.js";
+import { type Site, SourceFile } from "./source-file.js";
 import type { Scope } from "./values.js";
 
 /** Largest `.tf`, `.tfvars` or `file()` JSON file read (a configuration file is rarely over 100 KB). */
@@ -73,15 +74,22 @@ export async function checkTerraform(
   options: TerraformCheckOptions = {},
 ): Promise<CheckedFile[]> {
   const maxFiles = options.maxFiles ?? DEFAULT_MAX_TERRAFORM_FILES;
-  const selected = new Set<string>();
-  for (const path of paths) await collect(resolve(cwd, path), selected, maxFiles, true);
+  // Each file selected, with the folder named that led to it (a file's own folder when named).
+  const selected = new Map<string, string>();
+  for (const path of paths) {
+    const named = resolve(cwd, path);
+    const isFolder = (await stat(named).catch(() => undefined))?.isDirectory() === true;
+    await collect(named, selected, maxFiles, isFolder ? named : dirname(named), true);
+  }
   const folders = new Map<string, string[]>();
-  for (const path of selected) {
+  for (const path of selected.keys()) {
     const list = folders.get(dirname(path)) ?? [];
     list.push(path);
     folders.set(dirname(path), list);
   }
   const results = new Map<SourceFile, CheckedFile>();
+  // Where destinations' credentials are written, in any file: masked in every excerpt.
+  const secretSites: Site[] = [];
   const ignores = new Map<SourceFile, IgnoreComment[]>();
   const resultOf = (file: SourceFile) => {
     const known = results.get(file);
@@ -91,7 +99,8 @@ export async function checkTerraform(
     return result;
   };
   for (const [folder, chosen] of [...folders].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const module = await loadModule(folder, new Set(chosen), cwd, options);
+    const root = await confinementRoot(selected.get(chosen[0]!)!);
+    const module = await loadModule(folder, new Set(chosen), root, cwd, options);
     for (const { file, hcl, problem } of module.files) {
       if (!module.chosen.has(file.path)) continue;
       const result = resultOf(file);
@@ -106,15 +115,19 @@ export async function checkTerraform(
         ignores.set(file, terraformIgnores(file, hcl.body));
       }
     }
-    for (const found of await checkModule(module, options)) {
+    const checked = await checkModule(module, options);
+    secretSites.push(...checked.secrets);
+    for (const found of checked.found) {
       const result = resultOf(found.file);
       result.diagnostics.push(found.diagnostic);
       if (found.safeFix) result.safeFixes.push(found.diagnostic);
     }
   }
   const checked: CheckedFile[] = [];
-  for (const result of results.values())
+  for (const result of results.values()) {
+    result.shown = maskSecrets(result.shown, result.file.path, secretSites);
     checked.push(await tuned(result, ignores.get(result.file) ?? [], options));
+  }
   return checked.sort((a, b) => (a.file.name < b.file.name ? -1 : a.file.name > b.file.name ? 1 : 0));
 }
 
@@ -135,23 +148,29 @@ async function tuned(
 const placeOf = (d: Diagnostic) => `${d.code} ${d.range.start.offset} ${d.range.end.offset}`;
 
 /** The files a path names: a Terraform file as given, or those of a folder and the folders below it. */
-async function collect(path: string, into: Set<string>, maxFiles: number, named: boolean): Promise<void> {
+async function collect(
+  path: string,
+  into: Map<string, string>,
+  maxFiles: number,
+  base: string,
+  named: boolean,
+): Promise<void> {
   const info = named ? await stat(path).catch(() => undefined) : undefined;
   if (named && !info?.isDirectory()) {
-    into.add(path);
+    into.set(path, base);
     return;
   }
   const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const inner = join(path, entry.name);
-    if (entry.isDirectory() && entry.name !== ".terraform") await collect(inner, into, maxFiles, false);
+    if (entry.isDirectory() && entry.name !== ".terraform") await collect(inner, into, maxFiles, base, false);
     else if (entry.isFile() && isTerraformFile(entry.name)) {
       if (into.size >= maxFiles)
         throw new TooManyTerraformFiles(
           `more than ${maxFiles} Terraform files (option maxFiles); name fewer folders`,
         );
-      into.add(inner);
+      if (!into.has(inner)) into.set(inner, base);
     }
   }
 }
@@ -174,6 +193,7 @@ interface Module {
 async function loadModule(
   folder: string,
   chosen: Set<string>,
+  root: string,
   cwd: string,
   options: TerraformCheckOptions,
 ): Promise<Module> {
@@ -229,10 +249,15 @@ async function loadModule(
   const scope: Scope = {
     variable: (name) => declared.get(name),
     local: (name) => locals.get(name),
+    // Only inside the folder or repository checked (confinedPath): a pull request's `file()` must
+    // not read the runner's files into the report.
     readFile: async (path) => {
-      const absolute = resolve(folder, path);
+      const confined = await confinedPath(root, folder, path);
+      if ("outside" in confined) return confined;
+      const absolute = confined.path;
       try {
-        return new SourceFile(nameOf(absolute), absolute, await readTextUpTo(absolute, maxBytes, "regular"));
+        const text = await readTextUpTo(absolute, maxBytes, "regular");
+        return new SourceFile(nameOf(resolve(folder, path)), absolute, text);
       } catch (error) {
         return (error as Error).message;
       }
@@ -241,24 +266,33 @@ async function loadModule(
   return { folder, files, chosen, scope };
 }
 
-/** The checks of a module's chosen files: every Logpush job, and the custom-field rulesets together. */
-async function checkModule(module: Module, options: TerraformCheckOptions): Promise<FileDiagnostic[]> {
+/**
+ * The checks of a module's chosen files: every Logpush job, and the custom-field rulesets
+ * together; and where the jobs' destinations' credentials are written.
+ */
+async function checkModule(
+  module: Module,
+  options: TerraformCheckOptions,
+): Promise<{ found: FileDiagnostic[]; secrets: Site[] }> {
   const found: FileDiagnostic[] = [];
+  const secrets: Site[] = [];
   const rulesets: Resource[] = [];
+  const checkedFilters = new Set<string>();
+  const limits = { maxOperators: options.maxOperators, maxBytes: options.maxBytes };
   for (const { file, hcl } of module.files) {
     if (!module.chosen.has(file.path) || !file.path.endsWith(".tf")) continue;
     for (const block of blocksOf(hcl.body, "resource")) {
       const type = block.labels[0]?.value;
-      if (type === "cloudflare_logpush_job")
-        found.push(
-          ...(await checkLogpushJob({ block, file }, module.scope, {
-            maxOperators: options.maxOperators,
-            maxBytes: options.maxBytes,
-          })),
-        );
-      else if (type === "cloudflare_ruleset") rulesets.push({ block, file });
+      if (type === "cloudflare_logpush_job") {
+        secrets.push(...(await destinationSecretSites(block, file, module.scope)));
+        found.push(...(await checkLogpushJob({ block, file }, module.scope, limits, checkedFilters)));
+      } else if (type === "cloudflare_ruleset") rulesets.push({ block, file });
     }
   }
   found.push(...(await checkCustomFieldRulesets(rulesets, module.scope, options.customFieldsLimit)));
-  return found;
+  const configuration = module.files
+    .filter(({ file, problem }) => module.chosen.has(file.path) && file.path.endsWith(".tf") && !problem)
+    .map(({ hcl }) => hcl);
+  found.push(...(await checkLooseFilters(configuration, module.scope, checkedFilters, limits)));
+  return { found, secrets };
 }

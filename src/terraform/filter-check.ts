@@ -1,8 +1,9 @@
-import type { Diagnostic, Range, Suggestion } from "../diagnostics/index.js";
+import { type Diagnostic, diagnose, type Range, type Suggestion } from "../diagnostics/index.js";
 import { loadFilter } from "../load/index.js";
 import { CANONICAL_OPERATORS, OPERATOR_SPELLINGS, OPERATORS } from "../syntax/index.js";
 import { heredocHcl, quotedHcl } from "./hcl-strings.js";
 import { hclOfJson } from "./hcl-text.js";
+import { shortString } from "./short-string.js";
 import { type Site, type SourceFile, siteRange } from "./source-file.js";
 import type { StaticValue } from "./values.js";
 
@@ -37,7 +38,36 @@ export function checkFilter(
     ...(options.maxOperators !== undefined && { maxOperators: options.maxOperators }),
     ...(options.maxBytes !== undefined && { maxBytes: options.maxBytes }),
   });
+  const foreign = filter.read && loaded.diagnostics.find(notAFilter);
+  if (filter.read && foreign) return [notAFilterFile(filter.read, foreign, filter.site)];
   return loaded.diagnostics.map((diagnostic) => placed(diagnostic, filter));
+}
+
+/**
+ * What says a text holds no filter at all: no JSON (E0502), too deep or long, not a filter's
+ * shape, or an object with neither `where` nor what a comparison or group has (E0504 with no
+ * wrap to suggest: another program's settings, say).
+ */
+const notAFilter = (d: Diagnostic) =>
+  ["E0002", "E0501", "E0502", "E0503"].includes(d.code) || (d.code === "E0504" && !d.suggestion);
+
+/** The most characters of a file that holds no filter shown: its start, which tells which file it is. */
+const FOREIGN_EXCERPT = 32;
+
+/**
+ * A file `file()` reads that holds no filter (a wrong path, another file's contents): one error
+ * at the `file()` call, with only its first characters escaped, never its lines as excerpts.
+ */
+function notAFilterFile(read: SourceFile, first: Diagnostic, site: Site): FileDiagnostic {
+  const firstLine = read.text.split(/\r?\n/, 1)[0] ?? "";
+  return {
+    file: site.file,
+    diagnostic: diagnose("FileNotFilter", siteRange(site), {
+      file: read.name,
+      problem: `${first.message} at ${first.range.start.line}:${first.range.start.column}`,
+      start: shortString(firstLine, FOREIGN_EXCERPT),
+    }),
+  };
 }
 
 function placed(diagnostic: Diagnostic, filter: Extract<StaticValue, { kind: "string" }>): FileDiagnostic {

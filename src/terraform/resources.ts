@@ -8,9 +8,14 @@ import {
 import { datasetScopes, getCatalog } from "../catalog/index.js";
 import { type Diagnostic, diagnose } from "../diagnostics/index.js";
 import { bodyValue, siteOfPointer, type UnreadSetting } from "./body-value.js";
+import { filterBlockProblem } from "./filter-block.js";
 import { checkFilter, type FileDiagnostic, type FilterCheckOptions } from "./filter-check.js";
-import { attributeOf, type Block } from "./hcl-ast.js";
+import { attributeOf, type Block, blocksOf } from "./hcl-ast.js";
 import { quotedHcl } from "./hcl-strings.js";
+import { logpullSite } from "./logpull-sites.js";
+import { jobFilterPlace } from "./loose-filters.js";
+import type { MappedText } from "./mapped-text.js";
+import { shortString } from "./short-string.js";
 import { type Site, type SourceFile, siteRange } from "./source-file.js";
 import { evaluate, type Scope, type Unread } from "./values.js";
 
@@ -50,10 +55,16 @@ const settingNote = (resource: Resource, { setting, unread }: UnreadSetting) =>
 
 const note = (unread: Unread, what: string): FileDiagnostic => ({
   file: unread.site.file,
-  diagnostic: diagnose("NotReadStatically", siteRange(unread.site), {
-    what,
-    reason: `${unread.what}: ${unread.reason}`,
-  }),
+  diagnostic: unread.outside
+    ? diagnose("FileOutsideFolder", siteRange(unread.site), {
+        path: shortString(unread.outside.path, 80),
+        what,
+        reason: unread.outside.reason,
+      })
+    : diagnose("NotReadStatically", siteRange(unread.site), {
+        what,
+        reason: `${unread.what}: ${unread.reason}`,
+      }),
 });
 
 const placedProblem = (item: Problem, site: Site): FileDiagnostic => ({
@@ -69,6 +80,7 @@ export async function checkLogpushJob(
   resource: Resource,
   scope: Scope,
   options: Omit<FilterCheckOptions, "dataset">,
+  checkedFilters: Set<string>,
 ): Promise<FileDiagnostic[]> {
   const { block, file } = resource;
   const found: FileDiagnostic[] = [];
@@ -80,6 +92,9 @@ export async function checkLogpushJob(
 
   const filter = attributeOf(block.body, "filter");
   if (filter) {
+    // The jsonencode call it names (a local's too) is not checked again as a loose filter.
+    const place = jobFilterPlace(filter.value, file, scope);
+    if (place !== undefined) checkedFilters.add(place);
     const value = await evaluate(filter.value, file, scope);
     if (value.kind === "unread") found.push(note(value, `the filter of ${addressOf(resource)}`));
     else if (value.kind === "string") found.push(...checkFilter(value, { ...options, dataset }));
@@ -92,6 +107,8 @@ export async function checkLogpushJob(
         }),
       });
   }
+
+  for (const written of blocksOf(block.body, "filter")) found.push(filterBlockProblem(written, file));
 
   const zone = attributeOf(block.body, "zone_id");
   const account = attributeOf(block.body, "account_id");
@@ -137,13 +154,27 @@ export async function checkLogpushJob(
     );
   }
   const checked = checkJobBody(body, { mode: "create", dataset, catalog: getCatalog(dataset) });
-  for (const item of checked.problems)
-    found.push(
-      placedProblem(item, siteOfPointer(sites, `/${item.path.replaceAll(".", "/")}`) ?? nameSite(resource)),
-    );
+  const logpull = await logpullText(resource, scope);
+  let keyless = 0;
+  for (const item of checked.problems) {
+    // A problem in a logpull_options string is placed at its part; one with no key counts in order.
+    const part =
+      logpull && item.path.startsWith("logpull_options")
+        ? logpullSite(logpull, item, item.path === "logpull_options" ? keyless++ : 0)
+        : undefined;
+    const pointer = `/${item.path.replaceAll(".", "/").replace(/\[(\d+)\]/g, "/$1")}`;
+    found.push(placedProblem(item, part ?? siteOfPointer(sites, pointer) ?? nameSite(resource)));
+  }
   for (const notice of checked.notices)
     found.push({ file, diagnostic: diagnose("JobNotice", siteRange(nameSite(resource)), { notice }) });
   return found;
+}
+
+/** A job's `logpull_options` as the string written, each character at its place; undefined when not one. */
+async function logpullText(resource: Resource, scope: Scope): Promise<MappedText | undefined> {
+  const attribute = attributeOf(resource.block.body, "logpull_options");
+  const value = attribute && (await evaluate(attribute.value, resource.file, scope));
+  return value?.kind === "string" ? value.value : undefined;
 }
 
 /** The lists of a custom-fields rule; v4 writes each as a list of names, v5 as a list of `{ name = … }`. */

@@ -1,5 +1,7 @@
 import { destinationSecrets } from "../api/index.js";
-import { attributeOf, type Body, blocksOf } from "./hcl-ast.js";
+import { attributeOf, type Block, type Body, blocksOf } from "./hcl-ast.js";
+import type { Site, SourceFile } from "./source-file.js";
+import { evaluate, type Scope } from "./values.js";
 
 /**
  * A file's text as excerpts show it: the credentials in each job's `destination_conf` (secret
@@ -22,4 +24,35 @@ export function shownText(text: string, body: Body): string {
     }
   }
   return shown;
+}
+
+/**
+ * Where the credentials of a job's destination are written when its `destination_conf` takes them
+ * from elsewhere (a variable's default, a `.tfvars` value, a local, a file `file()` reads): each
+ * character's place, through escapes, for maskSecrets.
+ */
+export async function destinationSecretSites(block: Block, file: SourceFile, scope: Scope): Promise<Site[]> {
+  const destination = attributeOf(block.body, "destination_conf");
+  const value = destination && (await evaluate(destination.value, file, scope));
+  if (value?.kind !== "string") return [];
+  const { text } = value.value;
+  const sites: Site[] = [];
+  for (const secret of destinationSecrets(text)) {
+    if (secret === "") continue;
+    for (let at = text.indexOf(secret); at !== -1; at = text.indexOf(secret, at + secret.length))
+      for (let i = at; i < at + secret.length; i++) sites.push(value.value.siteOf(i, i + 1));
+  }
+  return sites;
+}
+
+/** A file's shown text with the characters at `sites` (those in this file) replaced by `*`. */
+export function maskSecrets(shown: string, path: string, sites: readonly Site[]): string {
+  const chars = shown.split("");
+  let masked = false;
+  for (const site of sites) {
+    if (site.file.path !== path) continue;
+    for (let i = site.start; i < site.end && i < chars.length; i++) chars[i] = "*";
+    masked = true;
+  }
+  return masked ? chars.join("") : shown;
 }

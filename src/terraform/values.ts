@@ -14,6 +14,8 @@ export type StaticValue =
       site: Site;
       /** For the string `jsonencode` makes: where each value it encodes stands in its text. */
       encoded?: JsonPiece[];
+      /** For the string `file()` reads: the file. */
+      read?: SourceFile;
     }
   | { kind: "number"; text: string; site: Site }
   | { kind: "bool"; value: boolean; site: Site }
@@ -33,6 +35,8 @@ export interface Unread {
   what: string;
   reason: string;
   site: Site;
+  /** A `file()` path not read because it leads out of the folder checked: the path, and why. */
+  outside?: { path: string; reason: string };
 }
 
 export type Evaluated = StaticValue | Unread;
@@ -43,8 +47,11 @@ export interface Scope {
   variable(name: string): { expr: Expr; file: SourceFile } | undefined;
   /** `local.NAME`. */
   local(name: string): { expr: Expr; file: SourceFile } | undefined;
-  /** `file(PATH)`, PATH relative to the module's folder: the file, or why it cannot be read. */
-  readFile(path: string): Promise<SourceFile | string>;
+  /**
+   * `file(PATH)`, PATH relative to the module's folder: the file, or why it cannot be read, or
+   * why it is not read at all (it leads out of the folder or repository checked).
+   */
+  readFile(path: string): Promise<SourceFile | string | { outside: string }>;
 }
 
 /** How deep variables and locals may refer to one another (a cycle stops here too). */
@@ -179,11 +186,13 @@ async function call(
   if (argument.kind !== "string") return unread("its argument is not a path");
   const path = argument.value.text;
   const read = await scope.readFile(path);
+  if (typeof read === "object" && "outside" in read)
+    return { ...unread("it is not read"), outside: { path, reason: read.outside } };
   if (typeof read === "string") return unread(`${JSON.stringify(path)} cannot be read: ${read}`);
   const content = new MappedText({ file: read, start: read.text.length, end: read.text.length });
   for (let i = 0; i < read.text.length; i++)
     content.append(read.text[i]!, { file: read, start: i, end: i + 1 }, "raw");
-  return { kind: "string", value: content, site };
+  return { kind: "string", value: content, site, read };
 }
 
 /** Where a value stands in the JSON text `jsonencode` makes: the text's range, and the value. */

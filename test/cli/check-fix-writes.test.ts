@@ -155,6 +155,9 @@ describe("check --fix keeps a file's links", () => {
 });
 
 describe("check --fix writes only inside the paths named", () => {
+  // A repository, as file() reads only inside one (or inside the folder named, outside one).
+  beforeEach(() => mkdirSync(join(folder, ".git")));
+
   it("leaves a file()'s JSON outside the folder named, and fixes it once its folder is named", async () => {
     write("mod/main.tf", job(fileCall("../other/f.json")));
     write("other/f.json", `${NEQ}\n`);

@@ -125,6 +125,17 @@ describe("fmt keeps what the file had", () => {
   });
 });
 
+describe("a catalog that is not JSON", () => {
+  it("is named with the place it goes wrong, never with its bytes", async () => {
+    const catalog = file("not-a-catalog.json", '[{"name":"Score","type":"int"},\n TOKEN=planted-secret-77]');
+    expect(await runCli(["compile", "--dataset", "x", "--catalog", catalog], "Score lt 3")).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `filterc compile: catalog ${catalog} is not JSON (line 2, column 2)\n`,
+    });
+  });
+});
+
 describe("files without end are read to a bound (a device, a pipe)", () => {
   it("--catalog and test files: an error at their bound, not all memory", async () => {
     expect(await runCli(["compile", "--catalog", "/dev/zero", "-"], "BotScore lt 5")).toEqual({

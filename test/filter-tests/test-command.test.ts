@@ -1,11 +1,16 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { ensureBundles } from "../helpers/bundles.js";
+import { runCli, spawnCli } from "../helpers/cli.js";
+
+// A repository: the test files name files in the folders beside their own (../errors.lpf).
+ensureBundles();
 
 const dir = mkdtempSync(join(tmpdir(), "filterc-test-"));
+mkdirSync(join(dir, ".git"));
 function file(name: string, text: string): string {
   const path = join(dir, name);
   mkdirSync(join(path, ".."), { recursive: true });
@@ -263,6 +268,26 @@ describe("filterc test", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("reads no file a test file names outside its repository: not the environment, not a file beside it (the built CLI)", async () => {
+    const secret = "planted-secret-5e0a91";
+    writeFileSync(join(dir, "..", `${basename(dir)}-secret.ndjson`), `{"ClientIP":"${secret}"}\n`);
+    const environ = file("environ.test.json", '{"filter": {"file": "/proc/self/environ"}, "cases": []}');
+    const beside = file(
+      "beside.test.json",
+      `{"filter": "BotScore lt 1", "log": {"file": "../${basename(dir)}-secret.ndjson"}}`,
+    );
+    const rule = "(a test file names only files inside its folder or the repository that holds it)";
+    expect(await spawnCli(["test", environ, beside], "", { FILTERC_PLANTED: secret })).toEqual({
+      code: 2,
+      stdout: "0 passed, 0 failed, with errors\n",
+      stderr: [
+        `error: ${environ}: cannot read the filter /proc/self/environ: not read: it is an absolute path ${rule}`,
+        `error: ${beside}:1:36: cannot read the log ${join(dir, "..", `${basename(dir)}-secret.ndjson`)}: not read: it leads out of the folder checked ${rule}`,
+        "",
+      ].join("\n"),
+    });
   });
 
   it("reports errors in the filter with their place, exit 2", async () => {

@@ -170,6 +170,32 @@ describe("the language server's code lens for the test files beside a filter", (
     expect(await lenses(current, other)).toEqual([{ line: 0, title: "✓ other.test.json: 2 cases pass" }]);
   });
 
+  it("reads no log outside the test file's folder (here no repository holds it): no absolute path, no ..", async () => {
+    await writeFile(join(dir, "errors.lpf"), filter);
+    await writeFile(
+      join(dir, "a.test.json"),
+      JSON.stringify({ filter: { file: "errors.lpf" }, log: { file: "/proc/self/environ", matches: [] } }),
+    );
+    await writeFile(
+      join(dir, "b.test.json"),
+      JSON.stringify({ filter: { file: "errors.lpf" }, log: { file: "../beside.ndjson", matches: [] } }),
+    );
+    const uri = pathToFileURL(join(dir, "errors.lpf")).href;
+    const current = await started();
+    await opened(current, uri);
+    const rule = "(a test file names only files inside its folder or the repository that holds it)";
+    expect(await lenses(current, uri)).toEqual([
+      {
+        line: 0,
+        title: `⚠ a.test.json:1:39: cannot read the log /proc/self/environ: not read: it is an absolute path ${rule}`,
+      },
+      {
+        line: 0,
+        title: `⚠ b.test.json:1:39: cannot read the log ../beside.ndjson: not read: it leads out of the folder checked ${rule}`,
+      },
+    ]);
+  });
+
   it("judges a log of 2,000,000 lines in a 40 MB heap, answering other requests meanwhile (regression: the first lens request ran the server out of memory)", async () => {
     await writeFile(join(dir, "errors.lpf"), filter);
     await writeFile(

@@ -113,4 +113,52 @@ describe("the Terraform checks", () => {
       text.replace("AKIDSECRET1", "*".repeat(11)).replace("SECRETKEY12345", "*".repeat(14)),
     );
   });
+
+  it("masks the credentials of a destination written elsewhere: a .tfvars value, a variable's default, escaped", async () => {
+    const job = (name: string, reference: string) =>
+      `resource "cloudflare_logpush_job" "${name}" {\n  zone_id          = "z"\n  destination_conf = ${reference}\n}\n`;
+    const tf = `${job("a", "var.dest")}${job("b", "var.other")}variable "dest" {}\nvariable "other" {\n  default = "r2://b/l?access-key-id=AKID\\u0053ECRET2&secret-access-key=KEY2"\n}\n`;
+    const tfvars = 'dest = "r2://b/l?access-key-id=AKIDSECRET1&secret-access-key=SECRETKEY12345"\n';
+    const { checked, found } = await check({ "a.tf": tf, "terraform.tfvars": tfvars });
+    expect(found).toEqual(["a.tf E0610 11:13", "terraform.tfvars E0610 1:8"]);
+    expect(checked[0]!.shown).toBe(tf.replace("AKID\\u0053ECRET2", "*".repeat(16)).replace("KEY2", "****"));
+    expect(checked[1]!.shown).toBe(
+      tfvars.replace("AKIDSECRET1", "*".repeat(11)).replace("SECRETKEY12345", "*".repeat(14)),
+    );
+  });
+
+  it("reports a wrong field name at its string, in v5's output_options and v4's block", async () => {
+    const job = (options: string) =>
+      `resource "cloudflare_logpush_job" "a" {\n  zone_id          = "z"\n  destination_conf = "s3://logs/http?region=us-west-2"\n${options}}\n`;
+    const v5 = '  output_options = {\n    field_names = ["ClientIP", "NoSuchField", "ClientIP"]\n  }\n';
+    const v4 = '  output_options {\n    field_names = [\n      "RayID",\n      "EdgeStatus",\n    ]\n  }\n';
+    expect((await check({ "a.tf": job(v5) })).found).toEqual(["a.tf E0612 5:32", "a.tf E0613 5:47"]);
+    expect((await check({ "a.tf": job(v4) })).found).toEqual(["a.tf E0612 7:7"]);
+  });
+
+  it("reports each bad part of a logpull_options string at that part", async () => {
+    const job = (logpull: string) =>
+      `resource "cloudflare_logpush_job" "a" {\n  zone_id          = "z"\n  destination_conf = "s3://logs/http?region=us-west-2"\n  logpull_options  = ${logpull}\n}\n`;
+    const { checked } = await check({
+      "a.tf": job('"fields=ClientIP,NoSuch,RayID&timestamps=unix2&sampel=1&oops&fields=RayID&sample=2"'),
+    });
+    expect(
+      checked[0]!.diagnostics.map(
+        (d) => `${d.code} ${d.range.start.line}:${d.range.start.column}-${d.range.end.column}`,
+      ),
+    ).toEqual([
+      "E0612 4:39-45",
+      "E0614 4:63-68",
+      "E0622 4:69-77",
+      "E0625 4:78-82",
+      "E0625 4:83-95",
+      "E0618 4:103-104",
+    ]);
+    // Through escapes: the part is where its characters are written.
+    const escaped = await check({ "a.tf": job('"fields=RayID&\\u0074imestamps=x"') });
+    expect(escaped.found).toEqual(["a.tf E0614 4:52"]);
+    // A whole URL is one problem, at the whole string.
+    const url = await check({ "a.tf": job('"https://api.cloudflare.com/logs?fields=RayID"') });
+    expect(url.found).toEqual(["a.tf E0625 4:22"]);
+  });
 });

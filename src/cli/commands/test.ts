@@ -1,8 +1,15 @@
 import { readdir, stat } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { DEFAULT_DATASET } from "../../catalog/index.js";
 import { terminalText } from "../../diagnostics/index.js";
-import { type Accept, type ConfigLookup, readTextUpTo, regularFileChunks } from "../../files/index.js";
+import {
+  type Accept,
+  type ConfigLookup,
+  chunksInside,
+  confinementRoot,
+  pathInside,
+  readTextUpTo,
+} from "../../files/index.js";
 import {
   type CaseFailure,
   loadTestSuite,
@@ -11,6 +18,7 @@ import {
   recordText,
   runTestSuite,
   type SuiteFiles,
+  TEST_FILE_NAMES,
 } from "../../filter-tests/index.js";
 import { decompressed } from "../../logs/index.js";
 import { parseCommandArgs } from "../args.js";
@@ -160,12 +168,16 @@ async function runFile(
   const full = resolve(io.cwd, file);
   const text = await readTextUpTo(full, MAX_TEST_FILE_BYTES, accept).catch((error: Error) => error);
   if (text instanceof Error) return { ...result, errors: [`cannot read ${file}: ${text.message}`] };
-  // What a test file names is data, not a path the user typed: regular files only.
+  // What a test file names is data, not a path the user typed: regular files only, and only inside
+  // its folder or repository, so that a test file in a pull request cannot print the runner's files.
+  const base = dirname(full);
+  const root = await confinementRoot(base, io.cwd);
   const files: SuiteFiles = {
-    read: (path) => readTextUpTo(resolve(dirname(full), path), MAX_TEST_FILE_BYTES, "regular"),
+    read: async (path) =>
+      readTextUpTo(await pathInside(root, base, path, TEST_FILE_NAMES), MAX_TEST_FILE_BYTES, "regular"),
     // A log as eval reads one: gzip (as Logpush delivers it) by its magic bytes.
-    chunks: (path) => decompressed(regularFileChunks(resolve(dirname(full), path))),
-    name: (path) => join(dirname(file), path),
+    chunks: (path) => decompressed(chunksInside(root, base, path, TEST_FILE_NAMES)),
+    name: (path) => (isAbsolute(path) ? path : join(dirname(file), path)),
     // A filter file's own folder's filterc.json; the test file's for a filter written in it.
     defaults: async (path) =>
       (await lookup.forFile(path === undefined ? full : resolve(dirname(full), path))).defaults,
