@@ -503,10 +503,10 @@ describe("the console's Log Explorer in Chromium", () => {
     await page.getByRole("button", { name: "Save filter" }).click();
     await expectText(page, "#lx-status", `Cleared the ingestion filter of http_requests (${id}).`);
     expect((await live()).filter).toBeUndefined();
-    expect((await facts("http_requests"))[2]).toEqual([
-      "Filter",
-      "No filter: Log Explorer ingests every event.",
-    ]);
+    // The list is drawn again from a fresh read after the status is said.
+    await expect
+      .poll(async () => (await facts("http_requests"))[2])
+      .toEqual(["Filter", "No filter: Log Explorer ingests every event."]);
 
     await page.locator("#explorer-view").getByLabel("Scope").selectOption("account");
     await expectText(page, "#lx-count", "1 dataset");

@@ -68,10 +68,10 @@ async function putFilter(id: number, filter: string): Promise<void> {
 describe("jobs pull and jobs diff against the sandbox", () => {
   it("pulls each job's filter as formatted source under a header naming the job", async () => {
     await createJob(
-      "5xx on the API",
+      "5xx-on-the-API",
       'EdgeResponseStatus geq 500 and ClientRequestHost in ["a.example", "b.example"]',
     );
-    await createJob('every "thing"\nat once', null);
+    await createJob("every-thing.at-once", null);
     const pulled = await jobs("pull");
     expect(pulled).toEqual({
       code: 0,
@@ -83,17 +83,17 @@ describe("jobs pull and jobs diff against the sandbox", () => {
       "job-2-every-thing-at-once.lpf",
     ]);
     expect(await readFile(join(dir, "job-1-5xx-on-the-api.lpf"), "utf8")).toBe(
-      '# Logpush job 1 "5xx on the API" (dataset http_requests)\n' +
+      '# Logpush job 1 "5xx-on-the-API" (dataset http_requests)\n' +
         "# pulled by filterc jobs pull; filterc jobs diff compares the filter by meaning, each setting exactly\n" +
         "# dataset: http_requests\n" +
-        settingLines("5xx on the API") +
+        settingLines("5xx-on-the-API") +
         'EdgeResponseStatus geq 500 and ClientRequestHost in ["a.example", "b.example"]\n',
     );
     expect(await readFile(join(dir, "job-2-every-thing-at-once.lpf"), "utf8")).toBe(
-      '# Logpush job 2 "every \\"thing\\"\\nat once" (dataset http_requests)\n' +
+      '# Logpush job 2 "every-thing.at-once" (dataset http_requests)\n' +
         "# pulled by filterc jobs pull; filterc jobs diff compares the filter by meaning, each setting exactly\n" +
         "# dataset: http_requests\n" +
-        settingLines('every \\"thing\\"\\nat once') +
+        settingLines("every-thing.at-once") +
         "# no filter: the job pushes every record\n",
     );
     expect(await jobs("diff")).toEqual({ code: 0, stdout: "0 jobs changed, 2 the same\n", stderr: "" });
