@@ -33,7 +33,8 @@ const checked = folders(root);
 for (const folder of checked) {
   const run = spawnSync(process.execPath, [cli, "check", folder, "--json"], { encoding: "utf8" });
   exits.set(run.status, (exits.get(run.status) ?? 0) + 1);
-  if (run.status === 70 || run.status === null) internal.push(`${relative(root, folder)}: ${run.stderr.trim()}`);
+  if (run.status === 70 || run.status === null)
+    internal.push(`${relative(root, folder)}: ${run.stderr.trim()}`);
   try {
     const answer = JSON.parse(run.stdout);
     for (const file of answer.files ?? []) {
