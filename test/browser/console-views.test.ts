@@ -551,6 +551,7 @@ describe("the console's Instant Logs and Log Explorer, for everyone", () => {
     expect(await violations(page)).toEqual([]);
     await page.getByRole("button", { name: "Edit filter of http_requests" }).click();
     await typeFilter("#lx-editor", "EdgeResponseStatus geq abc");
+    await expectText(page, "#lx-filter-status", "1 error");
     await page.locator("#lx-edit summary").click();
     expect(await violations(page)).toEqual([]);
   });

@@ -12,8 +12,13 @@ import { expect } from "vitest";
 const images = fileURLToPath(new URL("../../docs/images/", import.meta.url));
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
-/** The serious and critical violations axe-core finds on the page as it is. */
+/**
+ * The serious and critical violations axe-core finds on the page once it has stopped changing: axe
+ * reads the DOM over several tasks, and a node an editor's lint or a list replaces meanwhile makes it
+ * throw while naming that node.
+ */
 export async function violations(page: Page): Promise<string[]> {
+  await settled(page);
   await page.evaluate(axeSource);
   return page.evaluate(async () => {
     const results = await (
@@ -30,6 +35,30 @@ export async function violations(page: Page): Promise<string[]> {
       .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   });
 }
+
+/** Resolves once the page's DOM has not changed for QUIET_MS, or after SETTLE_LIMIT_MS at most. */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(
+    ([quietMs, limitMs]) =>
+      new Promise<void>((resolve) => {
+        const started = Date.now();
+        let timer = setTimeout(done, quietMs);
+        const observer = new MutationObserver(() => {
+          clearTimeout(timer);
+          timer = setTimeout(done, Math.max(0, Math.min(quietMs, started + limitMs - Date.now())));
+        });
+        function done(): void {
+          observer.disconnect();
+          resolve();
+        }
+        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      }),
+    [QUIET_MS, SETTLE_LIMIT_MS] as const,
+  );
+}
+
+const QUIET_MS = 300;
+const SETTLE_LIMIT_MS = 5_000;
 
 /**
  * Compares a screenshot with the copy the docs show, loosely (fonts and antialiasing differ between
