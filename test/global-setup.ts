@@ -11,8 +11,12 @@ declare module "vitest" {
   }
 }
 
+/** One run's name for every project of the run (each runs this setup): they share the bundles built. */
+const shared = globalThis as { filtercTestRun?: string };
+
 export default function setup(project: TestProject): () => void {
-  const run = randomUUID();
+  shared.filtercTestRun ??= randomUUID();
+  const run = shared.filtercTestRun;
   project.provide("testRun", run);
   return () => {
     for (const name of readdirSync(tmpdir()))
