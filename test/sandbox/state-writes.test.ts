@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import {
   chmodSync,
   linkSync,
@@ -16,13 +18,17 @@ import { basename, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../src/sandbox/model.js";
-import { call, ownershipToken, type Running, runSandbox, sdk, tempDir, ZONE } from "./helpers.js";
+import { builtCli, ensureBundles } from "../helpers/bundles.js";
+import { call, ownershipToken, type Running, runSandbox, sdk, TOKEN, tempDir, ZONE } from "./helpers.js";
 
 /*
  * The sandbox writes its state files and deliveries through the one atomic writer
  * (test/files/atomic-file.test.ts): mode kept, links written through, a second name (a backup
  * made with hard links) left with the bytes it had, a folder on another disk written.
  */
+
+// Built while the file is collected, outside any test's time limit.
+ensureBundles();
 
 const DESTINATION = "s3://state-bucket/logs?region=eu-west-1";
 
@@ -127,6 +133,76 @@ describe("the sandbox's deliveries", () => {
       expect(readdirSync(join(running.dataDir, "_sandbox", "tmp"))).toEqual([]);
     } finally {
       rmSync(disk, { recursive: true, force: true });
+    }
+  });
+
+  it("leave no temporary file when a write fails midway (a full disk; here a file size limit)", async () => {
+    // The built sandbox under `ulimit -f 16` (8 KiB): its state files fit, the delivery does not.
+    const dataDir = await tempDir();
+    const child = spawn("sh", [
+      "-c",
+      'ulimit -f 16 && exec "$@"',
+      "sh",
+      process.execPath,
+      builtCli(),
+      "sandbox",
+      "--port",
+      "0",
+      "--data-dir",
+      dataDir,
+      "--api-token",
+      TOKEN,
+    ]);
+    try {
+      const api = await new Promise<string>((resolve, reject) => {
+        let output = "";
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+          output += chunk;
+          const match = /listening on (\S+)/.exec(output);
+          if (match) resolve(match[1]!);
+        });
+        child.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
+      });
+      const limited = { api, dataDir } as Running;
+      const client = sdk(limited);
+      const ownershipChallenge = await ownershipToken(client, limited, DESTINATION);
+      const job = (await client.logpush.jobs.create({
+        zone_id: ZONE,
+        destination_conf: DESTINATION,
+        ownership_challenge: ownershipChallenge,
+        enabled: true,
+      })) as Job;
+      // About 30 KB of gzip (random digits do not compress below half), under the 64 KiB the push
+      // hands gzip at once: the write fails as the file is finished, not as records go in.
+      const lines = Array.from({ length: 30 }, () =>
+        JSON.stringify({ RayID: randomBytes(1000).toString("hex") }),
+      );
+      const response = await call(limited, "POST", `/zones/${ZONE}/sandbox/ingest`, lines.join("\n"));
+      expect(response).toEqual({
+        status: 200,
+        json: {
+          result: {
+            records: 30,
+            malformed: 0,
+            malformed_lines: [],
+            deliveries: [],
+            failures: [
+              { job_id: job.id, message: "the push could not write to the destination folder (EFBIG)" },
+            ],
+          },
+          success: true,
+          errors: [],
+          messages: [],
+        },
+      });
+      expect(readdirSync(join(dataDir, "_sandbox", "tmp"))).toEqual([]);
+      expect(readdirSync(join(dataDir, "state-bucket", "logs"))).toEqual([
+        expect.stringMatching(/^ownership-challenge-[0-9a-f]{8}\.txt$/),
+      ]);
+    } finally {
+      child.kill("SIGKILL");
+      await new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)));
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
