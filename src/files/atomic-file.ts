@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { type BigIntStats, constants, createWriteStream } from "node:fs";
-import { access, chmod, chown, lstat, open, realpath, rename, rm } from "node:fs/promises";
+import { access, chmod, chown, lstat, open, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
@@ -12,12 +12,13 @@ import { changedSinceRead as changed, WriteRefused } from "./write-refused.js";
 /*
  * Every file filterc writes goes through here (check --fix, fmt --write, jobs pull, the sandbox's
  * state and deliveries), so each has the same five properties:
- * - atomic: the new bytes go to a temporary file (in the file's own folder unless told), fsynced,
- *   then renamed over the file and the folder fsynced: the file is whole, old or new, at every moment;
+ * - atomic: the new bytes go to a temporary file (in the file's own folder unless told, and always
+ *   on the file's file system: a rename cannot cross one), fsynced, then renamed over the file and
+ *   the folder fsynced: the file is whole, old or new, at every moment;
  * - the file's mode is kept, and its owner and group where the process may give them;
  * - links: a symbolic link is written through (its target is replaced, the link stays); a file
  *   with several names (hard links) is refused, since replacing it would cut the link and writing
- *   it in place could leave it torn at every name if the run stopped midway;
+ *   it in place could leave it torn at every name if the run stopped midway (but see "any");
  * - only the paths a writer may write (`within`, links resolved), never a file reached beyond them;
  * - unchanged since read: right before the rename the file is looked at again (device, inode,
  *   size, modification time, and its bytes where they were read); a file changed in between is
@@ -33,12 +34,19 @@ export type ExpectedFile =
   | FileSnapshot
   /** Nothing: a new file never replaces one that came meanwhile. */
   | "absent"
-  /** Whatever is there: only for a folder one process alone writes (the sandbox's, under its lock). */
+  /**
+   * Whatever is there: only for a folder one process alone writes (the sandbox's, under its lock).
+   * No one edits such a file, so a second name of it is a copy kept elsewhere (a backup made with
+   * hard links): the file is replaced at its path, and the other names keep the bytes they had.
+   */
   | "any";
 
 export interface AtomicWriteOptions {
   expected: ExpectedFile;
-  /** Where the temporary file is made (on the file's file system); by default the file's own folder. */
+  /**
+   * Where the temporary file is made, so that a write killed midway leaves its debris there; the
+   * file's own folder where this one is on another file system (a link to another disk), or by default.
+   */
   temporaryFolder?: string;
   /** False: the caller fsyncs the folder itself (once for several files). */
   syncTheFolder?: boolean;
@@ -51,8 +59,11 @@ export interface AtomicWriteOptions {
 /** A file being written: it appears at its path, complete and on disk, only once committed. */
 export interface AtomicFile {
   stream: Writable;
-  /** Finishes the stream, fsyncs, checks the file is still as expected, renames into place, fsyncs the folder. */
-  commit(): Promise<void>;
+  /**
+   * Finishes the stream, fsyncs, checks the file is still as expected, renames into place, fsyncs
+   * the folder; resolves with the file written (its links resolved: its folder is the one renamed in).
+   */
+  commit(): Promise<string>;
   /** Drops what was written: nothing appears at the path. */
   abort(): Promise<void>;
 }
@@ -67,11 +78,11 @@ interface Place {
 /**
  * Opens a temporary file for `path`, having checked that it may be written as `options` say (a
  * refusal is WriteRefused, before anything is written). A process killed midway leaves its
- * debris (`NAME.tmp-` and twelve random characters) only in the temporary folder.
+ * debris (`NAME.tmp-` and twelve random characters) only in the folder the temporary file is made in.
  */
 export async function createAtomicFile(path: string, options: AtomicWriteOptions): Promise<AtomicFile> {
   const place = await placeOf(resolve(path), options);
-  const folder = options.temporaryFolder ?? dirname(place.target);
+  const folder = await temporaryFolderFor(place.target, options.temporaryFolder);
   const temporary = join(folder, `${basename(place.target)}.tmp-${randomBytes(6).toString("hex")}`);
   // A file replaced starts private (its mode is set before it is renamed: a 0600 file's secrets are
   // never readable by others); a new one takes the mode the umask gives. `flush`: fsynced on close.
@@ -100,23 +111,24 @@ export async function createAtomicFile(path: string, options: AtomicWriteOptions
         throw error;
       }
       if (options.syncTheFolder !== false) await syncFolder(dirname(place.target));
+      return place.target;
     },
     abort: drop,
   };
 }
 
 /**
- * Writes `data` to `path` through `createAtomicFile`; without `syncTheFolder`, the caller syncs
- * the folder (once for several files).
+ * Writes `data` to `path` through `createAtomicFile`, resolving with the file written (links
+ * resolved); without `syncTheFolder`, the caller syncs that file's folder (once for several files).
  */
 export async function writeFileAtomically(
   path: string,
   data: string | Uint8Array,
   options: AtomicWriteOptions,
-): Promise<void> {
+): Promise<string> {
   const file = await createAtomicFile(path, options);
   file.stream.write(data);
-  await file.commit();
+  return file.commit();
 }
 
 /** Makes a folder's entries (files renamed into it, files removed) durable. */
@@ -145,7 +157,7 @@ async function placeOf(path: string, options: AtomicWriteOptions): Promise<Place
   const stats = await lstat(target, { bigint: true });
   if (stats.isDirectory()) throw new WriteRefused("unsafe", "it is a folder");
   if (!stats.isFile()) throw new WriteRefused("unsafe", `it is a ${kindOf(stats)}, not a regular file`);
-  if (stats.nlink > 1n)
+  if (stats.nlink > 1n && expected !== "any")
     throw new WriteRefused(
       "unsafe",
       `it has ${stats.nlink} names (hard links): replacing it would cut the link, and writing it in place could leave it torn at every name if the run stopped midway; give it one name, or change it by hand`,
@@ -153,6 +165,17 @@ async function placeOf(path: string, options: AtomicWriteOptions): Promise<Place
   // What `writeFile` would refuse: a file the user made read-only is not replaced behind its mode.
   await access(target, constants.W_OK);
   return { target, stats };
+}
+
+/**
+ * The folder asked for where it is on the file system of the file's folder, else that folder: a
+ * temporary file on another one could not be renamed into place (EXDEV).
+ */
+async function temporaryFolderFor(target: string, asked: string | undefined): Promise<string> {
+  const own = dirname(target);
+  if (asked === undefined) return own;
+  const [there, here] = await Promise.all([stat(asked), stat(own)]);
+  return there.dev === here.dev ? asked : own;
 }
 
 /** Whether the file (links resolved) is one of `paths` or inside one of them. */

@@ -52,6 +52,12 @@ export function fileProblem(error: unknown, missing = "no such file"): string {
   if (code === "EISDIR") return "is a directory";
   if (code === "ENOTDIR" || code === "EEXIST") return "a file is in the way of a folder";
   if (code === "EACCES") return "permission denied";
+  // A writer's failures midway: the file is left whole, and the reason should not be a bare code.
+  if (code === "EPERM") return "not permitted (the file or its folder may be immutable)";
+  if (code === "EROFS") return "the file system is read-only";
+  if (code === "ENOSPC") return "no space left on the device";
+  if (code === "EDQUOT") return "over the disk quota";
+  if (code === "EFBIG") return "larger than the file size limit (ulimit -f) allows";
   // Opening a socket (or a device whose driver is absent).
   if (code === "ENXIO") return "a socket, not a regular file";
   return code ?? String((error as Error).message);

@@ -42,12 +42,14 @@ const aside = (temporaryFolder: string) =>
   join(temporaryFolder, `lock.tmp-${randomBytes(6).toString("hex")}`);
 
 /**
- * Makes the lock file with its content whole: written aside, then linked into place, which fails
- * when a lock is there already (false). A file aside swept by the holder's start counts as that.
+ * Makes the lock file with its content whole: written aside and fsynced (a crash never leaves an
+ * empty lock that no start could read), then linked into place, which fails when a lock is there
+ * already (false). A file aside swept by the holder's start counts as that. Not the atomic writer:
+ * a lock needs "make it unless one is there" in one call, and its look-then-rename is two.
  */
 async function create(path: string, text: string, temporaryFolder: string): Promise<boolean> {
   const written = aside(temporaryFolder);
-  await writeFile(written, text);
+  await writeFile(written, text, { flag: "wx", flush: true });
   try {
     await link(written, path);
     return true;

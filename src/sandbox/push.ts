@@ -249,7 +249,11 @@ class JobDelivery {
     if (!batch) return;
     this.batch = undefined;
     batch.gzip.end(batch.pending + this.format.batchSuffix);
-    await batch.piped;
+    // A write that failed here (a full disk) drops the temporary file: it was left until the next start.
+    await batch.piped.catch(async (error: unknown) => {
+      await batch.file.abort();
+      throw error;
+    });
     await batch.file.commit();
     this.files.push({ path: batch.path, records: batch.records });
   }

@@ -364,7 +364,9 @@ export class Store {
 
   /**
    * Writes and removes a zone's files, each write atomic (`writeFileAtomically`), then fsyncs each
-   * folder touched once. Every write is waited for, failed or not, before this settles: a write
+   * folder touched once. No one edits these files while the sandbox holds the directory's lock, so
+   * they are replaced as they are (`expected: "any"`, hard links included), with their mode, owner
+   * and symbolic links kept. Every write is waited for, failed or not, before this settles: a write
    * left running could land after a later batch's and undo it.
    */
   private async writeFiles(zoneId: string, files: FileChanges): Promise<void> {
@@ -384,14 +386,18 @@ export class Store {
     const written = await Promise.allSettled(
       [...files].map(async ([name, text]) => {
         const path = join(zoneFolder, name);
-        folders.add(dirname(path));
-        if (text === null) await rm(path, { force: true });
-        else
-          await writeFileAtomically(path, text, {
-            expected: "any",
-            temporaryFolder: this.temporaryFolder,
-            syncTheFolder: false,
-          });
+        if (text === null) {
+          await rm(path, { force: true });
+          folders.add(dirname(path));
+          return;
+        }
+        // The folder renamed in is the target's: a state file may be a link to one elsewhere.
+        const file = await writeFileAtomically(path, text, {
+          expected: "any",
+          temporaryFolder: this.temporaryFolder,
+          syncTheFolder: false,
+        });
+        folders.add(dirname(file));
       }),
     );
     const failed = written.find((result) => result.status === "rejected");

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   linkSync,
@@ -13,9 +14,13 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { builtCli, ensureBundles } from "../helpers/bundles.js";
 import { runCli } from "../helpers/cli.js";
 
 /* `fmt --write` writes a file as `check --fix` does (test/cli/check-fix-writes.test.ts). */
+
+// Built while the file is collected, outside any test's time limit (one test runs the built CLI).
+ensureBundles();
 
 let folder: string;
 beforeEach(() => {
@@ -87,5 +92,26 @@ describe("fmt --write", () => {
       stdout: "",
       stderr: `filterc fmt: cannot read ${folder}: is a directory\n`,
     });
+  });
+
+  it("leaves the file whole and no temporary file when the write fails midway, and says why", () => {
+    // `ulimit -f 0`: every write to a file fails (EFBIG), as on a full disk (ENOSPC).
+    const path = write("a.lpf", MESSY);
+    chmodSync(path, 0o600);
+    const run = spawnSync(
+      "sh",
+      ["-c", 'ulimit -f 0 && exec "$@"', "sh", process.execPath, builtCli(), "fmt", "--write", "a.lpf"],
+      {
+        cwd: folder,
+        encoding: "utf8",
+      },
+    );
+    expect([run.status, run.stdout, run.stderr]).toEqual([
+      1,
+      "",
+      "error[E0682]: not written: larger than the file size limit (ulimit -f) allows; the file is left as it is\n --> a.lpf:1:1\n  |\n1 | BotScore  lt  30 AND  BotScore gt 1\n  | ^\n1 error\n",
+    ]);
+    expect([text("a.lpf"), statSync(path).mode & 0o777]).toEqual([MESSY, 0o600]);
+    expect(readdirSync(folder)).toEqual(["a.lpf"]);
   });
 });

@@ -4,10 +4,13 @@ import {
   linkSync,
   lstatSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   readlinkSync,
+  realpathSync,
   renameSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -104,6 +107,23 @@ describe("writeFileAtomically: links", () => {
     expect(readdirSync(dir).sort()).toEqual(["a.tf", "b.tf"]);
   });
 
+  it("replaces a file with several names at its path where anything there may be replaced; the other names keep their bytes", async () => {
+    // A folder one process alone writes (the sandbox's state): a second name is a backup's.
+    const dir = await folderWith({ "1.json": "{}" });
+    mkdirSync(join(dir, "backup"));
+    linkSync(join(dir, "1.json"), join(dir, "backup", "1.json"));
+    chmodSync(join(dir, "1.json"), 0o600);
+    const file = await writeFileAtomically(join(dir, "1.json"), '{"a":1}', { expected: "any" });
+    expect(file).toBe(join(realpathSync(dir), "1.json"));
+    expect(readFileSync(join(dir, "1.json"), "utf8")).toBe('{"a":1}');
+    expect(readFileSync(join(dir, "backup", "1.json"), "utf8")).toBe("{}");
+    expect([statSync(join(dir, "1.json")).nlink, statSync(join(dir, "backup", "1.json")).nlink]).toEqual([
+      1, 1,
+    ]);
+    expect(statSync(join(dir, "1.json")).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir).sort()).toEqual(["1.json", "backup"]);
+  });
+
   it("refuses a link to nothing, a fifo and a folder, and makes nothing where they point", async () => {
     const dir = await folderWith({});
     symlinkSync(join(dir, "nowhere", "x.lpf"), join(dir, "dangling.lpf"));
@@ -121,6 +141,49 @@ describe("writeFileAtomically: links", () => {
       "it is a folder",
     ]);
     expect(readdirSync(dir).sort()).toEqual(["dangling.lpf", "folder.lpf", "pipe.lpf"]);
+  });
+});
+
+describe("writeFileAtomically: the temporary file's folder", () => {
+  it("makes the temporary file beside the file where the folder asked for is on another file system", async () => {
+    // /dev/shm is a tmpfs: a rename from the temporary folder into it fails (EXDEV), as it did
+    // for a sandbox's bucket folder linked to another disk.
+    const other = mkdtempSync("/dev/shm/filterc-atomic-");
+    try {
+      const asked = await folderWith({});
+      expect(statSync(other).dev).not.toBe(statSync(asked).dev);
+      writeFileSync(join(other, "kept.json"), "{}");
+      chmodSync(join(other, "kept.json"), 0o600);
+      symlinkSync(join(other, "kept.json"), join(asked, "link.json"));
+      let during: string[] = [];
+      const beforeReplace = async () => {
+        during = readdirSync(other).sort();
+      };
+      const options = { expected: "any", temporaryFolder: asked, beforeReplace } as const;
+      expect(await writeFileAtomically(join(asked, "link.json"), "[1]", options)).toBe(
+        join(other, "kept.json"),
+      );
+      expect(during).toEqual(["kept.json", expect.stringMatching(/^kept\.json\.tmp-[0-9a-f]{12}$/)]);
+      await writeFileAtomically(join(other, "new.json"), "[2]", { ...options, expected: "absent" });
+      expect(readdirSync(other).sort()).toEqual(["kept.json", "new.json"]);
+      expect(readFileSync(join(other, "kept.json"), "utf8")).toBe("[1]");
+      expect(readFileSync(join(other, "new.json"), "utf8")).toBe("[2]");
+      expect(statSync(join(other, "kept.json")).mode & 0o777).toBe(0o600);
+      expect(readdirSync(asked)).toEqual(["link.json"]);
+      // On the same file system the folder asked for is used, the file's own folder untouched.
+      writeFileSync(join(asked, "here.json"), "{}");
+      const seen: string[][] = [];
+      await writeFileAtomically(join(asked, "here.json"), "[3]", {
+        expected: "any",
+        temporaryFolder: join(asked, ".."),
+        beforeReplace: async () => {
+          seen.push(readdirSync(asked).sort());
+        },
+      });
+      expect(seen).toEqual([["here.json", "link.json"]]);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });
 
