@@ -4,10 +4,10 @@
  * argument or block after it). This module reads one comment's text; each front end finds its
  * comments and says where each applies, and `tuneDiagnostics` silences and reports with them.
  */
-import { type Diagnostic, diagnose, type Suggestion } from "./diagnostic.js";
+import { diagnose, type Suggestion } from "./diagnostic.js";
 import type { IgnoreComment } from "./ignore-comment.js";
 import { whyNotTunable } from "./kinds.js";
-import type { LineIndex, Range } from "./range.js";
+import type { LineIndex } from "./range.js";
 import { closestMatch } from "./suggest.js";
 import { severityOfCode, TUNABLE_CODES } from "./tuning.js";
 
