@@ -155,11 +155,13 @@ describe("filterc query beside eval", () => {
       stdout: `${escaped}\n`,
       stderr: "",
     });
+    const stats = "kept 1 of 1 well-formed lines (100.0%), 61 of 61 bytes (100.0%)\n";
     expect(await query("EdgeResponseStatus eq 503", [plain], "--stats")).toEqual({
       code: 0,
       stdout: `${escaped}\n`,
-      stderr: "kept 1 of 1 well-formed lines (100.0%), 62 of 62 bytes (100.0%)\n",
+      stderr: stats,
     });
+    expect((await evaluated("EdgeResponseStatus eq 503", [plain], "--stats")).stderr).toBe(stats);
     await sameAsEval(filters, [plain]);
     await sameAsEval(filters, [gzip]);
   });
@@ -317,5 +319,34 @@ describe("filterc query beside eval", () => {
           expected: [kept],
         })),
       );
+  });
+
+  it("names the first timestamp values that are no time as eval does, where eval's reading told them", async () => {
+    const bom = "\xef\xbb\xbf";
+    const first = await file("times-a.ndjson", `${bom}{"EdgeStartTimestamp":1700000000}\n`);
+    const second = await file(
+      "times-b.ndjson",
+      `${bom}{"EdgeStartTimestamp":1700000000}\n{"EdgeStartTimestamp":"nope"}\n`,
+    );
+    const plain = await file("times-c.ndjson", '{"EdgeStartTimestamp":"no time"}\n');
+    const filter = "EdgeStartTimestamp geq 1600000000000000000";
+    // Both files read by eval: the places, each with its file, as eval gives them.
+    const both = await query(filter, [first, second], "--count");
+    expect(both).toEqual({
+      code: 0,
+      stdout: "2\n",
+      stderr:
+        "filterc query: 1 value of a timestamp field cannot be read as a time, so it compares as a missing field " +
+        '(line times-b.ndjson:2: EdgeStartTimestamp "nope")\n',
+    });
+    expect(both).toEqual(await evaluated(filter, [first, second], "--count"));
+    // DuckDB reads the third, with no line numbers: no place is named as the first.
+    expect(await query(filter, [second, plain], "--count")).toEqual({
+      code: 0,
+      stdout: "1\n",
+      stderr:
+        "filterc query: 2 values of timestamp fields cannot be read as a time, so they compare as missing fields " +
+        '(one is EdgeStartTimestamp "nope")\n',
+    });
   });
 });
