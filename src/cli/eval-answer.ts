@@ -32,18 +32,22 @@ export async function evalAnswer(
   const timeOptions = { timestamps, onUnreadableTime: answer.times.note };
   const filter = compileLineFilter(condition, timeOptions);
   const blockFilter = compileBlockFilter(condition, filter, timeOptions);
+  // Named as the locations name it, as eval names the files it is given.
   for (const file of files)
-    await evalLines(await fileInput(resolve(cwd, file)), {
-      filter,
-      blockFilter,
-      invert: false,
-      strict: false,
-      maxLineBytes: DEFAULT_MAX_LINE_BYTES,
-      write,
-      counts: answer.counts,
-      onRead: () => undefined,
-      warn: () => undefined,
-      times: answer.times,
-    });
+    await evalLines(
+      { ...(await fileInput(resolve(cwd, file))), name: file },
+      {
+        filter,
+        blockFilter,
+        invert: false,
+        strict: false,
+        maxLineBytes: DEFAULT_MAX_LINE_BYTES,
+        write,
+        counts: answer.counts,
+        onRead: () => undefined,
+        warn: () => undefined,
+        times: answer.times,
+      },
+    );
   return answer;
 }

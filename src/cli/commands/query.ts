@@ -149,7 +149,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       lines: !values.count && groupBy === undefined,
       groupBy,
     });
-    if (times && evaluated) addTally(times.tally, evaluated.times.tally, 0);
+    // Only eval's part has line numbers: places beside DuckDB's part would not be the first ones.
+    if (times && evaluated)
+      addTally(times.tally, duck ? { ...evaluated.times.tally, first: [] } : evaluated.times.tally, 0);
     const stats = values.stats
       ? plus(
           duck ? await measure(connection, loaded.meaning, from, timestamps, times) : none(),
@@ -205,7 +207,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         }
       }
     }
-    const report = times && unreadableTimesReport(times.tally, false);
+    const report = times && unreadableTimesReport(times.tally, byEval.length > 1);
     if (report) io.stderr(`filterc query: ${report}\n`);
     return (await reportDamage()) > 0 ? 1 : 0;
   } catch (error) {
