@@ -1,12 +1,12 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CliIO } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
 import { compile, toSql } from "../../src/index.js";
-import { builtCli, ensureBundles } from "../helpers/bundles.js";
-import { outputOf } from "../helpers/cli.js";
+import type { ByteRun } from "../helpers/cli.js";
 import { closeEngines, engines } from "./engines.js";
 
 /*
@@ -16,29 +16,45 @@ import { closeEngines, engines } from "./engines.js";
  * not hold. Each case runs every mode (lines, --count, --group-by, --stats) beside eval.
  */
 
-// Built while the file is collected, outside any test's time limit.
-ensureBundles();
-
 let dir: string;
+const startedIn = process.cwd();
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "filterc-query-eval-"));
+  process.chdir(dir);
 });
 afterAll(async () => {
+  process.chdir(startedIn);
   await closeEngines();
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Runs the built filterc in the test's folder, stdout as the bytes it wrote. */
-function run(args: string[]) {
-  const child = spawn(process.execPath, [builtCli(), ...args], {
-    cwd: dir,
+/**
+ * Runs filterc in-process in the test's folder, stdout as the bytes it wrote (DuckDB is loaded once
+ * for the file, not once per run: a process each cost a second of the test's time per run).
+ */
+async function run(args: string[]): Promise<ByteRun> {
+  const chunks: Buffer[] = [];
+  let stderr = "";
+  const io: CliIO = {
+    stdout: (text) => {
+      chunks.push(Buffer.from(text));
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    readStdin: async () => "",
+    writeStdout: async (bytes) => {
+      chunks.push(Buffer.from(bytes));
+    },
     env: { ...process.env, NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return outputOf(child, "bytes");
+    stderrIsTTY: false,
+    cwd: dir,
+  };
+  const code = await main(args, io);
+  return { code, stdout: Buffer.concat(chunks), stderr };
 }
 
-/** Each test of every mode runs dozens of CLIs, two at a time, on shared cores. */
+/** Each test of every mode runs dozens of commands, on shared cores. */
 const SLOW = 120_000;
 
 const bytes = (text: string) => Buffer.from(text, "latin1");
