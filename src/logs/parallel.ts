@@ -5,6 +5,7 @@ import { moduleFile } from "../files/index.js";
 import { type EvalCounts, type EvalWarning, MALFORMED_SHOWN } from "./lines.js";
 import type { Part } from "./parts.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
+import type { ThreadTimes } from "./thread-cpu.js";
 import { addTally, type UnreadableTimeTally } from "./unreadable-times.js";
 
 /** The worker's bundle, built beside the CLI's; absent when the CLI runs from source (tests), which then reads on one thread. */
@@ -48,6 +49,11 @@ interface ParallelRun {
   /** A warning, its line numbers already those of the whole input. */
   warn: (warning: EvalWarning, lineOffset: number) => void;
   onRead: (bytes: number) => void;
+  /**
+   * How many workers to keep once each has read its first part, given their threads' times over it
+   * (see workersThatPay); those past that number take no more parts. Absent: all of them.
+   */
+  keep?: (first: readonly (ThreadTimes | undefined)[]) => number;
 }
 
 /**
@@ -86,8 +92,11 @@ export class EvalWorkers {
     const finished = new Promise<void>((resolve) => (finish = resolve));
     this.onFailure = finish;
 
+    // Until every worker has read a part, all of them take parts; then `keep` says how many do.
+    let taking = this.workers.length;
+    const first = new Map<Worker, ThreadTimes | undefined>();
     const assign = (worker: Worker) => {
-      if (next >= parts.length || stopped) return;
+      if (next >= parts.length || stopped || this.workers.indexOf(worker) >= taking) return;
       const index = next++;
       states[index] = { chunks: [], warnings: [], worker };
       worker.postMessage({ type: "run", index, part: parts[index]! } satisfies ToWorker);
@@ -131,6 +140,10 @@ export class EvalWorkers {
         else if (message.type === "warn") state.warnings.push(message.warning);
         else {
           state.done = message;
+          if (run.keep && !first.has(worker)) {
+            first.set(worker, message.threadTimes);
+            if (first.size === this.workers.length) taking = run.keep(this.workers.map((w) => first.get(w)));
+          }
           assign(worker);
         }
         if (message.index === current) drain();

@@ -2,6 +2,7 @@ import type { Meaning } from "../check/index.js";
 import type { TimestampReading } from "../eval/index.js";
 import type { EvalCounts, EvalWarning } from "./lines.js";
 import type { Part } from "./parts.js";
+import type { ThreadTimes } from "./thread-cpu.js";
 import type { UnreadableTimeTally } from "./unreadable-times.js";
 
 /** What every worker is handed before its first part. */
@@ -39,4 +40,6 @@ export type FromWorker =
       times: UnreadableTimeTally;
       lineCount: number;
       completed: boolean;
+      /** How long the worker's thread ran and waited for a core over the part (see workersThatPay). */
+      threadTimes: ThreadTimes | undefined;
     };
