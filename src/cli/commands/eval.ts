@@ -276,7 +276,7 @@ async function openInputs(positionals: string[], io: CliIO): Promise<LogInput[]>
 
 /**
  * The measured rule of the default --jobs (workersThatPay). FILTERC_MIN_CORES_A_WORKER, a number,
- * replaces its threshold: tests force either outcome with it (0 keeps every worker, 2 one).
+ * replaces its threshold: tests force either outcome with it (-1 keeps every worker, 2 one).
  */
 function keepMeasured(): (first: readonly (ThreadTimes | undefined)[]) => number {
   const given = Number(process.env["FILTERC_MIN_CORES_A_WORKER"] ?? Number.NaN);
