@@ -35,6 +35,5 @@ export {
 } from "./parts.js";
 export { Progress } from "./progress.js";
 export { type TextLine, textLines } from "./text-lines.js";
-export type { ThreadTimes } from "./thread-cpu.js";
 export { addTally, emptyTally, UnreadableTimes, unreadableTimesReport } from "./unreadable-times.js";
 export { MIN_CORES_A_WORKER, workersThatPay } from "./workers-pay.js";

@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { moduleFile } from "../files/index.js";
+import { coresSince, readCores } from "./cores.js";
 import { type EvalCounts, type EvalWarning, MALFORMED_SHOWN } from "./lines.js";
 import type { Part } from "./parts.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
-import type { ThreadTimes } from "./thread-cpu.js";
 import { addTally, type UnreadableTimeTally } from "./unreadable-times.js";
 
 /** The worker's bundle, built beside the CLI's; absent when the CLI runs from source (tests), which then reads on one thread. */
@@ -50,10 +50,10 @@ interface ParallelRun {
   warn: (warning: EvalWarning, lineOffset: number) => void;
   onRead: (bytes: number) => void;
   /**
-   * How many workers to keep once each has read its first part, given their threads' times over it
-   * (see workersThatPay); those past that number take no more parts. Absent: all of them.
+   * How many workers to keep once each has read its first part, given the cores the run had until
+   * then (see coresSince); those past that number take no more parts. Absent: all of them.
    */
-  keep?: (first: readonly (ThreadTimes | undefined)[]) => number;
+  keep?: (workers: number, cores: number | undefined) => number;
 }
 
 /**
@@ -94,7 +94,8 @@ export class EvalWorkers {
 
     // Until every worker has read a part, all of them take parts; then `keep` says how many do.
     let taking = this.workers.length;
-    const first = new Map<Worker, ThreadTimes | undefined>();
+    const firstDone = new Set<Worker>();
+    const start = readCores();
     const assign = (worker: Worker) => {
       if (next >= parts.length || stopped || this.workers.indexOf(worker) >= taking) return;
       const index = next++;
@@ -140,9 +141,10 @@ export class EvalWorkers {
         else if (message.type === "warn") state.warnings.push(message.warning);
         else {
           state.done = message;
-          if (run.keep && !first.has(worker)) {
-            first.set(worker, message.threadTimes);
-            if (first.size === this.workers.length) taking = run.keep(this.workers.map((w) => first.get(w)));
+          if (run.keep && !firstDone.has(worker)) {
+            firstDone.add(worker);
+            if (firstDone.size === this.workers.length)
+              taking = run.keep(this.workers.length, coresSince(start));
           }
           assign(worker);
         }

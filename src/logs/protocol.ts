@@ -2,7 +2,6 @@ import type { Meaning } from "../check/index.js";
 import type { TimestampReading } from "../eval/index.js";
 import type { EvalCounts, EvalWarning } from "./lines.js";
 import type { Part } from "./parts.js";
-import type { ThreadTimes } from "./thread-cpu.js";
 import type { UnreadableTimeTally } from "./unreadable-times.js";
 
 /** What every worker is handed before its first part. */
@@ -40,6 +39,4 @@ export type FromWorker =
       times: UnreadableTimeTally;
       lineCount: number;
       completed: boolean;
-      /** How long the worker's thread ran and waited for a core over the part (see workersThatPay). */
-      threadTimes: ThreadTimes | undefined;
     };

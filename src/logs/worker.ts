@@ -4,7 +4,6 @@ import { fileInput } from "./input.js";
 import { emptyCounts, evalLines } from "./lines.js";
 import { type Part, rangeInput } from "./parts.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
-import { threadTimes, timesSince } from "./thread-cpu.js";
 import { emptyTally, UnreadableTimes } from "./unreadable-times.js";
 
 /*
@@ -48,7 +47,6 @@ port.on("message", (message: ToWorker) => {
 const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 async function runPart(index: number, part: Part): Promise<void> {
-  const before = threadTimes();
   const counts = emptyCounts();
   times.tally = emptyTally();
   const input = part.whole ? await fileInput(part.input) : rangeInput(part);
@@ -80,6 +78,5 @@ async function runPart(index: number, part: Part): Promise<void> {
     times: times.tally,
     lineCount: end.lineCount,
     completed: end.completed,
-    threadTimes: timesSince(before),
   });
 }

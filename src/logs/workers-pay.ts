@@ -1,36 +1,27 @@
 /**
- * Whether a run's workers pay, measured on their first parts: the share of a core each worker got
- * while it had work, its thread's time on a core over that time and the time it waited, runnable,
- * for one (a read or an inflate on the thread pool counts neither way). On cores the run has to
- * itself every worker gets about a whole one; where other work holds the cores, the workers share
- * what there is, and more of them read no faster than one: two workers on 2 vCPUs at a load average
- * of 7 got 0.29 of a core each, one alone 0.47 (bench/RESULTS.md, "eval's default number of workers").
+ * Whether a run's workers pay, measured over their first parts (see coresSince): on cores the run
+ * has to itself each worker has a core, and more workers read faster; where other work holds the
+ * cores, the workers share what is left, and more of them read no faster than one, each paying its
+ * start and warm-up for nothing (bench/RESULTS.md, "eval's default number of workers").
  */
-import type { ThreadTimes } from "./thread-cpu.js";
 
 /**
- * The least a worker beyond the first must add, in cores, for the run to keep it: two workers must
- * get 1.25 cores between them, where one would get at most one.
+ * The least a worker beyond the first must be able to add, in cores, for the run to keep it: two
+ * workers must have had 1.25 cores between them, where one would use at most one.
  */
 export const MIN_CORES_A_WORKER = 0.25;
 
 /**
- * How many of the workers to keep, given each one's times over its first part (undefined where they
- * could not be read: then all of them, as with an explicit --jobs). All or one: the cores the workers
- * got together, Σ run / (run + wait), must be at least 1 + `minCoresAWorker` for each worker beyond
- * the first, or one worker reads the rest.
+ * How many of `workers` to keep, given the cores the run had over their first parts (undefined where
+ * that could not be measured: all of them, as with an explicit --jobs). All or one: at least 1 +
+ * `minCoresAWorker` for each worker beyond the first keeps them all, less leaves one worker to read
+ * the rest.
  */
 export function workersThatPay(
-  first: readonly (ThreadTimes | undefined)[],
+  workers: number,
+  cores: number | undefined,
   minCoresAWorker = MIN_CORES_A_WORKER,
 ): number {
-  const workers = first.length;
-  if (workers <= 1 || first.some((times) => times === undefined)) return workers;
-  const cores = first.reduce((sum, times) => sum + coreShare(times!), 0);
+  if (workers <= 1 || cores === undefined) return workers;
   return cores >= 1 + minCoresAWorker * (workers - 1) ? workers : 1;
-}
-
-/** The share of a core a thread got while it was runnable; a whole one when it never was. */
-function coreShare({ runMs, waitMs }: ThreadTimes): number {
-  return runMs + waitMs > 0 ? runMs / (runMs + waitMs) : 1;
 }

@@ -21,7 +21,6 @@ import {
   RANGES_PER_WORKER,
   sizeThreadPool,
   streamInput,
-  type ThreadTimes,
   UnreadableTimes,
   unreadableTimesReport,
   warningText,
@@ -104,7 +103,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const rangeBytes =
     parseCount(values["range-bytes"], "--range-bytes", MIN_RANGE_BYTES) ?? DEFAULT_RANGE_BYTES;
   const workerFile = jobs > 1 ? workerBundle() : undefined;
-  // The default is measured: the workers are kept only if they got the cores to pay for themselves.
+  // The default is measured: the workers are kept only if the run had the cores to pay for them.
   const keep = values.jobs === undefined ? keepMeasured() : undefined;
   // The parts are planned, and the workers started, before the filter is compiled, so that their
   // start overlaps it. An input the plan cannot read has its error told after the filter's, as
@@ -144,7 +143,7 @@ interface RunSettings {
   plan: Plan | undefined;
   workers: EvalWorkers | undefined;
   /** How many of the workers to keep once they have read a part: given when --jobs is not. */
-  keep: ((first: readonly (ThreadTimes | undefined)[]) => number) | undefined;
+  keep: ((workers: number, cores: number | undefined) => number) | undefined;
   /** Why the parts could not be planned: an input that cannot be read. */
   planError: { error: unknown } | undefined;
   maxLineBytes: number;
@@ -278,10 +277,10 @@ async function openInputs(positionals: string[], io: CliIO): Promise<LogInput[]>
  * The measured rule of the default --jobs (workersThatPay). FILTERC_MIN_CORES_A_WORKER, a number,
  * replaces its threshold: tests force either outcome with it (-1 keeps every worker, 2 one).
  */
-function keepMeasured(): (first: readonly (ThreadTimes | undefined)[]) => number {
+function keepMeasured(): (workers: number, cores: number | undefined) => number {
   const given = Number(process.env["FILTERC_MIN_CORES_A_WORKER"] ?? Number.NaN);
   const minCores = Number.isFinite(given) ? given : MIN_CORES_A_WORKER;
-  return (first) => workersThatPay(first, minCores);
+  return (workers, cores) => workersThatPay(workers, cores, minCores);
 }
 
 /**
