@@ -50,8 +50,8 @@ interface ParallelRun {
   warn: (warning: EvalWarning, lineOffset: number) => void;
   onRead: (bytes: number) => void;
   /**
-   * How many workers to keep once each has read its first part, given the cores the run had until
-   * then (see coresSince); those past that number take no more parts. Absent: all of them.
+   * How many workers to keep once each has read a part more, given the cores the run had meanwhile
+   * (see coresSince); those past that number take no more parts. Absent: all of them.
    */
   keep?: (workers: number, cores: number | undefined) => number;
 }
@@ -92,10 +92,11 @@ export class EvalWorkers {
     const finished = new Promise<void>((resolve) => (finish = resolve));
     this.onFailure = finish;
 
-    // Until every worker has read a part, all of them take parts; then `keep` says how many do.
+    // All the workers take parts; each time every one of them has read a part more (a round), `keep`
+    // says, from the cores the round had, whether they still do, or only the first from then on.
     let taking = this.workers.length;
-    const firstDone = new Set<Worker>();
-    const start = readCores();
+    const round = new Set<Worker>();
+    let roundStart = readCores();
     const assign = (worker: Worker) => {
       if (next >= parts.length || stopped || this.workers.indexOf(worker) >= taking) return;
       const index = next++;
@@ -141,10 +142,10 @@ export class EvalWorkers {
         else if (message.type === "warn") state.warnings.push(message.warning);
         else {
           state.done = message;
-          if (run.keep && !firstDone.has(worker)) {
-            firstDone.add(worker);
-            if (firstDone.size === this.workers.length)
-              taking = run.keep(this.workers.length, coresSince(start));
+          if (run.keep && taking > 1 && round.add(worker).size === taking) {
+            taking = run.keep(taking, coresSince(roundStart));
+            round.clear();
+            roundStart = readCores();
           }
           assign(worker);
         }
