@@ -33,6 +33,12 @@ export function sizeThreadPool(jobs: number): void {
   );
 }
 
+/**
+ * The least time the cores are measured over: the idle time comes in ticks of 10 ms a core, so a
+ * shorter look errs by more than a tenth.
+ */
+const MEASURED_MS = 100;
+
 interface PartState {
   chunks: Uint8Array[];
   warnings: EvalWarning[];
@@ -50,8 +56,8 @@ interface ParallelRun {
   warn: (warning: EvalWarning, lineOffset: number) => void;
   onRead: (bytes: number) => void;
   /**
-   * How many workers to keep once each has read a part more, given the cores the run had meanwhile
-   * (see coresSince); those past that number take no more parts. Absent: all of them.
+   * How many workers to keep, asked when a part is done, given the cores the run had since it was
+   * last asked (see coresSince); those past that number take no more parts. Absent: all of them.
    */
   keep?: (workers: number, cores: number | undefined) => number;
 }
@@ -92,11 +98,11 @@ export class EvalWorkers {
     const finished = new Promise<void>((resolve) => (finish = resolve));
     this.onFailure = finish;
 
-    // All the workers take parts; each time every one of them has read a part more (a round), `keep`
-    // says, from the cores the round had, whether they still do, or only the first from then on.
+    // All the workers take parts; when a part is done, at least MEASURED_MS after the last look,
+    // `keep` says from the cores the run had since then whether they still do, or only the first
+    // from then on.
     let taking = this.workers.length;
-    const round = new Set<Worker>();
-    let roundStart = readCores();
+    let since = readCores();
     const assign = (worker: Worker) => {
       if (next >= parts.length || stopped || this.workers.indexOf(worker) >= taking) return;
       const index = next++;
@@ -142,10 +148,9 @@ export class EvalWorkers {
         else if (message.type === "warn") state.warnings.push(message.warning);
         else {
           state.done = message;
-          if (run.keep && taking > 1 && round.add(worker).size === taking) {
-            taking = run.keep(taking, coresSince(roundStart));
-            round.clear();
-            roundStart = readCores();
+          if (run.keep && taking > 1 && performance.now() - since.wallMs >= MEASURED_MS) {
+            taking = run.keep(taking, coresSince(since));
+            since = readCores();
           }
           assign(worker);
         }

@@ -64,8 +64,8 @@ Options:
                         workers' worth is read on one thread; a plain file larger than
                         --range-bytes is cut into ranges of about that size at line ends; the
                         output is the same as with --jobs 1; more than the cores is noted;
-                        without --jobs, one worker reads on once a round of parts finds
-                        the cores held by other work (less than 1 + 0.25 a worker more)
+                        without --jobs, one worker reads on once the cores the run had
+                        are found fewer than 1 + 0.25 a worker beyond the first
   --range-bytes N       the size of the ranges a plain file is cut into (default ${inMiB(DEFAULT_RANGE_BYTES)};
                         at least ${MIN_RANGE_BYTES})
 ${TIMESTAMPS_USAGE}
