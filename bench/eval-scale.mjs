@@ -1,6 +1,7 @@
 // How `filterc eval` scales with the cores, against embedded DuckDB: `eval --count` with the mixed
 // filter of bench/eval.mjs over 1,000,000 generated http_requests lines, as one plain NDJSON file and
-// as the same lines in 16 gzip files, with `--jobs 1, 2, 4, …` up to the core count, and DuckDB
+// as the same lines in 16 gzip files, with `--jobs 1, 2, 4, …` up to the core count and with no
+// `--jobs` (the default, measured: the row "default"), and DuckDB
 // (typed columns, read_ndjson) with as many threads. Medians of 3 rounds, every command of a round
 // taken in turns. `npm run build` first (only `dist/` is needed; DuckDB only when installed). Options:
 // `--lines N` (a quicker run on fewer lines), `--cli FILE` (another build of the CLI, to compare),
@@ -28,9 +29,11 @@ const LINES = Number(values.lines);
 const GZIP_FILES = 16;
 const RUNS = 3;
 const cores = availableParallelism();
-const jobCounts = values.jobs
+const counts1 = values.jobs
   ? values.jobs.split(",").map(Number)
   : [...new Set([...[1, 2, 4, 8, 16, 32, 64, 128].filter((n) => n < cores), cores])];
+// "default": eval with no --jobs, beside the counts it chooses between (DuckDB runs with the cores).
+const jobCounts = [...new Set([1, ...counts1]), "default"];
 const out = fileURLToPath(new URL("./out/", import.meta.url));
 const stem = LINES === 1_000_000 ? "http_requests-1m" : `http_requests-${LINES}`;
 const plain = `${out}${stem}.ndjson`;
@@ -71,14 +74,22 @@ for (const jobs of jobCounts)
       jobs,
       input,
       engine: "eval",
-      args: [cli, "eval", "--expr", filter, "--count", "--jobs", String(jobs), ...files],
+      args: [
+        cli,
+        "eval",
+        "--expr",
+        filter,
+        "--count",
+        ...(jobs === "default" ? [] : ["--jobs", String(jobs)]),
+        ...files,
+      ],
     });
-    if (duckdb)
+    if (duckdb && jobs !== "default")
       commands.push({
         jobs,
         input,
         engine: "duckdb",
-        args: [duckdbScript, "count", String(jobs), typed(files)],
+        args: [duckdbScript, "count", String(jobs === "default" ? cores : jobs), typed(files)],
       });
   }
 

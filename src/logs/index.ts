@@ -36,3 +36,4 @@ export {
 export { Progress } from "./progress.js";
 export { type TextLine, textLines } from "./text-lines.js";
 export { addTally, emptyTally, UnreadableTimes, unreadableTimesReport } from "./unreadable-times.js";
+export { MIN_CORES_A_WORKER, workersThatPay } from "./workers-pay.js";

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { moduleFile } from "../files/index.js";
+import { coresSince, readCores } from "./cores.js";
 import { type EvalCounts, type EvalWarning, MALFORMED_SHOWN } from "./lines.js";
 import type { Part } from "./parts.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js";
@@ -32,6 +33,12 @@ export function sizeThreadPool(jobs: number): void {
   );
 }
 
+/**
+ * The least time the cores are measured over: the idle time comes in ticks of 10 ms a core, so a
+ * shorter look errs by more than a tenth.
+ */
+const MEASURED_MS = 100;
+
 interface PartState {
   chunks: Uint8Array[];
   warnings: EvalWarning[];
@@ -48,6 +55,11 @@ interface ParallelRun {
   /** A warning, its line numbers already those of the whole input. */
   warn: (warning: EvalWarning, lineOffset: number) => void;
   onRead: (bytes: number) => void;
+  /**
+   * How many workers to keep, asked when a part is done, given the cores the run had since it was
+   * last asked (see coresSince); those past that number take no more parts. Absent: all of them.
+   */
+  keep?: (workers: number, cores: number | undefined) => number;
 }
 
 /**
@@ -86,8 +98,13 @@ export class EvalWorkers {
     const finished = new Promise<void>((resolve) => (finish = resolve));
     this.onFailure = finish;
 
+    // All the workers take parts; when a part is done, at least MEASURED_MS after the last look,
+    // `keep` says from the cores the run had since then whether they still do, or only the first
+    // from then on.
+    let taking = this.workers.length;
+    let since = readCores();
     const assign = (worker: Worker) => {
-      if (next >= parts.length || stopped) return;
+      if (next >= parts.length || stopped || this.workers.indexOf(worker) >= taking) return;
       const index = next++;
       states[index] = { chunks: [], warnings: [], worker };
       worker.postMessage({ type: "run", index, part: parts[index]! } satisfies ToWorker);
@@ -131,6 +148,10 @@ export class EvalWorkers {
         else if (message.type === "warn") state.warnings.push(message.warning);
         else {
           state.done = message;
+          if (run.keep && taking > 1 && performance.now() - since.wallMs >= MEASURED_MS) {
+            taking = run.keep(taking, coresSince(since));
+            since = readCores();
+          }
           assign(worker);
         }
         if (message.index === current) drain();

@@ -94,6 +94,21 @@ describe("filterc eval --jobs", () => {
     );
   });
 
+  it("writes what one thread writes by default, whether the workers it measured are kept or not", async () => {
+    const files = [file("a.ndjson"), file("b.ndjson.gz"), file("c.ndjson"), file("e.ndjson")];
+    const args = ["--range-bytes", String(MIN_RANGE_BYTES), "--max-line-bytes", "300", ...files];
+    for (const extra of [["--stats"], ["--strict"]]) {
+      const one = await evalWith(1, ...files, ...extra);
+      // FILTERC_MIN_CORES_A_WORKER forces the measured rule's outcome: -1 keeps every worker, 2 one.
+      for (const minCores of ["-1", "2", ""])
+        expect(
+          await spawnCli(["eval", "--expr", filter, ...args, ...extra], "", {
+            FILTERC_MIN_CORES_A_WORKER: minCores,
+          }),
+        ).toEqual(one);
+    }
+  });
+
   it("stops the workers it started before the filter was compiled when the filter has errors", async () => {
     // Input enough for three workers, started before the filter's errors are known; left running,
     // they kept the process from ending.

@@ -13,6 +13,7 @@ import {
   GZIP_WORK_PER_BYTE,
   type LogInput,
   MAX_LINE_BYTES,
+  MIN_CORES_A_WORKER,
   MIN_RANGE_BYTES,
   type Plan,
   Progress,
@@ -24,6 +25,7 @@ import {
   unreadableTimesReport,
   warningText,
   workerBundle,
+  workersThatPay,
 } from "../../logs/index.js";
 import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
 import { loadEvalFilter } from "../eval-filter.js";
@@ -61,7 +63,9 @@ Options:
                         input (a gzip byte counts as ${GZIP_WORK_PER_BYTE} plain ones), and less than two
                         workers' worth is read on one thread; a plain file larger than
                         --range-bytes is cut into ranges of about that size at line ends; the
-                        output is the same as with --jobs 1; more than the cores is noted
+                        output is the same as with --jobs 1; more than the cores is noted;
+                        without --jobs, one worker reads on once the cores the run had
+                        are found fewer than 1 + 0.25 a worker beyond the first
   --range-bytes N       the size of the ranges a plain file is cut into (default ${inMiB(DEFAULT_RANGE_BYTES)};
                         at least ${MIN_RANGE_BYTES})
 ${TIMESTAMPS_USAGE}
@@ -101,6 +105,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const rangeBytes =
     parseCount(values["range-bytes"], "--range-bytes", MIN_RANGE_BYTES) ?? DEFAULT_RANGE_BYTES;
   const workerFile = jobs > 1 ? workerBundle() : undefined;
+  // The default is measured: the workers are kept only if the run had the cores to pay for them.
+  const keep = values.jobs === undefined ? keepMeasured() : undefined;
   // The parts are planned, and the workers started, before the filter is compiled, so that their
   // start overlaps it. An input the plan cannot read has its error told after the filter's, as
   // one thread tells it.
@@ -109,7 +115,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const workers = plan ? new EvalWorkers(workerFile!, plan.workers) : undefined;
   const planError = planned && "error" in planned ? planned : undefined;
   try {
-    return await evalRun(values, positionals, io, { plan, planError, workers, maxLineBytes, timestamps });
+    return await evalRun(values, positionals, io, {
+      plan,
+      planError,
+      workers,
+      keep,
+      maxLineBytes,
+      timestamps,
+    });
   } finally {
     await workers?.stop();
   }
@@ -131,6 +144,8 @@ interface RunSettings {
   /** The parts, when they are read on worker threads, and the workers started for them. */
   plan: Plan | undefined;
   workers: EvalWorkers | undefined;
+  /** How many of the workers to keep once they have read a part: given when --jobs is not. */
+  keep: ((workers: number, cores: number | undefined) => number) | undefined;
   /** Why the parts could not be planned: an input that cannot be read. */
   planError: { error: unknown } | undefined;
   maxLineBytes: number;
@@ -143,7 +158,7 @@ async function evalRun(
   io: CliIO,
   settings: RunSettings,
 ): Promise<number> {
-  const { plan, planError, workers, maxLineBytes, timestamps } = settings;
+  const { plan, planError, workers, keep, maxLineBytes, timestamps } = settings;
   const loaded = await loadEvalFilter(values, io);
   if (loaded === undefined) return 1;
   const { meaning } = loaded;
@@ -173,6 +188,7 @@ async function evalRun(
       write,
       warn,
       onRead,
+      ...(keep && { keep }),
       setup: {
         meaning,
         scannerModule: lineScannerModule(),
@@ -257,6 +273,16 @@ async function openInputs(positionals: string[], io: CliIO): Promise<LogInput[]>
       yield new TextEncoder().encode(await io.readStdin());
     };
   return Promise.all(names.map((name) => (name === "-" ? streamInput("<stdin>", stdin) : fileInput(name))));
+}
+
+/**
+ * The measured rule of the default --jobs (workersThatPay). FILTERC_MIN_CORES_A_WORKER, a number,
+ * replaces its threshold: tests force either outcome with it (-1 keeps every worker, 2 one).
+ */
+function keepMeasured(): (workers: number, cores: number | undefined) => number {
+  const given = Number(process.env["FILTERC_MIN_CORES_A_WORKER"] ?? Number.NaN);
+  const minCores = Number.isFinite(given) ? given : MIN_CORES_A_WORKER;
+  return (workers, cores) => workersThatPay(workers, cores, minCores);
 }
 
 /**
