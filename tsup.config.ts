@@ -148,6 +148,30 @@ const treeSitterAsCommonJs: Plugin = {
   },
 };
 
+/**
+ * The recovering parser (src/syntax/parser.ts, and chevrotain with it) initialised on first use in
+ * the CLI: src/syntax/parse.ts asks for it only for a filter the well-formed reader declines (one
+ * with an error), and loading chevrotain was the largest part of a short command's start. The
+ * parser stays in the bundle, wrapped by esbuild to run its top level when first required; the
+ * library and the browser bundle import it as written.
+ */
+const recoveringParserOnDemand: Plugin = {
+  name: "recovering-parser-on-demand",
+  setup(build) {
+    const parse = resolve("src/syntax/parse.ts");
+    build.onResolve({ filter: /^\.\/parser\.js$/ }, (args) =>
+      args.importer === parse
+        ? { path: resolve("src/syntax/parser.ts"), namespace: "parser-on-demand" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "parser-on-demand" }, (args) => ({
+      contents: `export const filterParser = () => require(${JSON.stringify(args.path)}).filterParser();`,
+      resolveDir: resolve("src/syntax"),
+      loader: "js",
+    }));
+  },
+};
+
 /** The CLI bundles of `commands`: `cli-compile` from src/cli/commands/compile.ts. */
 const commandEntries = (commands: readonly string[]) =>
   Object.fromEntries(commands.map((name) => [`cli-${name}`, `src/cli/commands/${name}.ts`]));
@@ -160,7 +184,13 @@ const cliBuild = {
   noExternal: [/.*/],
   minify: true,
   banner: { js: "#!/usr/bin/env node" },
-  esbuildPlugins: [commandsAsSiblings, duckdbExternal, treeSitterAsCommonJs, wsWithoutNativeHelpers],
+  esbuildPlugins: [
+    commandsAsSiblings,
+    duckdbExternal,
+    recoveringParserOnDemand,
+    treeSitterAsCommonJs,
+    wsWithoutNativeHelpers,
+  ],
   esbuildOptions(options) {
     // Dynamic imports become requires: the commands stay separate files, loaded synchronously.
     options.supported = { ...options.supported, "dynamic-import": false };

@@ -50,10 +50,24 @@ const marks = {
   },
 };
 
-/** As tsup.config.ts: web-tree-sitter's CommonJS form, ws without its native helpers. */
+/**
+ * As tsup.config.ts: web-tree-sitter's CommonJS form, ws without its native helpers, the recovering
+ * parser initialised on first use.
+ */
 const asTsupBuilds = {
   name: "as-tsup-builds",
   setup(built) {
+    const parse = join(root, "src/syntax/parse.ts");
+    built.onResolve({ filter: /^\.\/parser\.js$/ }, (args) =>
+      args.importer === parse
+        ? { path: join(root, "src/syntax/parser.ts"), namespace: "parser-on-demand" }
+        : undefined,
+    );
+    built.onLoad({ filter: /.*/, namespace: "parser-on-demand" }, (args) => ({
+      contents: `export const filterParser = () => require(${JSON.stringify(args.path)}).filterParser();`,
+      resolveDir: join(root, "src/syntax"),
+      loader: "js",
+    }));
     const require = createRequire(import.meta.url);
     built.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: require.resolve("web-tree-sitter") }));
     built.onResolve({ filter: /^(bufferutil|utf-8-validate|@duckdb\/.*)$/ }, (args) => ({
