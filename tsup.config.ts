@@ -172,6 +172,30 @@ const recoveringParserOnDemand: Plugin = {
   },
 };
 
+/**
+ * jsonc-parser's modules marked free of side effects, so that what the CLI does not call is left
+ * out: its formatter builds 1,200 strings of indentation at load, which every short command paid
+ * (the CLI only parses). Its package does not say so itself.
+ */
+const jsoncParserWithoutSideEffects: Plugin = {
+  name: "jsonc-parser-without-side-effects",
+  setup(build) {
+    const again = Symbol("resolved by this plugin");
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      const inPackage =
+        args.path === "jsonc-parser" || /[/\\]node_modules[/\\]jsonc-parser[/\\]/.test(args.importer);
+      if (!inPackage || args.pluginData === again) return undefined;
+      const { path, errors } = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: again,
+      });
+      return errors.length > 0 ? { errors } : { path, sideEffects: false };
+    });
+  },
+};
+
 /** The CLI bundles of `commands`: `cli-compile` from src/cli/commands/compile.ts. */
 const commandEntries = (commands: readonly string[]) =>
   Object.fromEntries(commands.map((name) => [`cli-${name}`, `src/cli/commands/${name}.ts`]));
@@ -187,6 +211,7 @@ const cliBuild = {
   esbuildPlugins: [
     commandsAsSiblings,
     duckdbExternal,
+    jsoncParserWithoutSideEffects,
     recoveringParserOnDemand,
     treeSitterAsCommonJs,
     wsWithoutNativeHelpers,
