@@ -52,7 +52,7 @@ const marks = {
 
 /**
  * As tsup.config.ts: web-tree-sitter's CommonJS form, ws without its native helpers, the recovering
- * parser initialised on first use.
+ * parser initialised on first use, jsonc-parser free of side effects.
  */
 const asTsupBuilds = {
   name: "as-tsup-builds",
@@ -68,6 +68,19 @@ const asTsupBuilds = {
       resolveDir: join(root, "src/syntax"),
       loader: "js",
     }));
+    const again = Symbol("resolved by this plugin");
+    built.onResolve({ filter: /.*/ }, async (args) => {
+      const inPackage =
+        args.path === "jsonc-parser" || /[/\\]node_modules[/\\]jsonc-parser[/\\]/.test(args.importer);
+      if (!inPackage || args.pluginData === again) return undefined;
+      const { path, errors } = await built.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: again,
+      });
+      return errors.length > 0 ? { errors } : { path, sideEffects: false };
+    });
     const require = createRequire(import.meta.url);
     built.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: require.resolve("web-tree-sitter") }));
     built.onResolve({ filter: /^(bufferutil|utf-8-validate|@duckdb\/.*)$/ }, (args) => ({
