@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
 import { Script } from "node:vm";
 import { type Plugin, transform } from "esbuild";
 import { defineConfig, type Options } from "tsup";
@@ -38,18 +39,55 @@ const commandsAsSiblings: Plugin = {
  */
 const CODE_CACHED_COMMANDS: readonly string[] = ["compile", "check", "fmt"];
 
+/** A small well-formed filter, which each short command runs once before its cache is written. */
+const WARM_UP_FILTER = "EdgeResponseStatus geq 500 and BotScore lt 30\n";
+
+/**
+ * Runs a command of a bundle just loaded, as `filterc NAME` on WARM_UP_FILTER would, with its output
+ * kept: `check` reads it from a file in a fresh folder (no filterc.json above it applies), the
+ * others from standard input.
+ */
+async function warmUp(command: string, exports: unknown): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), "filterc-warm-up-"));
+  try {
+    const file = join(folder, "warm-up.lpf");
+    writeFileSync(file, WARM_UP_FILTER);
+    const io = {
+      stdout: () => {},
+      stderr: () => {},
+      readStdin: async () => WARM_UP_FILTER,
+      env: {},
+      stderrIsTTY: false,
+      cwd: folder,
+    };
+    const { run } = exports as { run: (argv: string[], io: unknown, commands: unknown) => Promise<number> };
+    const code = await run(command === "check" ? [file] : [], io, {});
+    if (code !== 0) throw new Error(`filterc ${command} of the warm-up filter exited ${code}`);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 /**
  * Stamps each bundle of CODE_CACHED_COMMANDS with an id of its content and writes its code cache,
- * the id first (see src/cli/command-bundles.ts), from the bundle as it was just built.
+ * the id first (see src/cli/command-bundles.ts), from the bundle as it was just built. The cache is
+ * taken after the bundle has run the command once (warmUp): V8 then holds the functions that a
+ * run calls compiled, and the cache carries them, where one taken before running carried little
+ * more than the top level, and every function a run called was compiled at each start.
  */
-function writeCodeCaches(): void {
+async function writeCodeCaches(): Promise<void> {
   for (const command of CODE_CACHED_COMMANDS) {
     const bundle = join("dist", `cli-${command}.cjs`);
     const built = readFileSync(bundle, "utf8");
     const id = createHash("sha256").update(built).digest("hex").slice(0, CACHE_ID_LENGTH);
     const stamped = `${built}${CACHE_ID_MARK}${id}\n`;
     writeFileSync(bundle, stamped);
-    const script = new Script(wrapBundle(stamped), { filename: resolve(bundle) });
+    const filename = resolve(bundle);
+    const script = new Script(wrapBundle(stamped), { filename });
+    const module = { exports: {} as unknown };
+    const load = script.runInThisContext() as (...names: unknown[]) => void;
+    load(module.exports, createRequire(filename), module, filename, dirname(filename));
+    await warmUp(command, module.exports);
     writeFileSync(
       codeCacheFile(bundle),
       Buffer.concat([Buffer.from(id, "latin1"), script.createCachedData()]),
@@ -110,6 +148,54 @@ const treeSitterAsCommonJs: Plugin = {
   },
 };
 
+/**
+ * The recovering parser (src/syntax/parser.ts, and chevrotain with it) initialised on first use in
+ * the CLI: src/syntax/parse.ts asks for it only for a filter the well-formed reader declines (one
+ * with an error), and loading chevrotain was the largest part of a short command's start. The
+ * parser stays in the bundle, wrapped by esbuild to run its top level when first required; the
+ * library and the browser bundle import it as written.
+ */
+const recoveringParserOnDemand: Plugin = {
+  name: "recovering-parser-on-demand",
+  setup(build) {
+    const parse = resolve("src/syntax/parse.ts");
+    build.onResolve({ filter: /^\.\/parser\.js$/ }, (args) =>
+      args.importer === parse
+        ? { path: resolve("src/syntax/parser.ts"), namespace: "parser-on-demand" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "parser-on-demand" }, (args) => ({
+      contents: `export const filterParser = () => require(${JSON.stringify(args.path)}).filterParser();`,
+      resolveDir: resolve("src/syntax"),
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * jsonc-parser's modules marked free of side effects, so that what the CLI does not call is left
+ * out: its formatter builds 1,200 strings of indentation at load, which every short command paid
+ * (the CLI only parses). Its package does not say so itself.
+ */
+const jsoncParserWithoutSideEffects: Plugin = {
+  name: "jsonc-parser-without-side-effects",
+  setup(build) {
+    const again = Symbol("resolved by this plugin");
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      const inPackage =
+        args.path === "jsonc-parser" || /[/\\]node_modules[/\\]jsonc-parser[/\\]/.test(args.importer);
+      if (!inPackage || args.pluginData === again) return undefined;
+      const { path, errors } = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: again,
+      });
+      return errors.length > 0 ? { errors } : { path, sideEffects: false };
+    });
+  },
+};
+
 /** The CLI bundles of `commands`: `cli-compile` from src/cli/commands/compile.ts. */
 const commandEntries = (commands: readonly string[]) =>
   Object.fromEntries(commands.map((name) => [`cli-${name}`, `src/cli/commands/${name}.ts`]));
@@ -122,7 +208,14 @@ const cliBuild = {
   noExternal: [/.*/],
   minify: true,
   banner: { js: "#!/usr/bin/env node" },
-  esbuildPlugins: [commandsAsSiblings, duckdbExternal, treeSitterAsCommonJs, wsWithoutNativeHelpers],
+  esbuildPlugins: [
+    commandsAsSiblings,
+    duckdbExternal,
+    jsoncParserWithoutSideEffects,
+    recoveringParserOnDemand,
+    treeSitterAsCommonJs,
+    wsWithoutNativeHelpers,
+  ],
   esbuildOptions(options) {
     // Dynamic imports become requires: the commands stay separate files, loaded synchronously.
     options.supported = { ...options.supported, "dynamic-import": false };
@@ -206,7 +299,7 @@ export default defineConfig([
     },
     splitting: false,
     onSuccess: async () => {
-      writeCodeCaches();
+      await writeCodeCaches();
       cliBuilt();
     },
   },

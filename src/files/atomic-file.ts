@@ -1,10 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { once } from "node:events";
 import { type BigIntStats, constants, createWriteStream } from "node:fs";
 import { access, chmod, chown, lstat, open, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { Writable } from "node:stream";
-import { finished } from "node:stream/promises";
 import { type FileSnapshot, readSnapshot, resolvedTarget, sameFile } from "./file-snapshot.js";
 import { kindOf } from "./open.js";
 import { changedSinceRead as changed, WriteRefused } from "./write-refused.js";
@@ -76,11 +73,19 @@ interface Place {
 }
 
 /**
+ * What only a write needs, loaded by the first: the short commands bundle this stage, and most of
+ * their runs write no file (loading these was a few ms of each start).
+ */
+const writeModules = () =>
+  Promise.all([import("node:crypto"), import("node:events"), import("node:stream/promises")]);
+
+/**
  * Opens a temporary file for `path`, having checked that it may be written as `options` say (a
  * refusal is WriteRefused, before anything is written). A process killed midway leaves its
  * debris (`NAME.tmp-` and twelve random characters) only in the folder the temporary file is made in.
  */
 export async function createAtomicFile(path: string, options: AtomicWriteOptions): Promise<AtomicFile> {
+  const [{ randomBytes }, { EventEmitter }, { finished }] = await writeModules();
   const place = await placeOf(resolve(path), options);
   const folder = await temporaryFolderFor(place.target, options.temporaryFolder);
   const temporary = join(folder, `${basename(place.target)}.tmp-${randomBytes(6).toString("hex")}`);
@@ -88,7 +93,7 @@ export async function createAtomicFile(path: string, options: AtomicWriteOptions
   // never readable by others); a new one takes the mode the umask gives. `flush`: fsynced on close.
   const mode = place.stats === undefined ? 0o666 : 0o600;
   const stream = createWriteStream(temporary, { flags: "wx", mode, flush: true });
-  await once(stream, "open");
+  await EventEmitter.once(stream, "open");
   const drop = async () => {
     stream.destroy();
     await finished(stream).catch(() => undefined);

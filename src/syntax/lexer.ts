@@ -93,18 +93,23 @@ const bangWordsByLength = byLengthThenFirst(
     .map(([spelling, type]) => [spelling.slice(1), type]),
 );
 
-/** Operators and logic written in symbols, by first char code, longest first so `<=` wins over `<`. */
+/**
+ * Operators and logic written in symbols, by first char code, longest first so `<=` wins over `<`.
+ * Sorted before they are put in: the table reaches past 65,000 (the full-width forms), and a walk
+ * over its holes, to sort each entry, was the largest part of loading the scanner.
+ */
 const symbolsByFirstChar: [string, TokenType][][] = [];
-for (const entry of [
-  ...operatorSpellings.filter(([spelling]) => !isWord(spelling) && !isWord(spelling.slice(1))),
-  [LOGIC.and.symbol, AmpAmp],
-  [LOGIC.or.symbol, PipePipe],
-] as [string, TokenType][]) {
+for (const entry of (
+  [
+    ...operatorSpellings.filter(([spelling]) => !isWord(spelling) && !isWord(spelling.slice(1))),
+    [LOGIC.and.symbol, AmpAmp],
+    [LOGIC.or.symbol, PipePipe],
+  ] as [string, TokenType][]
+).sort((a, b) => b[0].length - a[0].length)) {
   const first = entry[0].charCodeAt(0);
   symbolsByFirstChar[first] ??= [];
   symbolsByFirstChar[first]!.push(entry);
 }
-for (const entries of symbolsByFirstChar) entries?.sort((a, b) => b[0].length - a[0].length);
 
 const LONGEST_KEYWORD = wordsByLength.length - 1;
 const LONGEST_ANY_CASE_WORD = Math.max(...anyCaseWords.map(([word]) => word.length));

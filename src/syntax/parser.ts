@@ -1,9 +1,11 @@
 import {
+  createToken,
   EmbeddedActionsParser,
   EOF,
   type IOrAlt,
   type IRecognitionException,
   type IToken,
+  Lexer,
   type TokenType,
   tokenMatcher,
 } from "chevrotain";
@@ -39,6 +41,7 @@ import {
   LParen,
   Negation,
   Not,
+  numberTokenTypes,
   OrOperator,
   RBrace,
   RBracket,
@@ -46,6 +49,12 @@ import {
   Scalar as ScalarToken,
 } from "./tokens.js";
 import { isListOperator } from "./vocabulary.js";
+
+// chevrotain's parser finds the token types beneath a category through a table of its module,
+// which only its createToken fills: each of filterc's token types (tokens.ts) is registered there
+// once, and takes the index chevrotain gave it (the one it already has, unless chevrotain had
+// numbered token types of its own first).
+numberTokenTypes((type) => createToken({ name: type.name, pattern: Lexer.NA }).tokenTypeIdx!);
 
 /** What one call of `parse` knows about its source, passed to the grammar for that call only. */
 export interface ParseContext {
@@ -143,6 +152,8 @@ class FilterParser extends EmbeddedActionsParser {
   parseTokens(tokens: IToken[], context: ParseContext): TokensParsed {
     const call: ParseCall = { context, problems: [] };
     this.call = call;
+    // Tokens scanned before this module first loaded hold the indices their types had then.
+    for (const token of tokens) token.tokenTypeIdx = token.tokenType.tokenTypeIdx!;
     try {
       this.input = tokens;
       const expr = (this.filter() as Expr | null | undefined) ?? null;

@@ -1,4 +1,4 @@
-import { createToken, type IToken, Lexer, type TokenType } from "chevrotain";
+import type { IToken, TokenType } from "chevrotain";
 import {
   BOOLEAN_WORDS,
   CANONICAL_OPERATORS,
@@ -15,17 +15,81 @@ import {
  * starts faster than chevrotain's regex lexer and runs faster too; the parser only needs the
  * types, their categories and labels (the labels also name them in syntax diagrams). The
  * operator tokens, one per spelling, are made from the vocabulary.
+ *
+ * They are made here in the shape chevrotain's createToken gives (an index, the categories, the
+ * indices each category matches), without chevrotain: a well-formed filter is scanned and read
+ * (well-formed.ts) without loading it, and only the recovering parser (parser.ts) does, which then
+ * registers them with chevrotain (numberTokenTypes).
  */
 
+/** Every token type, in the order made. */
+const tokenTypes: TokenType[] = [];
+/** What each token type is, in the order made. */
+const factsInOrder: (TokenFacts | undefined)[] = [];
 /** What each token type is, by its index: read by `tokenFacts`, the only door to a token's kind outside this stage. */
-const factsByIndex: (TokenFacts | undefined)[] = [];
+let factsByIndex: (TokenFacts | undefined)[] = [];
+/** The canonical operator each operator spelling's token type spells (not the near misses'). */
+const spelledOperators = new Map<TokenType, CanonicalOperator>();
 /** The canonical operator of each operator token type, by its index (the parser reads it per comparison). */
-const operatorByIndex: (CanonicalOperator | undefined)[] = [];
+let operatorByIndex: (CanonicalOperator | undefined)[] = [];
+
+/** The pattern of a token type no lexer of chevrotain's matches (its `Lexer.NA`): the scanner is filterc's own. */
+const NOT_APPLICABLE = /NOT_APPLICABLE/;
+
+/**
+ * The index chevrotain's createToken gives the n-th token type made in a process, counting from 0:
+ * its counter starts at 1, and its own EOF takes that. Where chevrotain numbered other token types
+ * first, numberTokenTypes gives these the indices it registered them at.
+ */
+const FIRST_INDEX = 2;
 
 function token(name: string, label: string, categories: TokenType[] = [], facts?: TokenFacts): TokenType {
-  const type = createToken({ name, label, pattern: Lexer.NA, categories });
-  if (facts) factsByIndex[type.tokenTypeIdx!] = facts;
+  const type: TokenType = {
+    name,
+    LABEL: label,
+    PATTERN: NOT_APPLICABLE,
+    CATEGORIES: categories,
+    tokenTypeIdx: FIRST_INDEX + tokenTypes.length,
+    categoryMatches: [],
+    categoryMatchesMap: {},
+    isParent: false,
+  };
+  tokenTypes.push(type);
+  factsInOrder.push(facts);
   return type;
+}
+
+/**
+ * Gives every token type the index `indexOf` gives it (in the order made), and fills in what the
+ * indices decide: each category's matches (every token type beneath it, as chevrotain's createToken
+ * fills them), the facts and operators by index.
+ */
+export function numberTokenTypes(indexOf: (type: TokenType) => number): void {
+  factsByIndex = [];
+  operatorByIndex = [];
+  tokenTypes.forEach((type, order) => {
+    type.tokenTypeIdx = indexOf(type);
+    type.categoryMatches = [];
+    type.categoryMatchesMap = {};
+    factsByIndex[type.tokenTypeIdx] = factsInOrder[order];
+    operatorByIndex[type.tokenTypeIdx] = spelledOperators.get(type);
+  });
+  for (const type of tokenTypes) {
+    const above = [...(type.CATEGORIES ?? [])];
+    for (let i = 0; i < above.length; i++) {
+      const category = above[i]!;
+      if (category.categoryMatchesMap![type.tokenTypeIdx!]) continue;
+      category.categoryMatchesMap![type.tokenTypeIdx!] = true;
+      category.categoryMatches!.push(type.tokenTypeIdx!);
+      above.push(...(category.CATEGORIES ?? []));
+    }
+  }
+  for (const type of tokenTypes) type.isParent = type.categoryMatches!.length > 0;
+}
+
+/** Whether `token` is of `type`, or of a type in the category `type` (chevrotain's tokenMatcher). */
+export function isOfType(token: IToken, type: TokenType): boolean {
+  return token.tokenTypeIdx === type.tokenTypeIdx || type.categoryMatchesMap![token.tokenTypeIdx] === true;
 }
 
 /** Every comparison operator token belongs to this category, so the parser takes any of them in one step. */
@@ -89,7 +153,7 @@ for (const [spelling, canonical] of OPERATOR_SPELLINGS) {
     class: "operator",
     operator: canonical,
   });
-  operatorByIndex[type.tokenTypeIdx!] = canonical;
+  spelledOperators.set(type, canonical);
   operatorTokens.set(spelling, type);
 }
 
@@ -159,6 +223,7 @@ for (const canonical of CANONICAL_OPERATORS) {
   }
 }
 allTokens.push(...nearMissTokens.values());
+numberTokenTypes((type) => type.tokenTypeIdx!);
 
 function operatorFacts(operator: CanonicalOperator): TokenFacts {
   return { class: "operator", operator };

@@ -1,4 +1,4 @@
-import { type IToken, type TokenType, tokenMatcher } from "chevrotain";
+import type { IToken, TokenType } from "chevrotain";
 import type { Expr, ListValue, OperatorRef, Scalar, Value } from "./ast.js";
 import {
   comparisonNode,
@@ -17,6 +17,7 @@ import {
   Comma,
   ComparisonOperator,
   Identifier,
+  isOfType,
   LBracket,
   LParen,
   Negation,
@@ -72,7 +73,7 @@ class Reader {
 
   private nextIs(category: TokenType): boolean {
     const token = this.tokens[this.at];
-    return token !== undefined && tokenMatcher(token, category);
+    return token !== undefined && isOfType(token, category);
   }
 
   /** An `or` of `and` groups (or one alone), or with `kind` "and" an `and` of unary operands. */
@@ -96,7 +97,7 @@ class Reader {
     }
     if (++this.depth > WELL_FORMED_MAX_DEPTH) throw DECLINED;
     let expr: Expr;
-    if (tokenMatcher(token, Negation)) expr = notNode(token, this.unary());
+    if (isOfType(token, Negation)) expr = notNode(token, this.unary());
     else if (token.tokenType === LParen) {
       const inner = this.joined("or");
       const close = this.next();
@@ -109,10 +110,10 @@ class Reader {
 
   private operator(): OperatorRef {
     const token = this.next();
-    if (tokenMatcher(token, ComparisonOperator)) return operatorNode(token);
+    if (isOfType(token, ComparisonOperator)) return operatorNode(token);
     if (token.tokenType === Not) {
       const word = this.next();
-      if (tokenMatcher(word, ComparisonOperator)) return infixNotNode(token, word);
+      if (isOfType(word, ComparisonOperator)) return infixNotNode(token, word);
     }
     throw DECLINED;
   }
@@ -120,7 +121,7 @@ class Reader {
   private value(): Value {
     const token = this.next();
     if (token.tokenType === LBracket) return this.list(token);
-    if (tokenMatcher(token, ScalarToken)) return scalarOf(token);
+    if (isOfType(token, ScalarToken)) return scalarOf(token);
     throw DECLINED;
   }
 
@@ -129,7 +130,7 @@ class Reader {
     const elements: Scalar[] = [];
     let token = this.next();
     while (token.tokenType !== RBracket) {
-      if (!tokenMatcher(token, ScalarToken)) throw DECLINED;
+      if (!isOfType(token, ScalarToken)) throw DECLINED;
       elements.push(scalarOf(token));
       token = this.next();
       if (token.tokenType === Comma) token = this.next();
