@@ -7,6 +7,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { Script } from "node:vm";
 import { type Plugin, transform } from "esbuild";
 import { defineConfig, type Options } from "tsup";
+import { cliBundlePlugins, ON_DEMAND_PARTS, onDemandPartsAsSiblings } from "./build/plugins.mjs";
 import { CACHE_ID_LENGTH, CACHE_ID_MARK, codeCacheFile, wrapBundle } from "./src/cli/command-bundles.js";
 import { PARSER_FILE_NAMES, PARSER_PACKAGE_FILES } from "./src/terraform/parser-files.js";
 
@@ -33,7 +34,8 @@ const commandsAsSiblings: Plugin = {
 
 /**
  * The commands run once per filter, often many times in a script or a hook: their bundles are
- * self-contained (one file to read) and get a code cache, so that V8 need not compile them at each
+ * self-contained (one file to read; what check runs only when asked is a file of its own, see
+ * build/plugins.mjs) and get a code cache, so that V8 need not compile them at each
  * start. The others run long (eval, lsp, sandbox) or seldom, and the caches, about the size of
  * their bundles, would weigh on the install.
  */
@@ -106,96 +108,6 @@ function writeManPage(): void {
   writeFileSync(join("dist", "filterc.1"), page);
 }
 
-/**
- * Embedded DuckDB stays a package of its own, required when `filterc query` runs: it is an optional
- * dependency with a native engine, which no bundle can hold.
- */
-const duckdbExternal: Plugin = {
-  name: "duckdb-external",
-  setup(build) {
-    build.onResolve({ filter: /^@duckdb\// }, (args) => ({ path: args.path, external: true }));
-  },
-};
-
-/**
- * `ws` (bundled into tail and the sandbox) tries its optional native helpers, `bufferutil` and
- * `utf-8-validate`, inside try/catch, and uses its own JavaScript without them: they are not
- * installed, and a bundle never asks for them (which would make them dependencies).
- */
-const wsWithoutNativeHelpers: Plugin = {
-  name: "ws-without-native-helpers",
-  setup(build) {
-    build.onResolve({ filter: /^(bufferutil|utf-8-validate)$/ }, (args) => ({
-      path: args.path,
-      namespace: "absent-native-helper",
-    }));
-    build.onLoad({ filter: /.*/, namespace: "absent-native-helper" }, () => ({
-      contents: 'throw new Error("not bundled: ws uses its JavaScript code")',
-      loader: "js",
-    }));
-  },
-};
-
-/**
- * The HCL parser's runtime in its CommonJS form: the ES module form declares a `require` of its
- * own, which in a CommonJS bundle hides the one it calls first.
- */
-const treeSitterAsCommonJs: Plugin = {
-  name: "tree-sitter-as-commonjs",
-  setup(build) {
-    const require = createRequire(import.meta.url);
-    build.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: require.resolve("web-tree-sitter") }));
-  },
-};
-
-/**
- * The recovering parser (src/syntax/parser.ts, and chevrotain with it) initialised on first use in
- * the CLI: src/syntax/parse.ts asks for it only for a filter the well-formed reader declines (one
- * with an error), and loading chevrotain was the largest part of a short command's start. The
- * parser stays in the bundle, wrapped by esbuild to run its top level when first required; the
- * library and the browser bundle import it as written.
- */
-const recoveringParserOnDemand: Plugin = {
-  name: "recovering-parser-on-demand",
-  setup(build) {
-    const parse = resolve("src/syntax/parse.ts");
-    build.onResolve({ filter: /^\.\/parser\.js$/ }, (args) =>
-      args.importer === parse
-        ? { path: resolve("src/syntax/parser.ts"), namespace: "parser-on-demand" }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: "parser-on-demand" }, (args) => ({
-      contents: `export const filterParser = () => require(${JSON.stringify(args.path)}).filterParser();`,
-      resolveDir: resolve("src/syntax"),
-      loader: "js",
-    }));
-  },
-};
-
-/**
- * jsonc-parser's modules marked free of side effects, so that what the CLI does not call is left
- * out: its formatter builds 1,200 strings of indentation at load, which every short command paid
- * (the CLI only parses). Its package does not say so itself.
- */
-const jsoncParserWithoutSideEffects: Plugin = {
-  name: "jsonc-parser-without-side-effects",
-  setup(build) {
-    const again = Symbol("resolved by this plugin");
-    build.onResolve({ filter: /.*/ }, async (args) => {
-      const inPackage =
-        args.path === "jsonc-parser" || /[/\\]node_modules[/\\]jsonc-parser[/\\]/.test(args.importer);
-      if (!inPackage || args.pluginData === again) return undefined;
-      const { path, errors } = await build.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: again,
-      });
-      return errors.length > 0 ? { errors } : { path, sideEffects: false };
-    });
-  },
-};
-
 /** The CLI bundles of `commands`: `cli-compile` from src/cli/commands/compile.ts. */
 const commandEntries = (commands: readonly string[]) =>
   Object.fromEntries(commands.map((name) => [`cli-${name}`, `src/cli/commands/${name}.ts`]));
@@ -208,14 +120,7 @@ const cliBuild = {
   noExternal: [/.*/],
   minify: true,
   banner: { js: "#!/usr/bin/env node" },
-  esbuildPlugins: [
-    commandsAsSiblings,
-    duckdbExternal,
-    jsoncParserWithoutSideEffects,
-    recoveringParserOnDemand,
-    treeSitterAsCommonJs,
-    wsWithoutNativeHelpers,
-  ],
+  esbuildPlugins: [commandsAsSiblings, ...cliBundlePlugins],
   esbuildOptions(options) {
     // Dynamic imports become requires: the commands stay separate files, loaded synchronously.
     options.supported = { ...options.supported, "dynamic-import": false };
@@ -298,6 +203,7 @@ export default defineConfig([
       ...commandEntries(CODE_CACHED_COMMANDS),
     },
     splitting: false,
+    esbuildPlugins: [...cliBuild.esbuildPlugins, onDemandPartsAsSiblings],
     onSuccess: async () => {
       await writeCodeCaches();
       cliBuilt();
@@ -308,7 +214,10 @@ export default defineConfig([
   // holds once rather than once per command.
   {
     ...cliBuild,
-    entry: commandEntries(commandNames.filter((name) => !CODE_CACHED_COMMANDS.includes(name))),
+    entry: {
+      ...commandEntries(commandNames.filter((name) => !CODE_CACHED_COMMANDS.includes(name))),
+      ...Object.fromEntries(ON_DEMAND_PARTS.map((name) => [name, `src/cli/${name}.ts`])),
+    },
     // esbuild splits ES modules only: each file is made as one, then turned into CommonJS.
     format: ["esm"],
     outExtension: () => ({ js: ".cjs" }),

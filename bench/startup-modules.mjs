@@ -6,11 +6,11 @@
 // dist/, loaded with its code cache as the CLI loads it, is timed beside it, whole.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { cliBundlePlugins, onDemandPartsAsSiblings } from "../build/plugins.mjs";
 import { machine, median } from "./measure.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -47,46 +47,6 @@ const marks = {
       const contents = text.slice(0, shebang) + mark + text.slice(shebang);
       return { contents, loader: args.path.endsWith(".ts") ? "ts" : "js" };
     });
-  },
-};
-
-/**
- * As tsup.config.ts: web-tree-sitter's CommonJS form, ws without its native helpers, the recovering
- * parser initialised on first use, jsonc-parser free of side effects.
- */
-const asTsupBuilds = {
-  name: "as-tsup-builds",
-  setup(built) {
-    const parse = join(root, "src/syntax/parse.ts");
-    built.onResolve({ filter: /^\.\/parser\.js$/ }, (args) =>
-      args.importer === parse
-        ? { path: join(root, "src/syntax/parser.ts"), namespace: "parser-on-demand" }
-        : undefined,
-    );
-    built.onLoad({ filter: /.*/, namespace: "parser-on-demand" }, (args) => ({
-      contents: `export const filterParser = () => require(${JSON.stringify(args.path)}).filterParser();`,
-      resolveDir: join(root, "src/syntax"),
-      loader: "js",
-    }));
-    const again = Symbol("resolved by this plugin");
-    built.onResolve({ filter: /.*/ }, async (args) => {
-      const inPackage =
-        args.path === "jsonc-parser" || /[/\\]node_modules[/\\]jsonc-parser[/\\]/.test(args.importer);
-      if (!inPackage || args.pluginData === again) return undefined;
-      const { path, errors } = await built.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: again,
-      });
-      return errors.length > 0 ? { errors } : { path, sideEffects: false };
-    });
-    const require = createRequire(import.meta.url);
-    built.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: require.resolve("web-tree-sitter") }));
-    built.onResolve({ filter: /^(bufferutil|utf-8-validate|@duckdb\/.*)$/ }, (args) => ({
-      path: args.path,
-      external: true,
-    }));
   },
 };
 
@@ -136,7 +96,8 @@ export async function printModuleTimes() {
       define: { "import.meta.url": "undefined" },
       logOverride: { "empty-import-meta": "silent" },
       logLevel: "error",
-      plugins: [asTsupBuilds, marks],
+      // As tsup.config.ts builds them, with the marks.
+      plugins: [...cliBundlePlugins, onDemandPartsAsSiblings, marks],
     });
     for (const name of COMMANDS) {
       const marked = join(out, `cli-${name}.cjs`);

@@ -15,28 +15,13 @@ import {
   terminalText,
 } from "../diagnostics/index.js";
 import type { FilterStats } from "../emit/index.js";
+import type { CheckFormat } from "./check-format.js";
 import { checkTerraformFiles } from "./check-terraform.js";
 import { withFolderDefaults } from "./compiler-options.js";
 import { countsLine, diagnosticsJson, statsLine } from "./diagnostics-output.js";
 import { githubAnnotations } from "./github-annotations.js";
 import { type CliIO, readSource, UsageError, useColor } from "./io.js";
 import { type ReportedFile, sarifLog } from "./sarif.js";
-
-/** The output formats of `check`; `json` is also `--json`. */
-export const CHECK_FORMATS = ["text", "json", "sarif", "github"] as const;
-export type CheckFormat = (typeof CHECK_FORMATS)[number];
-
-/** The format `--format` and `--json` ask for: `--json` beside another format is a usage error. */
-export function checkFormat(format: string | undefined, json: boolean): CheckFormat {
-  if (format === undefined) return json ? "json" : "text";
-  if (!(CHECK_FORMATS as readonly string[]).includes(format))
-    throw new UsageError(
-      `--format takes ${CHECK_FORMATS.join(", ")}, not ${JSON.stringify(format)} (sarif for code scanning, github for workflow annotations)`,
-    );
-  if (json && format !== "json")
-    throw new UsageError(`--json is --format json; give one format, not ${format}`);
-  return format as CheckFormat;
-}
 
 /** A file checked: what the report names and shows, with a filter file's use of the limits. */
 interface CheckedEntry extends ReportedFile {

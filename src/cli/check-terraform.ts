@@ -1,4 +1,3 @@
-import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CustomFieldsLimit } from "../api/index.js";
 import {
@@ -8,33 +7,10 @@ import {
   renderDiagnostics,
   terminalText,
 } from "../diagnostics/index.js";
-import {
-  type CheckedFile,
-  checkTerraform,
-  isTerraformFile,
-  TooManyTerraformFiles,
-  writeFixes,
-} from "../terraform/index.js";
+import { type CheckedFile, checkTerraform, TooManyTerraformFiles, writeFixes } from "../terraform/index.js";
 import { configLookup, folderDefaults } from "./compiler-options.js";
 import { countsLine, diagnosticsJson } from "./diagnostics-output.js";
 import { type CliIO, UserError, useColor } from "./io.js";
-
-/** The paths `check` reads as Terraform (`.tf`/`.tfvars` files and folders), apart from the filter files. */
-export async function splitPaths(
-  paths: readonly string[],
-  cwd: string,
-): Promise<{ terraform: string[]; filters: string[] }> {
-  const terraform: string[] = [];
-  const filters: string[] = [];
-  for (const path of paths) {
-    const folder =
-      path !== "-" &&
-      !isTerraformFile(path) &&
-      (await stat(resolve(cwd, path)).catch(() => undefined))?.isDirectory() === true;
-    (isTerraformFile(path) || folder ? terraform : filters).push(path);
-  }
-  return { terraform, filters };
-}
 
 /** Rounds of `--fix`: each applies the fixes that do not overlap, and the file is checked again. */
 export const MAX_FIX_ROUNDS = 10;

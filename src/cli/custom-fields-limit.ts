@@ -8,7 +8,7 @@ import {
   customFieldsLimitWords,
   DEFAULT_CUSTOM_FIELDS_LIMIT,
   isCustomFieldsLimit,
-} from "../api/index.js";
+} from "../api/custom-fields.js";
 import { UsageError } from "./io.js";
 
 export const customFieldsLimitFlag = { "custom-fields-limit": { type: "string" } } as const;

@@ -18,6 +18,7 @@ import { checkLooseFilters } from "./loose-filters.js";
 import { checkCustomFieldRulesets, checkLogpushJob, type Resource } from "./resources.js";
 import { destinationSecretSites, maskSecrets, shownText } from "./shown-text.js";
 import { type Site, SourceFile } from "./source-file.js";
+import { isTerraformFile } from "./terraform-file.js";
 import type { Scope } from "./values.js";
 
 /** Largest `.tf`, `.tfvars` or `file()` JSON file read (a configuration file is rarely over 100 KB). */
@@ -58,9 +59,6 @@ export interface CheckedFile {
 export class TooManyTerraformFiles extends Error {
   override readonly name = "TooManyTerraformFiles";
 }
-
-/** A Terraform file, by its extension. */
-export const isTerraformFile = (path: string) => /\.tf(vars)?$/.test(path);
 
 /**
  * Checks the Terraform files that `paths` name (files, or folders walked as `terraform fmt

@@ -3,7 +3,6 @@ export {
   checkTerraform,
   DEFAULT_MAX_TERRAFORM_FILE_BYTES,
   DEFAULT_MAX_TERRAFORM_FILES,
-  isTerraformFile,
   type TerraformCheckOptions,
   TooManyTerraformFiles,
 } from "./configuration.js";

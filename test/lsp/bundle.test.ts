@@ -51,4 +51,18 @@ describe("the CLI bundle", () => {
     expect(loads("cli-check.cjs")).toBe(false);
     expect(loads("cli-lsp.cjs")).toBe(true);
   });
+
+  it("gives check the Terraform reader, the reports and --fix only when asked", () => {
+    const bundle = read("cli-check.cjs");
+    // The HCL parser's package name, which its loader names, whatever the minifier renames.
+    const terraformMarker = "tree-sitter";
+    expect(bundle).not.toContain(terraformMarker);
+    expect(loadedText("check-extras.cjs")).toContain(terraformMarker);
+    // Required inside the branches that need it, never at the top of the bundle.
+    const requires = [...bundle.matchAll(/(.{16})require\("\.\/check-extras\.cjs"\)/g)].map(
+      (match) => match[1],
+    );
+    expect(requires).toHaveLength(3);
+    for (const before of requires) expect(before).toMatch(/\.then\(\(\)=>/);
+  });
 });

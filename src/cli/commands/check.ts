@@ -1,8 +1,7 @@
 import { compile } from "../../compile.js";
 import { parseCommandArgs, parseCount, singleInput } from "../args.js";
-import { checkAndFix } from "../check-fix.js";
-import { CHECK_FORMATS, checkFiles, checkFormat } from "../check-report.js";
-import { checkTerraformPaths, splitPaths } from "../check-terraform.js";
+import { CHECK_FORMATS, checkFormat } from "../check-format.js";
+import { splitPaths } from "../check-paths.js";
 import { compilerFlags, compilerOptionsFrom, withFolderDefaults } from "../compiler-options.js";
 import {
   CUSTOM_FIELDS_LIMIT_USAGE,
@@ -59,7 +58,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (terraform.length > 0) warnAboveServiceLimits(io, limits);
   const several = filters.length > 1 || (terraform.length > 0 && filters.length > 0);
   if (values.fix && several) throw new UsageError("--fix takes one filter file, or .tf files and folders");
-  if (format === "sarif" || format === "github" || several)
+  if (format === "sarif" || format === "github" || several) {
+    const { checkFiles } = await import("../check-extras.js");
     return checkFiles(io, {
       terraform,
       filters: filters.length === 0 && terraform.length === 0 ? ["-"] : filters,
@@ -70,11 +70,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       customFieldsLimit,
       ...limits,
     });
+  }
   if (terraform.length > 0) {
     if (values.dataset !== undefined || values.catalog !== undefined || values["no-optimize"])
       throw new UsageError(
         "--dataset, --catalog and --no-optimize apply to filter files; a job names its own dataset",
       );
+    const { checkTerraformPaths } = await import("../check-extras.js");
     return checkTerraformPaths(io, positionals, {
       fix: values.fix === true,
       json: format === "json",
@@ -85,8 +87,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const options = await compilerOptionsFrom(values);
   const file = singleInput(filters, "check");
-  if (values.fix)
+  if (values.fix) {
+    const { checkAndFix } = await import("../check-extras.js");
     return checkAndFix(io, file, await withFolderDefaults(io, options, file), format === "json");
+  }
   const input = await readSource(io, file);
   const result = compile(input.text, await withFolderDefaults(io, options, file));
   if (format === "json") {
