@@ -18,9 +18,13 @@ export async function readUpTo(file: string, limit: number, accept: Accept): Pro
     for (let ask = Math.max((size ?? 0) + 1, CHUNK_BYTES); length <= limit; ask = CHUNK_BYTES) {
       const chunk = Buffer.allocUnsafe(Math.min(ask, limit + 1 - length));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-      if (bytesRead === 0) return Buffer.concat(chunks, length);
       chunks.push(chunk.subarray(0, bytesRead));
       length += bytesRead;
+      // A regular file that has given the size it was opened with and reads short is at its end:
+      // no read more to be told so. A stream, or a file whose size says nothing (/proc's, size 0),
+      // may read short before its end.
+      const atEnd = size !== undefined && size > 0 && length >= size && bytesRead < chunk.length;
+      if (bytesRead === 0 || atEnd) return Buffer.concat(chunks, length);
     }
     return undefined;
   } finally {

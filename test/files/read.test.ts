@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,6 +18,15 @@ describe("reading a file to a bound", () => {
     expect(await readUpTo(join(folder(), "empty.txt"), 5, "regular").catch((error) => error.code)).toBe(
       "ENOENT",
     );
+  });
+
+  it("reads a file whose size says nothing to its end, though its reads come short before it", async () => {
+    // /proc's files are regular files of size 0, given a page or so a read: /proc/kallsyms holds
+    // megabytes, and its text does not change while it is read.
+    const file = "/proc/kallsyms";
+    const whole = readFileSync(file);
+    expect(whole.length).toBeGreaterThan(100_000);
+    expect((await readUpTo(file, 64 * 1024 * 1024, "regular"))?.equals(whole)).toBe(true);
   });
 
   it("stops a device that never ends at the bound (the language server's test lenses and `filterc test` read so)", async () => {
