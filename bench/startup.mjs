@@ -19,8 +19,7 @@ if (process.argv[2] === "--modules") {
 
 const dist = fileURLToPath(new URL("../dist", import.meta.url));
 const source = "EdgeResponseStatus geq 500 and BotScore lt 30";
-const runs = 21;
-const rounds = 5;
+const turns = 105;
 
 // check reads a file: one in a fresh folder, so that no filterc.json of this checkout applies.
 const folder = mkdtempSync(join(tmpdir(), "filterc-startup-"));
@@ -34,49 +33,45 @@ const commands = {
   fmt: { args: ["fmt"], input: source },
 };
 
-/**
- * One process's wall-clock milliseconds, the median of `runs` runs, and its CPU milliseconds (user +
- * system of the whole process), the mean of those runs: /proc counts in ticks of 10 ms, too coarse
- * for one process. Under load, CPU time moves less than wall-clock time.
- */
-function processTimes(args, input) {
-  const wall = [];
+/** One run of a process: its wall-clock and CPU milliseconds (user + system of the whole process). */
+function processTime(args, input) {
   const cpuBefore = childrenCpuMs();
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    const result = spawnSync(process.execPath, args, { input, stdio: ["pipe", "ignore", "ignore"] });
-    wall.push(performance.now() - start);
-    if (result.status !== 0) throw new Error(`node ${args.join(" ")} exited ${result.status}`);
-  }
-  return { wall: median(wall), cpu: (childrenCpuMs() - cpuBefore) / runs };
+  const start = performance.now();
+  const result = spawnSync(process.execPath, args, { input, stdio: ["pipe", "ignore", "ignore"] });
+  const wall = performance.now() - start;
+  if (result.status !== 0) throw new Error(`node ${args.join(" ")} exited ${result.status}`);
+  return { wall, cpu: childrenCpuMs() - cpuBefore };
 }
 
 const builds = { this: resolve(dist, "cli.cjs") };
 if (process.argv[2]) builds.baseline = resolve(process.argv[2], "cli.cjs");
 
-// Every process in turns, round after round, so that machine noise hits all alike; each figure
-// is the median of its round's runs, and the table the median over rounds.
+// Every process once a turn, the order turned round each time, so that the machine's changes of
+// speed (large here, from second to second) hit all alike: a ratio is the median over turns of
+// the process's time over `node -e 0`'s in the same turn. CPU time is counted by /proc in ticks
+// of 10 ms, too coarse for one run: its figure is the mean over all turns.
 const load = [loadavg()[0]];
-const times = { node: [] };
-for (const build of Object.keys(builds))
-  for (const name of Object.keys(commands)) times[`${build} ${name}`] = [];
-for (let round = 0; round < rounds; round++) {
-  times.node.push(processTimes(["-e", "0"]));
-  for (const [build, cli] of Object.entries(builds))
-    for (const [name, { args, input }] of Object.entries(commands))
-      times[`${build} ${name}`].push(processTimes([cli, ...args], input));
-}
+const processes = { node: { args: ["-e", "0"], input: "" } };
+for (const [build, cli] of Object.entries(builds))
+  for (const [name, { args, input }] of Object.entries(commands))
+    processes[`${build} ${name}`] = { args: [cli, ...args], input };
+const keys = Object.keys(processes);
+const times = Object.fromEntries(keys.map((key) => [key, []]));
+for (let turn = 0; turn < turns; turn++)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[(turn + i) % keys.length];
+    times[key].push(processTime(processes[key].args, processes[key].input));
+  }
 load.push(loadavg()[0]);
 rmSync(folder, { recursive: true });
 
-const figure = (key, kind) => median(times[key].map((round) => round[kind]));
-/** A row: wall-clock and CPU ms, medians over rounds, each against `node -e 0`'s. */
+const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+/** A row: the median wall-clock ms and the mean CPU ms, each against `node -e 0`'s (see above). */
 function row(label, key) {
-  const cells = ["wall", "cpu"].map((kind) => {
-    const ms = figure(key, kind);
-    return `${ms.toFixed(1)} | ${ratio(ms, figure("node", kind))}`;
-  });
-  return `| ${label} | ${cells.join(" | ")} |`;
+  const wall = times[key].map((run) => run.wall);
+  const wallRatio = median(wall.map((ms, turn) => ms / times.node[turn].wall));
+  const cpu = mean(times[key].map((run) => run.cpu));
+  return `| ${label} | ${median(wall).toFixed(1)} | ${ratio(wallRatio, 1)} | ${cpu.toFixed(1)} | ${ratio(cpu, mean(times.node.map((run) => run.cpu)))} |`;
 }
 const rows = [];
 for (const build of Object.keys(builds))
@@ -88,9 +83,9 @@ for (const build of Object.keys(builds))
 console.log(`## startup
 
 \`filterc compile\` and \`fmt\` of a ${source.length}-byte filter from standard input, and \`filterc check\`
-of it in a file, as whole processes, beside \`node -e 0\`, in turns: medians over ${rounds} rounds of the
-medians of ${runs} runs each (CPU time, user + system of the whole process: medians over the rounds of
-the mean of each round's runs). ${machine()}, load average ${load.map((value) => value.toFixed(1)).join(" → ")}.
+of it in a file, as whole processes, beside \`node -e 0\`, each once a turn over ${turns} turns: wall-clock
+time, the median of the runs, and its ratio, the median over turns of the ratio within a turn;
+CPU time (user + system of the whole process), the mean of the runs. ${machine()}, load average ${load.map((value) => value.toFixed(1)).join(" → ")}.
 
 | process | wall ms | ratio | CPU ms | ratio |
 |---|---|---|---|---|
