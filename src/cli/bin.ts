@@ -1,3 +1,4 @@
+import { brokenInstallText } from "./broken-install.js";
 import { processIO } from "./io.js";
 import { main } from "./main.js";
 
@@ -10,9 +11,10 @@ main(process.argv.slice(2), processIO()).then(
   },
   (error: unknown) => {
     finished = true;
-    // Only a bug gets here: user mistakes are diagnostics, usage or user errors.
+    // Only a bug or a broken install gets here: user mistakes are diagnostics, usage or user errors.
     process.stderr.write(
-      `filterc: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the input that caused it.\n`,
+      brokenInstallText(error) ??
+        `filterc: internal error: ${(error as Error)?.stack ?? String(error)}\nPlease report this with the input that caused it.\n`,
     );
     process.exitCode = 70;
   },

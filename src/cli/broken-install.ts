@@ -1,0 +1,12 @@
+/**
+ * A file of filterc's own build that a command requires and that is not there (a copy of `dist/`
+ * cut short, a package pruned by hand): every `.cjs` file the CLI requires is its own (the
+ * dependencies are bundled; DuckDB has its own hint). Said as what to do, not as a stack trace.
+ */
+export function brokenInstallText(error: unknown): string | undefined {
+  if ((error as NodeJS.ErrnoException)?.code !== "MODULE_NOT_FOUND") return undefined;
+  const missing = /^Cannot find module '([^']*\.cjs)'/.exec((error as Error).message)?.[1];
+  if (missing === undefined) return undefined;
+  const name = missing.split(/[/\\]/).pop();
+  return `filterc: the install is incomplete: ${name} is missing from filterc's files; install filterc again\n`;
+}
