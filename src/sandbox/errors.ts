@@ -1,3 +1,5 @@
+import { fileProblem } from "../files/index.js";
+
 /** One entry of the envelope's `errors`: Cloudflare's `{code, message}`, with `source.pointer` where a body member is at fault. */
 export interface ErrorEntry {
   code: number;
@@ -57,6 +59,7 @@ export const ErrorCode = {
   invalidRuleset: 20021,
   phaseRulesetExists: 20217,
   internal: 10001,
+  stateNotWritten: 10002,
 } as const;
 
 /** A ruleset body member with a bad value, in the rulesets API's wording ("'x' is not a valid value for kind because …"). */
@@ -66,4 +69,21 @@ export function invalidRulesetValue(pointer: string, reason: string): SandboxErr
 
 export function invalidJob(message: string): SandboxError {
   return new SandboxError(400, ErrorCode.invalidJob, message);
+}
+
+/**
+ * The file system's refusals of a state write that are the machine's, not the sandbox's: a full
+ * disk, a quota, a file size limit, a read-only mount. The change is not made (the state in memory
+ * follows only a write that succeeded); answered 507 in words, where a bug is a 500.
+ */
+const STATE_STORAGE_CODES = new Set(["ENOSPC", "EDQUOT", "EFBIG", "EROFS"]);
+
+export function stateNotWritten(error: unknown): SandboxError | undefined {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (typeof code !== "string" || !STATE_STORAGE_CODES.has(code)) return undefined;
+  return new SandboxError(
+    507,
+    ErrorCode.stateNotWritten,
+    `the sandbox could not write its state (${fileProblem(error)}): the change was not made`,
+  );
 }

@@ -11,7 +11,7 @@ import {
 } from "../api/index.js";
 import { authenticate, type Credentials, resolveCredentials } from "./auth.js";
 import { noUpload, type Reply, type RequestContext, type Upload } from "./context.js";
-import { ErrorCode, SandboxError } from "./errors.js";
+import { ErrorCode, SandboxError, stateNotWritten } from "./errors.js";
 import {
   createExplorerDataset,
   deleteExplorerDataset,
@@ -479,6 +479,12 @@ async function serve(
         return;
       }
       if (isDisconnect(request, error)) return;
+      const notWritten = stateNotWritten(error);
+      if (notWritten) {
+        log(`filterc sandbox: answered 507: ${notWritten.message}`);
+        sendErrors(response, notWritten.status, [notWritten.entry()]);
+        return;
+      }
       log(`filterc sandbox: ${(error as Error).stack ?? String(error)}`);
       sendErrors(response, 500, [{ code: ErrorCode.internal, message: "Internal error" }]);
     } catch (answering) {

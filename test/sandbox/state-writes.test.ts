@@ -138,31 +138,8 @@ describe("the sandbox's deliveries", () => {
 
   it("leave no temporary file when a write fails midway (a full disk; here a file size limit)", async () => {
     // The built sandbox under `ulimit -f 16` (8 KiB): its state files fit, the delivery does not.
-    const dataDir = await tempDir();
-    const child = spawn("sh", [
-      "-c",
-      'ulimit -f 16 && exec "$@"',
-      "sh",
-      process.execPath,
-      builtCli(),
-      "sandbox",
-      "--port",
-      "0",
-      "--data-dir",
-      dataDir,
-      "--api-token",
-      TOKEN,
-    ]);
+    const { child, dataDir, api } = await sandboxUnderFileLimit(16);
     try {
-      const api = await new Promise<string>((resolve, reject) => {
-        let output = "";
-        child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-          output += chunk;
-          const match = /listening on (\S+)/.exec(output);
-          if (match) resolve(match[1]!);
-        });
-        child.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
-      });
       const limited = { api, dataDir } as Running;
       const client = sdk(limited);
       const ownershipChallenge = await ownershipToken(client, limited, DESTINATION);
@@ -200,9 +177,69 @@ describe("the sandbox's deliveries", () => {
         expect.stringMatching(/^ownership-challenge-[0-9a-f]{8}\.txt$/),
       ]);
     } finally {
-      child.kill("SIGKILL");
-      await new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)));
-      rmSync(dataDir, { recursive: true, force: true });
+      await stopLimited(child, dataDir);
+    }
+  });
+
+  it("that the machine refuses (a full disk; here a file size limit) are answered 507, the change not made", async () => {
+    // Under `ulimit -f 1` (512 bytes) the sandbox starts; a ruleset of 60 fields does not fit.
+    const { child, dataDir, api, log } = await sandboxUnderFileLimit(1);
+    try {
+      const limited = { api, dataDir } as Running;
+      const entrypoint = `/zones/${ZONE}/rulesets/phases/http_log_custom_fields/entrypoint`;
+      const fields = Array.from({ length: 60 }, (_, i) => ({ name: `x-field-${i}` }));
+      const rules = [
+        { action: "log_custom_field", expression: "true", action_parameters: { request_fields: fields } },
+      ];
+      const message =
+        "the sandbox could not write its state (larger than the file size limit (ulimit -f) allows): the change was not made";
+      expect(await call(limited, "PUT", entrypoint, { rules })).toEqual({
+        status: 507,
+        json: { result: null, success: false, errors: [{ code: 10002, message }], messages: [] },
+      });
+      expect((await call(limited, "GET", entrypoint)).status).toBe(404);
+      expect(log()).toContain(`filterc sandbox: answered 507: ${message}\n`);
+      expect(log()).not.toContain("    at ");
+      expect(readdirSync(join(dataDir, "_sandbox", "tmp"))).toEqual([]);
+    } finally {
+      await stopLimited(child, dataDir);
     }
   });
 });
+
+/** The built sandbox under `ulimit -f BLOCKS` (of 512 bytes), in a fresh data directory. */
+async function sandboxUnderFileLimit(blocks: number) {
+  const dataDir = await tempDir();
+  const child = spawn("sh", [
+    "-c",
+    `ulimit -f ${blocks} && exec "$@"`,
+    "sh",
+    process.execPath,
+    builtCli(),
+    "sandbox",
+    "--port",
+    "0",
+    "--data-dir",
+    dataDir,
+    "--api-token",
+    TOKEN,
+  ]);
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  const api = await new Promise<string>((resolve, reject) => {
+    const listening = () => {
+      const match = /listening on (\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout.on("data", listening);
+    child.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
+  });
+  return { child, dataDir, api, log: () => output };
+}
+
+async function stopLimited(child: ReturnType<typeof spawn>, dataDir: string): Promise<void> {
+  child.kill("SIGKILL");
+  await new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)));
+  rmSync(dataDir, { recursive: true, force: true });
+}
