@@ -3,3 +3,4 @@ import type { Plugin } from "esbuild";
 export const ON_DEMAND_PARTS: readonly string[];
 export const onDemandPartsAsSiblings: Plugin;
 export const cliBundlePlugins: readonly Plugin[];
+export function writeCatalogs(dist: string): void;

@@ -1,8 +1,9 @@
 // The esbuild plugins of the CLI's bundles, shared by tsup.config.ts (the build) and
 // bench/startup-modules.mjs (which builds the short commands again, marked, to time each module):
 // one definition, so that the bench measures what the build makes.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
@@ -119,8 +120,66 @@ const jsoncParserWithoutSideEffects = {
   },
 };
 
+/** The shipped catalogs: src/catalog/datasets/NAME.json for each dataset (scopes.json is not one). */
+const CATALOG_FOLDER = fromRoot("src/catalog/datasets");
+const catalogNames = () =>
+  readdirSync(CATALOG_FOLDER)
+    .filter((file) => file.endsWith(".json") && file !== "scopes.json")
+    .map((file) => basename(file, ".json"));
+
+/** Where the CLI's build puts the catalogs, beside its bundles: `catalogs/NAME.json`. */
+const CATALOGS_BESIDE_BUNDLES = "catalogs";
+
+/**
+ * The catalogs read on demand in the CLI: src/catalog/dataset-specs.ts imports all 37 (136 KB of
+ * JSON), which every short command's bundle carried, read and deserialized at each start (4–5 ms
+ * of compile's start, bench/RESULTS.md). In the CLI's bundles that module is one that reads
+ * `catalogs/NAME.json` beside the bundle the first time a dataset is asked for; the library and
+ * the browser bundle import it as written. A catalog missing from an install is said as one
+ * (src/cli/broken-install.ts).
+ */
+const catalogsOnDemand = {
+  name: "catalogs-on-demand",
+  setup(build) {
+    const importer = fromRoot("src/catalog/datasets.ts");
+    build.onResolve({ filter: /^\.\/dataset-specs\.js$/ }, (args) =>
+      args.importer === importer ? { path: "dataset-specs", namespace: "catalogs-on-demand" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "catalogs-on-demand" }, () => ({
+      contents: `import { readFileSync } from "node:fs";
+import { join } from "node:path";
+export const shippedDatasets = ${JSON.stringify(catalogNames())};
+export function shippedSpecs(dataset) {
+  if (!shippedDatasets.includes(dataset)) return undefined;
+  const file = join(__dirname, ${JSON.stringify(CATALOGS_BESIDE_BUNDLES)}, dataset + ".json");
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if (error.code !== "ENOENT") throw error;
+    throw Object.assign(new Error("Cannot find module '" + file + "'"), { code: "MODULE_NOT_FOUND" });
+  }
+  return JSON.parse(text);
+}`,
+      resolveDir: fromRoot("src/catalog"),
+      loader: "js",
+    }));
+  },
+};
+
+/** Writes each catalog, as compact JSON, into `catalogs/` of the CLI's output folder `dist`. */
+export function writeCatalogs(dist) {
+  const folder = join(dist, CATALOGS_BESIDE_BUNDLES);
+  mkdirSync(folder, { recursive: true });
+  for (const name of catalogNames()) {
+    const specs = JSON.parse(readFileSync(join(CATALOG_FOLDER, `${name}.json`), "utf8"));
+    writeFileSync(join(folder, `${name}.json`), JSON.stringify(specs));
+  }
+}
+
 /** The plugins every CLI bundle is built with (the short commands add onDemandPartsAsSiblings). */
 export const cliBundlePlugins = [
+  catalogsOnDemand,
   duckdbExternal,
   jsoncParserWithoutSideEffects,
   recoveringParserOnDemand,

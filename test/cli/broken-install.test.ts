@@ -11,7 +11,7 @@ const folder = temporaryFolder("filterc-broken-install-");
 
 /** A copy of the built CLI without `missing`, and the path of its entry. */
 function installWithout(missing: string): string {
-  const copy = join(folder(), `without-${missing}`, "dist");
+  const copy = join(folder(), `without-${missing.replace("/", "-")}`, "dist");
   cpSync(dist, copy, { recursive: true });
   rmSync(join(copy, missing));
   return join(copy, "cli.cjs");
@@ -45,6 +45,24 @@ describe("an install with a file of its own missing", () => {
     const filter = run(entry, ["check", "small.lpf"], work);
     expect([filter.stdout, filter.stderr, filter.status]).toEqual([
       "ok: 1 of 30 comparisons, 57 of 1000 bytes\n",
+      "",
+      0,
+    ]);
+  });
+
+  it("names a catalog that is gone, and checks against the others", () => {
+    const entry = installWithout("catalogs/http_requests.json");
+    const compile = (args: string[], input: string) =>
+      spawnSync(process.execPath, [entry, "compile", ...args], { cwd: folder(), input, encoding: "utf8" });
+    const missing = compile([], "BotScore lt 30");
+    expect([missing.stdout, missing.stderr, missing.status]).toEqual([
+      "",
+      "filterc: the install is incomplete: catalogs/http_requests.json is missing from filterc's files; install filterc again\n",
+      70,
+    ]);
+    const other = compile(["--dataset", "gateway_dns"], 'QueryName eq "example.com"');
+    expect([other.stdout, other.stderr, other.status]).toEqual([
+      '{"where":{"key":"QueryName","operator":"eq","value":"example.com"}}\n',
       "",
       0,
     ]);
