@@ -7,7 +7,12 @@ import { basename, dirname, join, resolve } from "node:path";
 import { Script } from "node:vm";
 import { type Plugin, transform } from "esbuild";
 import { defineConfig, type Options } from "tsup";
-import { cliBundlePlugins, ON_DEMAND_PARTS, onDemandPartsAsSiblings } from "./build/plugins.mjs";
+import {
+  cliBundlePlugins,
+  ON_DEMAND_PARTS,
+  onDemandPartsAsSiblings,
+  writeCatalogs,
+} from "./build/plugins.mjs";
 import { CACHE_ID_LENGTH, CACHE_ID_MARK, codeCacheFile, wrapBundle } from "./src/cli/command-bundles.js";
 import { PARSER_FILE_NAMES, PARSER_PACKAGE_FILES } from "./src/terraform/parser-files.js";
 
@@ -205,6 +210,8 @@ export default defineConfig([
     splitting: false,
     esbuildPlugins: [...cliBuild.esbuildPlugins, onDemandPartsAsSiblings],
     onSuccess: async () => {
+      // Before the warm-up runs, which reads its catalog from there.
+      writeCatalogs("dist");
       await writeCodeCaches();
       cliBuilt();
     },

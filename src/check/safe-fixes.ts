@@ -2,7 +2,8 @@ import { type Diagnostic, DiagnosticKind } from "../diagnostics/index.js";
 import { CANONICAL_OPERATORS, OPERATOR_SPELLINGS, OPERATORS } from "../syntax/index.js";
 
 /*
- * Which fixes `filterc check --fix` applies to filter source without asking: those with one
+ * Which fixes `filterc check --fix` applies without asking, to filter source and to the Logpush
+ * JSON of a Terraform job (src/terraform/filter-check.ts) alike: those with one
  * reading of what was written, which keep what it says (a spelling, a value in the form Logpush
  * reads, a range written as comparisons). A fix that guesses (a field by edit distance, the end of
  * an unterminated string, a timestamp's unit by its size) or that changes which records a filter
@@ -32,6 +33,9 @@ const ALWAYS_SAFE = new Set([
   code("DuplicateListElement"),
   code("UnseenCharacterInString"),
   code("InOnArrayField"),
+  // In Logpush JSON: a comparison wrapped in {"where": …}, "500,502" as a JSON array.
+  code("MissingWhere"),
+  code("CommaJoinedList"),
 ]);
 
 /** `and`, `or` and their symbols: what a stray `&`, `∧` or `｜｜` between comparisons is fixed to. */
@@ -56,14 +60,33 @@ export function isSafeFix(diagnostic: Diagnostic, source: string): boolean {
       // A joiner typed another way, or characters that cannot be seen, deleted.
       return JOINERS.has(suggestion.replacement) || suggestion.replacement === "";
     case code("UnknownOperator"):
-      // The operator in another letter case, or a spelling the vocabulary declares (`neq`, `≥`),
-      // not one guessed by edit distance, nor `like`'s rewrite of the value.
-      return (
-        OPERATOR_SPELLINGS.has(suggestion.replacement) &&
-        (replaced.toLowerCase() === suggestion.replacement.toLowerCase() ||
-          DECLARED.has(replaced.toLowerCase()))
-      );
+      return isOperatorRespelled(replaced, suggestion.replacement);
+    case code("UnknownJsonOperator"):
+      // The same, each a JSON string.
+      return isOperatorRespelled(jsonString(replaced), jsonString(suggestion.replacement));
     default:
       return false;
+  }
+}
+
+/**
+ * The operator in another letter case, or a spelling the vocabulary declares (`neq`, `≥`), not
+ * one guessed by edit distance, nor `like`'s rewrite of the value.
+ */
+function isOperatorRespelled(written: string | undefined, replacement: string | undefined): boolean {
+  if (written === undefined || replacement === undefined) return false;
+  const spelled = written.trim().toLowerCase();
+  return (
+    OPERATOR_SPELLINGS.has(replacement) && (spelled === replacement.toLowerCase() || DECLARED.has(spelled))
+  );
+}
+
+/** The text of a JSON string literal; undefined for other JSON or none. */
+function jsonString(text: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -1,6 +1,6 @@
+import { isSafeFix } from "../check/index.js";
 import { type Diagnostic, diagnose, type Range, type Suggestion } from "../diagnostics/index.js";
 import { loadFilter } from "../load/index.js";
-import { CANONICAL_OPERATORS, OPERATOR_SPELLINGS, OPERATORS } from "../syntax/index.js";
 import { heredocHcl, quotedHcl } from "./hcl-strings.js";
 import { hclOfJson } from "./hcl-text.js";
 import { shortString } from "./short-string.js";
@@ -85,29 +85,10 @@ function placed(diagnostic: Diagnostic, filter: Extract<StaticValue, { kind: "st
   const suggestion = diagnostic.suggestion && placedSuggestion(diagnostic.suggestion, filter);
   if (!suggestion || suggestion.file !== site.file) return { file: site.file, diagnostic: moved };
   moved.suggestion = { message: diagnostic.suggestion!.message, ...suggestion.edit };
-  const replaced = mapped.text.slice(diagnostic.range.start.offset, diagnostic.range.end.offset);
-  return isSafe(diagnostic.code, replaced)
+  // The fixes --fix applies are filter source's (isSafeFix), judged on the JSON text.
+  return isSafeFix(diagnostic, mapped.text)
     ? { file: site.file, diagnostic: moved, safeFix: true }
     : { file: site.file, diagnostic: moved };
-}
-
-/**
- * The fixes that keep what the user meant: `{"where": …}` around a comparison, a comma-joined
- * list as an array, and an operator written in another spelling of it or in a known near miss
- * (`neq` for `!eq`), not one guessed by edit distance.
- */
-function isSafe(code: string, replaced: string): boolean {
-  if (code === "E0504" || code === "E0512") return true;
-  if (code !== "E0511") return false;
-  try {
-    const written = String(JSON.parse(replaced)).trim();
-    return (
-      OPERATOR_SPELLINGS.has(written) ||
-      CANONICAL_OPERATORS.some((operator) => OPERATORS[operator].nearMisses.includes(written))
-    );
-  } catch {
-    return false;
-  }
 }
 
 /** A suggested replacement in the JSON text, as an edit of the file where that text is written. */

@@ -87,6 +87,26 @@ describe("the Terraform checks", () => {
     expect((await checkTerraform(["."], dir)).flatMap(({ diagnostics }) => diagnostics)).toEqual([]);
   });
 
+  it("applies the fixes of letter case as filter source's --fix does, and leaves a guess as help", async () => {
+    const job = (filter: string) =>
+      `resource "cloudflare_logpush_job" "a" {\n  zone_id = "z"\n  filter  = jsonencode(${filter})\n}\n`;
+    const { dir, checked } = await check({
+      "a.tf": job(
+        '{ where = { and = [{ key = "ClientRequestPath", operator = "startswith", value = "/api" }, { key = "ClientIp", operator = "eq", value = "1.1.1.1" }, { key = "ClientRequestHots", operator = "eq", value = "a" }] } }',
+      ),
+    });
+    const { written } = await writeFixes(checked, { within: [dir] });
+    expect(written.flatMap(({ applied }) => applied.map((d) => d.code))).toEqual(["E0511", "E0202"]);
+    expect(await readFile(join(dir, "a.tf"), "utf8")).toBe(
+      job(
+        '{ where = { and = [{ key = "ClientRequestPath", operator = "startsWith", value = "/api" }, { key = "ClientIP", operator = "eq", value = "1.1.1.1" }, { key = "ClientRequestHots", operator = "eq", value = "a" }] } }',
+      ),
+    );
+    // The misspelt field is a guess by edit distance: shown with its help, not applied.
+    const left = (await checkTerraform(["."], dir)).flatMap(({ diagnostics }) => diagnostics);
+    expect(left.map((d) => [d.code, d.suggestion?.replacement])).toEqual([["E0201", '"ClientRequestHost"']]);
+  });
+
   it("writes no fix into a file edited after it was checked: the edit stays, and E0680 says why", async () => {
     const filter =
       '"{\\"where\\":{\\"key\\":\\"ClientIP\\",\\"operator\\":\\"neq\\",\\"value\\":\\"1.1.1.1\\"}}"';
