@@ -1,6 +1,6 @@
 import { isSafeFix } from "../check/index.js";
 import { type CompileOptions, type CompileResult, compile } from "../compile.js";
-import { type Diagnostic, terminalText } from "../diagnostics/index.js";
+import { type Diagnostic, terminalName, terminalText } from "../diagnostics/index.js";
 import { applyFixes } from "../terraform/fix.js";
 import { MAX_FIX_ROUNDS } from "./check-terraform.js";
 import { diagnosticsJson, reportDiagnostics, statsLine } from "./diagnostics-output.js";
@@ -83,7 +83,7 @@ export async function checkAndFix(
   const say = (text: string) => (toStdout ? io.stderr(text) : io.stdout(text));
   for (const fix of applied)
     say(
-      `fixed ${terminalText(input.name)}:${fix.line}:${fix.column}: ${terminalText(fix.message)} (${fix.code})\n`,
+      `fixed ${terminalName(input.name)}:${fix.line}:${fix.column}: ${terminalText(fix.message)} (${fix.code})\n`,
     );
   if (toStdout) io.stdout(text);
   reportDiagnostics(io, result.diagnostics, text, input.name);

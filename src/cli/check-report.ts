@@ -12,7 +12,7 @@ import {
   type DiagnosticSettings,
   renderDiagnostics,
   terminalJson,
-  terminalText,
+  terminalName,
 } from "../diagnostics/index.js";
 import type { FilterStats } from "../emit/index.js";
 import type { CheckFormat } from "./check-format.js";
@@ -109,7 +109,7 @@ export async function checkFiles(io: CliIO, run: CheckRun): Promise<number> {
       for (const entry of entries)
         if (entry.stats)
           io.stdout(
-            `ok: ${terminalText(entry.name)}: ${entry.empty ? "empty filter (no filter)" : statsLine(entry.stats)}\n`,
+            `ok: ${terminalName(entry.name)}: ${entry.empty ? "empty filter (no filter)" : statsLine(entry.stats)}\n`,
           );
       if (run.terraform.length > 0)
         io.stdout(`ok: ${terraformFiles} Terraform file${terraformFiles === 1 ? "" : "s"} checked\n`);

@@ -5,6 +5,7 @@ import {
   type DiagnosticSettings,
   mergeSettings,
   renderDiagnostics,
+  terminalName,
   terminalText,
 } from "../diagnostics/index.js";
 import { type CheckedFile, checkTerraform, TooManyTerraformFiles, writeFixes } from "../terraform/index.js";
@@ -63,7 +64,7 @@ export async function checkTerraformFiles(
       for (const { file, applied } of written)
         for (const fix of applied) {
           const { line, column } = fix.range.start;
-          const where = `${terminalText(file.file.name)}:${line}:${column}`;
+          const where = `${terminalName(file.file.name)}:${line}:${column}`;
           tell(`fixed ${where}: ${terminalText(fix.suggestion!.message)} (${fix.code})\n`);
         }
       if (written.length === 0) break;

@@ -1,6 +1,7 @@
 import { readSync } from "node:fs";
 // The module itself, not the stage's index: the CLI's entry bundle loads this file, and the index also
 // holds filterc.json's reading, with every field catalog.
+import { terminalName } from "../diagnostics/terminal-text.js";
 import type { Accept } from "../files/open.js";
 import { fileProblem, readUpTo } from "../files/read.js";
 import { withoutByteOrderMark } from "../syntax/byte-order-mark.js";
@@ -205,11 +206,12 @@ export function cannotRead(path: string, error: unknown): UserError {
 }
 
 /** The message of a file that cannot be read, `reason` worded by fileProblem: also a log input's (LogReadError). */
-export const cannotReadText = (path: string, reason: string) => `cannot read ${path}: ${reason}`;
+export const cannotReadText = (path: string, reason: string) =>
+  `cannot read ${terminalName(path)}: ${reason}`;
 
 /** A file or folder that cannot be written: a file where a folder should be, not permitted, a full disk. */
 export function cannotWrite(path: string, error: unknown): UserError {
-  return new UserError(`cannot write ${path}: ${fileProblem(error, "no such folder")}`);
+  return new UserError(`cannot write ${terminalName(path)}: ${fileProblem(error, "no such folder")}`);
 }
 
 export function useColor(io: CliIO): boolean {

@@ -9,6 +9,7 @@ import {
   LineIndex,
   terminalJson,
   terminalJsonText,
+  terminalName,
   terminalText,
 } from "../diagnostics/index.js";
 import { diffFilters, type Relation } from "../diff/index.js";
@@ -225,7 +226,7 @@ async function readPulled(
     }
     const match = headerPattern.exec(text.split("\n", 1)[0]!.replace(/\r$/, ""));
     if (!match) {
-      io.stderr(`note: ${terminalText(file)} has no "# Logpush job" header line; not compared\n`);
+      io.stderr(`note: ${terminalName(file)} has no "# Logpush job" header line; not compared\n`);
       continue;
     }
     const settings = settingsOf(text);
@@ -420,7 +421,7 @@ export async function diffJobs(
   else {
     for (const change of changes) io.stdout(describeDrift(change, dir));
     for (const failed of errors)
-      io.stderr(`filterc jobs diff: ${terminalText(failed.file)}: ${failed.message}\n`);
+      io.stderr(`filterc jobs diff: ${terminalName(failed.file)}: ${failed.message}\n`);
     const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
     io.stdout(`${count(changes.length, "job")} changed, ${same.length} the same\n`);
   }
@@ -449,9 +450,9 @@ function driftJson({ onlyFile, onlyLive, ...rest }: Drift): string {
 
 function describeDrift(change: Drift, dir: string): string {
   const job = `job ${jobLabel({ id: change.id, name: change.name })}`;
-  const file = change.file === null ? "" : ` (${terminalText(change.file)})`;
+  const file = change.file === null ? "" : ` (${terminalName(change.file)})`;
   if (change.status === "no file")
-    return `no file  ${job}: a live job with no file in ${terminalText(dir)} (pull it to compare it)\n`;
+    return `no file  ${job}: a live job with no file in ${terminalName(dir)} (pull it to compare it)\n`;
   if (change.status === "job gone") return `gone     job ${change.id}${file}: no live job has this id\n`;
   const settings = change.settings
     .map(

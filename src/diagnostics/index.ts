@@ -47,6 +47,7 @@ export {
   isHiddenCharacter,
   terminalJson,
   terminalJsonText,
+  terminalName,
   terminalText,
 } from "./terminal-text.js";
 export {

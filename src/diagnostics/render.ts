@@ -1,7 +1,7 @@
 import type { Diagnostic } from "./diagnostic.js";
 import { type Cell, layOutLine } from "./line-layout.js";
 import { LineIndex, type Range } from "./range.js";
-import { terminalText } from "./terminal-text.js";
+import { terminalName, terminalText } from "./terminal-text.js";
 
 interface RenderOptions {
   /** Shown after `-->`; "<stdin>" when reading standard input. */
@@ -55,7 +55,7 @@ function renderDiagnostic(
     const end = lines.positionAt(Math.max(startOffset, clampOffset(range.end.offset, source)));
     const bar = paint(ansi.blue, `${" ".repeat(gutter)} |`);
     out.push(
-      `${" ".repeat(gutter)}${paint(ansi.blue, "-->")} ${terminalText(options.fileName ?? "<input>")}:${start.line}:${start.column}`,
+      `${" ".repeat(gutter)}${paint(ansi.blue, "-->")} ${terminalName(options.fileName ?? "<input>")}:${start.line}:${start.column}`,
     );
     const text = lines.lineText(start.line);
     const from = Math.min(start.column - 1, text.length);

@@ -31,6 +31,15 @@ export function terminalText(text: string): string {
 }
 
 /**
+ * A name on one line of a terminal (a file's, a folder's): `terminalText` with newlines and tabs
+ * also shown as code points, so that a name cannot start a line of its own (a forged `ok:` or a
+ * CI runner's `::warning::` command) or shift the columns after it.
+ */
+export function terminalName(name: string): string {
+  return terminalText(name).replace(/[\n\t]/g, (c) => (c === "\n" ? "<U+000A>" : "<U+0009>"));
+}
+
+/**
  * JSON for a person's terminal: the same value as `JSON.stringify` writes (it escapes C0 controls
  * itself), with the other characters a terminal must not receive raw written as `\u` escapes.
  */

@@ -232,6 +232,32 @@ describe("no control character reaches a terminal raw", () => {
     );
   });
 
+  it("a file name with a newline or a tab stays on its line", async () => {
+    const name = "b\n::warning::x\t.lpf";
+    const path = file(name, "Nope  eq 1\n");
+    const shown = `${dir}/b<U+000A>::warning::x<U+0009>.lpf`;
+    const check = await runCli(["check", path]);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toBe(
+      [
+        "error[E0201]: unknown field `Nope` in dataset http_requests",
+        ` --> ${shown}:1:1`,
+        "  |",
+        "1 | Nope  eq 1",
+        "  | ^^^^",
+        "1 error",
+        "",
+      ].join("\n"),
+    );
+    const fmt = await runCli(["fmt", "--check", path]);
+    expect(fmt).toEqual({ code: 1, stdout: `${shown}\n`, stderr: "" });
+    const missing = await runCli(["check", `${path}.gone`]);
+    expect([missing.code, missing.stderr]).toEqual([
+      1,
+      `filterc check: cannot read ${shown}.gone: no such file\n`,
+    ]);
+  });
+
   it("explain shows a string's bidi override as an escape", async () => {
     const run = await runCli(["explain"], 'ClientRequestHost eq "a\\u202Eb"');
     expect(run.stdout.split("\n")[0]).toBe(

@@ -3,7 +3,7 @@ import {
   type DiagnosticSettings,
   hasErrors,
   mergeSettings,
-  terminalText,
+  terminalName,
   tuneDiagnostics,
 } from "../../diagnostics/index.js";
 import type { ConfigLookup } from "../../files/index.js";
@@ -69,7 +69,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
     if (values.check) {
       if (result.text !== input.text) {
-        io.stdout(`${terminalText(input.name)}\n`);
+        io.stdout(`${terminalName(input.name)}\n`);
         status = 1;
       }
     } else if (rewritten) {

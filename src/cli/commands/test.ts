@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { DEFAULT_DATASET } from "../../catalog/index.js";
-import { terminalText } from "../../diagnostics/index.js";
+import { terminalName, terminalText } from "../../diagnostics/index.js";
 import {
   type Accept,
   type ConfigLookup,
@@ -80,13 +80,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       for (const error of result.errors) io.stderr(`error: ${terminalText(error)}\n`);
       if (result.errors.length === 0 && result.failed === 0)
         io.stdout(
-          `ok   ${terminalText(result.file)}: ${result.passed} case${result.passed === 1 ? "" : "s"}\n`,
+          `ok   ${terminalName(result.file)}: ${result.passed} case${result.passed === 1 ? "" : "s"}\n`,
         );
       for (const failure of result.failures) io.stdout(terminalText(describeFailure(result.file, failure)));
       const unshown = result.failed - result.failures.length;
       if (unshown > 0)
         io.stdout(
-          `FAIL ${terminalText(result.file)}: ${unshown} more case${unshown === 1 ? "" : "s"} failed, not shown (the first ${result.failures.length} are)\n\n`,
+          `FAIL ${terminalName(result.file)}: ${unshown} more case${unshown === 1 ? "" : "s"} failed, not shown (the first ${result.failures.length} are)\n\n`,
         );
     }
     io.stdout(`${passed} passed, ${failed} failed${errors ? ", with errors" : ""}\n`);
