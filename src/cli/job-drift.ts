@@ -13,7 +13,14 @@ import {
   terminalText,
 } from "../diagnostics/index.js";
 import { diffFilters, type Relation } from "../diff/index.js";
-import { makeFolders, notWrittenDiagnostic, readSnapshot, writeFileAtomically } from "../files/index.js";
+import {
+  confinedPath,
+  confinementRoot,
+  makeFolders,
+  notWrittenDiagnostic,
+  readSnapshot,
+  writeFileAtomically,
+} from "../files/index.js";
 import { loadFilter } from "../load/index.js";
 import { configLookup, folderDefaults } from "./compiler-options.js";
 import { reportDiagnostics } from "./diagnostics-output.js";
@@ -214,11 +221,19 @@ async function readPulled(
     );
   }
   const files: PulledFile[] = [];
+  // A link in the folder is followed only inside it or its repository: a pull request's link to
+  // the runner's files (/proc/self/environ) is not read, nor its lines shown.
+  const root = await confinementRoot(target, io.cwd);
   for (const file of names) {
+    const confined = await confinedPath(root, target, file);
+    if ("outside" in confined) {
+      errors.push({ file, message: `not compared: not read: ${confined.outside}` });
+      continue;
+    }
     let text: string;
     try {
       // Found by listing the folder: a regular file only (a fifo named *.lpf would wait for a writer).
-      text = decodeText(await readSourceBytes(join(target, file), "regular"), file);
+      text = decodeText(await readSourceBytes(confined.path, "regular"), file);
     } catch (error) {
       if (!isUserError(error)) throw error;
       errors.push({ file, message: `not compared: ${error.message}` });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -287,6 +287,26 @@ describe("filterc test", () => {
         `error: ${beside}:1:36: cannot read the log ${join(dir, "..", `${basename(dir)}-secret.ndjson`)}: not read: it leads out of the folder checked ${rule}`,
         "",
       ].join("\n"),
+    });
+  });
+
+  it("follows no link out of a folder it lists: the linked test file is not read", async () => {
+    const suite = join(dir, "linked-suite");
+    mkdirSync(suite);
+    const outside = mkdtempSync(join(tmpdir(), "filterc-test-outside-"));
+    writeFileSync(
+      join(outside, "out.test.json"),
+      '{"filter": "BotScore lt 1", "cases": [{"record": {"PLANTED_KEY": 1}, "match": false}]}',
+    );
+    symlinkSync(join(outside, "out.test.json"), join(suite, "out.test.json"));
+    writeFileSync(
+      join(suite, "ok.test.json"),
+      '{"filter": "BotScore lt 1", "cases": [{"record": {"BotScore": 0}, "match": true}]}',
+    );
+    expect(await runCli(["test", suite])).toEqual({
+      code: 2,
+      stdout: `ok   ${join(suite, "ok.test.json")}: 1 case\n1 passed, 0 failed, with errors\n`,
+      stderr: `error: cannot read ${join(suite, "out.test.json")}: not read: a link in it leads out of the folder checked\n`,
     });
   });
 

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createClient, type LogpushClient } from "../../src/api/index.js";
@@ -205,5 +205,25 @@ describe("jobs pull and jobs diff against the sandbox", () => {
       stdout: "0 jobs changed, 0 the same\n",
       stderr: `filterc jobs diff: waits.lpf: not compared: cannot read ${join(dir, "waits.lpf")}: a fifo (named pipe), not a regular file\n`,
     });
+  });
+
+  it("follows no link out of the directory: a pull request's link to the runner's files is not read", async () => {
+    const outside = await tempDir();
+    try {
+      const planted = "SECRET_OUTSIDE_987";
+      await writeFile(
+        join(outside, "job.lpf"),
+        `# Logpush job 1 "web.logs" (dataset http_requests)\nAWS_SECRET_KEY=${planted} zzz\n`,
+      );
+      await symlink(join(outside, "job.lpf"), join(dir, "job-1-web-logs.lpf"));
+      expect(await jobs("diff")).toEqual({
+        code: 1,
+        stdout: "0 jobs changed, 0 the same\n",
+        stderr:
+          "filterc jobs diff: job-1-web-logs.lpf: not compared: not read: a link in it leads out of the folder checked\n",
+      });
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });

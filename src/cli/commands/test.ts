@@ -6,6 +6,7 @@ import {
   type Accept,
   type ConfigLookup,
   chunksInside,
+  confinedPath,
   confinementRoot,
   pathInside,
   readTextUpTo,
@@ -140,8 +141,8 @@ function describeFailure(file: string, { testCase, actual, tree }: CaseFailure):
  * named is read as any command reads its file (`<(…)` too); one found in a directory only when it
  * is a regular file, so that a fifo of that name does not stop the run waiting for a writer.
  */
-async function testFiles(paths: string[], cwd: string): Promise<{ file: string; accept: Accept }[]> {
-  const files: { file: string; accept: Accept }[] = [];
+async function testFiles(paths: string[], cwd: string): Promise<TestFile[]> {
+  const files: TestFile[] = [];
   for (const path of paths) {
     const full = resolve(cwd, path);
     const info = await stat(full).catch(() => undefined);
@@ -150,21 +151,40 @@ async function testFiles(paths: string[], cwd: string): Promise<{ file: string; 
         throw cannotRead(path, error);
       });
       const names = all.filter((name) => name.endsWith(".test.json")).sort();
-      for (const name of names)
-        files.push({ file: path === "." ? name : join(path, name), accept: "regular" });
+      // A link in the folder is followed only inside it or its repository, as what a test file
+      // names is: a pull request's link to the runner's files is not read.
+      const root = await confinementRoot(full, cwd);
+      for (const name of names) {
+        const file = path === "." ? name : join(path, name);
+        const confined = await confinedPath(root, full, name);
+        files.push(
+          "outside" in confined
+            ? { file, accept: "regular", outside: confined.outside }
+            : { file, accept: "regular" },
+        );
+      }
     } else files.push({ file: path, accept: "stream" });
   }
   return files;
 }
 
+/** A test file to run: named (read as any command reads its file), or found in a folder. */
+interface TestFile {
+  file: string;
+  accept: Accept;
+  /** Why a file found in a folder is not read: a link out of it. */
+  outside?: string;
+}
+
 async function runFile(
-  { file, accept }: { file: string; accept: Accept },
+  { file, accept, outside }: TestFile,
   io: CliIO,
   dataset: string | undefined,
   showDiagnostics: boolean,
   lookup: ConfigLookup,
 ): Promise<FileResult> {
   const result: FileResult = { file, passed: 0, failed: 0, failures: [], errors: [] };
+  if (outside !== undefined) return { ...result, errors: [`cannot read ${file}: not read: ${outside}`] };
   const full = resolve(io.cwd, file);
   const text = await readTextUpTo(full, MAX_TEST_FILE_BYTES, accept).catch((error: Error) => error);
   if (text instanceof Error) return { ...result, errors: [`cannot read ${file}: ${text.message}`] };
