@@ -27,6 +27,9 @@ function usageMessage(message: string, flags: readonly string[]): string {
   }
   const missing = /^Option '(.*?)(?: <value>)?' argument missing$/s.exec(message);
   if (missing) return `${missing[1]} needs a value`;
+  // A value that starts with a dash reads as another option.
+  const dashed = /^Option '(.*?)' argument is ambiguous\./s.exec(message);
+  if (dashed) return `${dashed[1]} needs a value; one that starts with "-" is written ${dashed[1]}=VALUE`;
   const extra = /^Option '(.*?)' does not take an argument$/s.exec(message);
   if (extra) return `${extra[1]} takes no value`;
   const positional = /^Unexpected argument '(.*)'\. This command does not take positional arguments$/s.exec(

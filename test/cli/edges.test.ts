@@ -342,6 +342,10 @@ describe("option errors in filterc's words", () => {
     [["compile", "--expr", "BotScore lt 3"], "filterc compile: unknown option --expr"],
     [["compile", "-x"], "filterc compile: unknown option -x"],
     [["compile", "--max-bytes"], "filterc compile: --max-bytes needs a value"],
+    [
+      ["compile", "--max-bytes", "-5"],
+      'filterc compile: --max-bytes needs a value; one that starts with "-" is written --max-bytes=VALUE',
+    ],
     [["compile", "--hcl=yes"], "filterc compile: --hcl takes no value"],
     [["sandbox", "data"], 'filterc sandbox: unexpected argument "data": this command takes options only'],
   ])("%j", async (args, message) => {

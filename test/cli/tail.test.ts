@@ -267,6 +267,29 @@ describe("each way a session ends", () => {
     );
   });
 
+  it.each([
+    [["--sample", "0"], '--sample takes a whole number from 1 to 1000000, not "0"'],
+    [["--max-lines", "abc"], '--max-lines takes a whole number of at least 1, not "abc"'],
+    [
+      ["--max-lines", "-3"],
+      '--max-lines needs a value; one that starts with "-" is written --max-lines=VALUE',
+    ],
+    [["--format", "csv"], '--format takes ndjson or table, not "csv"'],
+    [["--zone", ""], "--zone ID is required (or CLOUDFLARE_ZONE_ID)"],
+  ])("usage: %j is said, with the usage, and nothing is sent (exit 2)", async (args, message) => {
+    const run = await runCli(["tail", "--zone", ZONE, ...args, "--expr", "BotScore lt 30"], "", {
+      CLOUDFLARE_API_TOKEN: TOKEN,
+      CLOUDFLARE_BASE_URL: "http://127.0.0.1:9/client/v4",
+    });
+    const lines = run.stderr.split("\n");
+    expect([run.code, run.stdout, lines[0], lines[1]]).toEqual([
+      2,
+      "",
+      `filterc tail: ${message}`,
+      "Usage: filterc tail --zone ID [FILE|-|--expr SRC] [--fields A,B,…] [--sample N] [--max-lines N]",
+    ]);
+  });
+
   it("refused: a zone has one session at a time (exit 1)", async () => {
     running = await runSandbox();
     const first = tail([]);

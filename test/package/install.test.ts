@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -165,6 +165,34 @@ async function checkCommand(bin: string, page: string): Promise<void> {
   expect(filterc(bin, ["fields", "list"]).stderr.split("\n")[0]).toBe(
     filterc(bin, ["fields", "get"]).stderr.split("\n")[0],
   );
+  expect(filterc(bin, ["compile", "--dataset", "http_request"]).stderr).toBe(
+    'filterc compile: unknown dataset "http_request"; known datasets: http_requests, access_requests, nel_reports, dns_logs, gateway_dns and 32 more (did you mean http_requests?)\nRun filterc datasets for every name.\n',
+  );
+  expect(filterc(bin, ["check", "--bogus"]).stderr.split("\n")[2]).toBe(
+    "       filterc check PATH.tf|FOLDER... [--fix] [--json]",
+  );
+  // The Terraform check (check-extras.cjs, loaded when asked) against a catalog read from its file,
+  // and the warning of a limit above the service's.
+  const infra = join(dir, "infra");
+  await mkdir(infra, { recursive: true });
+  await writeFile(
+    join(infra, "main.tf"),
+    'resource "cloudflare_logpush_job" "a" {\n  zone_id = "023e105f4ecef8ad9ca31a8372d0c353"\n  dataset = "gateway_dns"\n  filter  = jsonencode({ where = { key = "QueryName", operator = "eq", value = "example.com" } })\n}\n',
+  );
+  expect(filterc(bin, ["check", "infra", "--max-bytes", "5000"])).toEqual({
+    code: 1,
+    stdout: "",
+    stderr: [
+      "warning: the byte limit is 5000 (--max-bytes), above the service's 1000: it refuses a filter longer than 1000 bytes",
+      "error[E0621]: the dataset `gateway_dns` has no zone-level jobs; it exists at account level (give account_id instead of zone_id)",
+      " --> infra/main.tf:3:13",
+      "  |",
+      '3 |   dataset = "gateway_dns"',
+      "  |             ^^^^^^^^^^^^^",
+      "1 error",
+      "",
+    ].join("\n"),
+  });
   const script = join(dir, "filterc.bash");
   await writeFile(script, filterc(bin, ["completion", "bash"]).stdout);
   const completed = execFileSync(
