@@ -152,8 +152,9 @@ export function bombOf(count: number): Buffer {
 export async function spawnSandbox(
   dataDir: string,
   args: string[] = [],
-): Promise<{ child: ChildProcess; api: string }> {
-  const child = spawn(process.execPath, [
+  { fileBlocks }: { fileBlocks?: number } = {},
+): Promise<{ child: ChildProcess; api: string; log: () => string }> {
+  const command = [
     builtCli(),
     "sandbox",
     "--port",
@@ -163,9 +164,17 @@ export async function spawnSandbox(
     "--api-token",
     TOKEN,
     ...args,
-  ]);
+  ];
+  // Under `ulimit -f BLOCKS` (of 512 bytes): a write past it fails as on a full disk.
+  const child =
+    fileBlocks === undefined
+      ? spawn(process.execPath, command)
+      : spawn("sh", ["-c", `ulimit -f ${fileBlocks} && exec "$@"`, "sh", process.execPath, ...command]);
+  let output = "";
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    output += chunk;
+  });
   const api = await new Promise<string>((resolve, reject) => {
-    let output = "";
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
       output += chunk;
       const match = /listening on (\S+)/.exec(output);
@@ -173,5 +182,5 @@ export async function spawnSandbox(
     });
     child.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
   });
-  return { child, api };
+  return { child, api, log: () => output };
 }

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
   chmodSync,
@@ -18,8 +18,17 @@ import { basename, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Job } from "../../src/sandbox/model.js";
-import { builtCli, ensureBundles } from "../helpers/bundles.js";
-import { call, ownershipToken, type Running, runSandbox, sdk, TOKEN, tempDir, ZONE } from "./helpers.js";
+import { ensureBundles } from "../helpers/bundles.js";
+import {
+  call,
+  ownershipToken,
+  type Running,
+  runSandbox,
+  sdk,
+  spawnSandbox,
+  tempDir,
+  ZONE,
+} from "./helpers.js";
 
 /*
  * The sandbox writes its state files and deliveries through the one atomic writer
@@ -210,35 +219,10 @@ describe("the sandbox's deliveries", () => {
 /** The built sandbox under `ulimit -f BLOCKS` (of 512 bytes), in a fresh data directory. */
 async function sandboxUnderFileLimit(blocks: number) {
   const dataDir = await tempDir();
-  const child = spawn("sh", [
-    "-c",
-    `ulimit -f ${blocks} && exec "$@"`,
-    "sh",
-    process.execPath,
-    builtCli(),
-    "sandbox",
-    "--port",
-    "0",
-    "--data-dir",
-    dataDir,
-    "--api-token",
-    TOKEN,
-  ]);
-  let output = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-  const api = await new Promise<string>((resolve, reject) => {
-    const listening = () => {
-      const match = /listening on (\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout.on("data", listening);
-    child.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
-  });
-  return { child, dataDir, api, log: () => output };
+  return { dataDir, ...(await spawnSandbox(dataDir, [], { fileBlocks: blocks })) };
 }
 
-async function stopLimited(child: ReturnType<typeof spawn>, dataDir: string): Promise<void> {
+async function stopLimited(child: ChildProcess, dataDir: string): Promise<void> {
   child.kill("SIGKILL");
   await new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)));
   rmSync(dataDir, { recursive: true, force: true });
