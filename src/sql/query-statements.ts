@@ -9,7 +9,7 @@ import { toSql } from "./to-sql.js";
  * The DuckDB statements `filterc query` runs around the SELECT `filterc sql --from` prints (toSql)
  * and its typed reads (typed-read.ts): the count, the groups of --group-by and the rows of the
  * groups shown, the measure of --stats, and the pass that counts the timestamp values that are no
- * time. Each is written here from the SELECTs and expressions of this stage, so what query runs and
+ * time, and the secrets that let DuckDB read buckets. Each is written here from the SELECTs and expressions of this stage, so what query runs and
  * what `filterc sql` prints cannot drift; the command only runs them and prints what they answer.
  */
 
@@ -140,4 +140,28 @@ export function unreadableTimesSql(
       `SELECT count(*) FILTER (WHERE kept) AS n, ${value} AS value, coalesce(sum(unreadable), 0) AS unreadable, ` +
       `first(json) FILTER (WHERE unreadable > 0) AS example FROM (${records}) WHERE kept OR unreadable > 0 GROUP BY value`,
   };
+}
+
+/**
+ * A value of a `CREATE SECRET` as written: quotes doubled, nothing else escaped (the caller refuses
+ * a credential holding a control character). The credential masks use this form too.
+ */
+export const secretValue = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** The secret that lets DuckDB read s3:// buckets with these credentials. */
+export function s3Secret(credentials: {
+  keyId: string;
+  secret: string;
+  token: string | undefined;
+  region: string;
+}): string {
+  const { keyId, secret, token, region } = credentials;
+  const session = token ? `, SESSION_TOKEN ${secretValue(token)}` : "";
+  return `CREATE SECRET filterc_s3 (TYPE s3, KEY_ID ${secretValue(keyId)}, SECRET ${secretValue(secret)}${session}, REGION ${secretValue(region)})`;
+}
+
+/** The secret that lets DuckDB read r2:// buckets of `account` with these credentials. */
+export function r2Secret(credentials: { keyId: string; secret: string; account: string }): string {
+  const { keyId, secret, account } = credentials;
+  return `CREATE SECRET filterc_r2 (TYPE r2, KEY_ID ${secretValue(keyId)}, SECRET ${secretValue(secret)}, ACCOUNT_ID ${secretValue(account)})`;
 }

@@ -10,6 +10,9 @@ import {
   type Location,
   measureStatement,
   mergedGroups,
+  r2Secret,
+  s3Secret,
+  secretValue,
   topGroups,
   toSql,
   typedRead,
@@ -113,5 +116,18 @@ describe("query's statements", () => {
         "SELECT count(*) FILTER (WHERE kept) AS n, v AS value, coalesce(sum(unreadable), 0) AS unreadable, " +
         `first(json) FILTER (WHERE unreadable > 0) AS example FROM (${records}) WHERE kept OR unreadable > 0 GROUP BY value`,
     });
+  });
+
+  it("writes the secrets for buckets with each credential quoted", () => {
+    expect(secretValue("a'b")).toBe("'a''b'");
+    expect(s3Secret({ keyId: "K", secret: "S'", token: undefined, region: "us-east-1" })).toBe(
+      "CREATE SECRET filterc_s3 (TYPE s3, KEY_ID 'K', SECRET 'S''', REGION 'us-east-1')",
+    );
+    expect(s3Secret({ keyId: "K", secret: "S", token: "T", region: "eu-west-1" })).toBe(
+      "CREATE SECRET filterc_s3 (TYPE s3, KEY_ID 'K', SECRET 'S', SESSION_TOKEN 'T', REGION 'eu-west-1')",
+    );
+    expect(r2Secret({ keyId: "K", secret: "S", account: "A" })).toBe(
+      "CREATE SECRET filterc_r2 (TYPE r2, KEY_ID 'K', SECRET 'S', ACCOUNT_ID 'A')",
+    );
   });
 });
