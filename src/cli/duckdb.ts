@@ -1,6 +1,6 @@
 import { peerDependencies, version } from "../../package.json";
 import { hasControlCharacter, maskSecrets } from "../api/index.js";
-import type { Location } from "../sql/index.js";
+import { type Location, r2Secret, s3Secret, secretValue } from "../sql/index.js";
 import { installCommand, installKind } from "./install-hint.js";
 import { UserError } from "./io.js";
 
@@ -37,10 +37,9 @@ interface RemoteAccess {
   secrets: string[];
 }
 
-const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
-
-/** Credentials as given and as `quote` writes them into a statement, which DuckDB may echo. */
-const secretForms = (...values: string[]) => values.flatMap((value) => [value, quote(value).slice(1, -1)]);
+/** Credentials as given and as `secretValue` writes them into a statement, which DuckDB may echo. */
+const secretForms = (...values: string[]) =>
+  values.flatMap((value) => [value, secretValue(value).slice(1, -1)]);
 
 /**
  * The `CREATE SECRET` statements the remote locations need, with credentials from the usual
@@ -68,19 +67,14 @@ export function remoteAccess(
     const token = env["AWS_SESSION_TOKEN"];
     const region = env["AWS_REGION"] ?? env["AWS_DEFAULT_REGION"] ?? "us-east-1";
     access.secrets.push(...secretForms(keyId, secret, ...(token ? [token] : [])));
-    const session = token ? `, SESSION_TOKEN ${quote(token)}` : "";
-    access.statements.push(
-      `CREATE SECRET filterc_s3 (TYPE s3, KEY_ID ${quote(keyId)}, SECRET ${quote(secret)}${session}, REGION ${quote(region)})`,
-    );
+    access.statements.push(s3Secret({ keyId, secret, token, region }));
   }
   if (kinds.has("r2")) {
     const keyId = need(["R2_ACCESS_KEY_ID", "AWS_ACCESS_KEY_ID"], "r2:// buckets");
     const secret = need(["R2_SECRET_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY"], "r2:// buckets");
     const account = need(["R2_ACCOUNT_ID", "CLOUDFLARE_ACCOUNT_ID"], "r2:// buckets");
     access.secrets.push(...secretForms(keyId, secret));
-    access.statements.push(
-      `CREATE SECRET filterc_r2 (TYPE r2, KEY_ID ${quote(keyId)}, SECRET ${quote(secret)}, ACCOUNT_ID ${quote(account)})`,
-    );
+    access.statements.push(r2Secret({ keyId, secret, account }));
   }
   return access;
 }

@@ -16,13 +16,22 @@ import {
   unreadableTimesReport,
 } from "../../logs/index.js";
 import {
-  dialects,
-  jsonPointer,
+  countOf,
+  createEvalKept,
+  EVAL_KEPT,
+  evalKeptGroups,
+  groupsOf,
+  groupValue,
   type Location,
+  measureStatement,
+  mergedGroups,
   readFields,
   type TypedRead,
+  topGroups,
   toSql,
   typedRead,
+  typedStatement,
+  unreadableTimesSql,
 } from "../../sql/index.js";
 import { MAX_THREADS, parseCommandArgs, parseCount } from "../args.js";
 import { type DuckDBConnection, duckdbFailure, openDuckDB, remoteAccess } from "../duckdb.js";
@@ -167,38 +176,20 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         (!duck
           ? 0
           : Number(
-              counting
-                ? await counting.count(connection)
-                : (await all(connection, `SELECT count(*) FROM (${fromSql})`))[0]![0],
+              counting ? await counting.count(connection) : (await all(connection, countOf(fromSql!)))[0]![0],
             )) + (evaluated?.counts.matched ?? 0);
       io.stdout(`${count}\n`);
     } else if (groupBy !== undefined) {
-      const pointer = dialects.duckdb.string(jsonPointer(groupBy));
-      // A null is a missing value, one group, as the typed read has it.
-      const value = `NULLIF(json_extract(json, ${pointer})::VARCHAR, 'null')`;
+      const value = groupValue(groupBy);
       const parts = [
-        ...(!duck
-          ? []
-          : [
-              counting
-                ? counting.groups(value)
-                : `SELECT count(*) AS n, ${value} AS value, 0 AS unreadable, NULL AS example FROM (${fromSql}) GROUP BY value`,
-            ]),
-        ...(evaluated
-          ? [
-              `SELECT count(*) AS n, ${value} AS value, 0 AS unreadable, NULL AS example FROM ${EVAL_KEPT} GROUP BY value`,
-            ]
-          : []),
+        ...(!duck ? [] : [counting ? counting.sql.groups(value) : groupsOf(value, fromSql!)]),
+        ...(evaluated ? [evalKeptGroups(value)] : []),
       ];
-      const groups =
-        parts.length === 1
-          ? parts[0]!
-          : `SELECT sum(n) AS n, value, sum(unreadable) AS unreadable, max(example) AS example FROM (${parts.join(" UNION ALL ")}) GROUP BY value`;
-      const rows = await all(connection, topGroups(groups, top));
+      const rows = await all(connection, topGroups(mergedGroups(parts), top));
       if (counting) counting.add(Number(rows[0]?.[4] ?? 0), (rows[0]?.[5] ?? null) as string | null);
       printGroups(rows, io);
     } else if (duck) {
-      const result = await connection.stream(counting ? counting.rows : fromSql!);
+      const result = await connection.stream(counting ? counting.sql.rows : fromSql!);
       for await (const rows of result.yieldRows()) {
         if (!counting) io.stdout(rows.map((row) => `${row[0]}\n`).join(""));
         else {
@@ -220,9 +211,6 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-/** The table of the lines eval keeps for --group-by, in the files it reads for query. */
-const EVAL_KEPT = "filterc_eval_kept";
-
 /**
  * eval's part of the answer: the filter over the files DuckDB reads otherwise (undefined when
  * there are none), printing the lines it keeps (`lines`) or, with `groupBy`, putting them in
@@ -243,7 +231,7 @@ async function evalPart(
   const { condition, timestamps, lines, groupBy } = options;
   if (groupBy === undefined)
     return evalAnswer(files, io.cwd, condition, timestamps, lines ? stdoutWriter(io) : undefined);
-  await connection.run(`CREATE TEMP TABLE ${EVAL_KEPT} (json JSON)`);
+  await connection.run(createEvalKept());
   const appender = await connection.createAppender(EVAL_KEPT);
   try {
     return await evalAnswer(files, io.cwd, condition, timestamps, async (bytes) => {
@@ -308,7 +296,7 @@ async function readTyped(
   local: Promise<LocalRead>,
   top: number,
 ): Promise<TypedAnswer | undefined> {
-  const direct = read.direct && (await typedAnswer(connection, { ...read.direct, misfit: "false" }, top));
+  const direct = read.direct && (await typedAnswer(connection, read.direct, top));
   const check = await local.catch(() => undefined);
   if (!check?.strict || check.byEval.length > 0) return undefined;
   if (direct && check.misfits === 0) return direct;
@@ -318,43 +306,19 @@ async function readTyped(
 /** The answer of one typed read; undefined when DuckDB's reader failed. */
 async function typedAnswer(
   connection: DuckDBConnection,
-  read: { table: string; kept: string; misfit: string; group: string | undefined },
+  read: { table: string; kept: string; misfit?: string; group: string | undefined },
   top: number,
 ): Promise<TypedAnswer | undefined> {
-  const records = `SELECT ${read.kept} AS kept, ${read.misfit} AS misfit${read.group ? `, ${read.group} AS value` : ""} FROM ${read.table}`;
   try {
     if (read.group === undefined) {
-      const [row] = await all(
-        connection,
-        `SELECT count(*) FILTER (WHERE kept), count(*) FILTER (WHERE misfit) FROM (${records})`,
-      );
+      const [row] = await all(connection, typedStatement(read));
       return { count: row![0], groups: undefined, misfits: Number(row![1]) };
     }
-    const groups = `SELECT count(*) FILTER (WHERE kept) AS n, value, count(*) FILTER (WHERE misfit) AS unreadable, NULL AS example FROM (${records}) WHERE kept OR misfit GROUP BY value`;
-    const rows = await all(connection, topGroups(groups, top));
+    const rows = await all(connection, topGroups(typedStatement(read), top));
     return { count: undefined, groups: rows, misfits: Number(rows[0]?.[4] ?? 0) };
   } catch {
     return undefined;
   }
-}
-
-/**
- * The `top` groups with most lines (then by value) of `groups` (columns n, value, and the
- * timestamp values that are no time: their number and a line holding one), each row with the lines
- * of the groups not shown, the number of groups that have lines, and the timestamp columns over all
- * groups (the sum, and the line of the first group that holds one). DuckDB ranks them, and only these rows reach filterc (a group with no
- * line, which only counts timestamps, comes first only when no group has a line).
- */
-function topGroups(groups: string, top: number): string {
-  const ranked =
-    "SELECT n, value, row_number() OVER (ORDER BY n DESC, value NULLS LAST) AS place, " +
-    "count(*) FILTER (WHERE n > 0) OVER () AS groups, sum(n) OVER () AS lines, " +
-    "sum(unreadable) OVER () AS unreadable, first_value(example IGNORE NULLS) OVER (ORDER BY n DESC, value " +
-    `NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS example FROM (${groups})`;
-  return (
-    `SELECT n, value, lines - sum(n) OVER () AS rest, groups, unreadable, example ` +
-    `FROM (${ranked}) WHERE place <= ${top} AND (n > 0 OR place = 1) ORDER BY place`
-  );
 }
 
 async function all(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
@@ -390,15 +354,7 @@ async function measure(
   timestamps: TimestampReading | undefined,
   times: QueryTimes | undefined,
 ): Promise<{ kept: Volume; of: Volume }> {
-  const every = toSql(null, { dialect: "duckdb", from: locations }).sql!;
-  // The expression over the column of JSON text the SELECT of every record returns.
-  const kept = toSql(condition, { dialect: "duckdb", timestamps }).sql!;
-  const bytes = "strlen(json::VARCHAR) + 1";
-  const [row] = await all(
-    connection,
-    `SELECT count(*) FILTER (WHERE ${kept}), coalesce(sum(${bytes}) FILTER (WHERE ${kept}), 0), ` +
-      `count(*), coalesce(sum(${bytes}), 0)${times ? `, ${times.columns}` : ""} FROM (${every})`,
-  );
+  const [row] = await all(connection, measureStatement(condition, locations, timestamps, times?.sql.columns));
   if (times) times.add(Number(row![4]), row![5] as string | null);
   return {
     kept: { lines: Number(row![0]), bytes: Number(row![1]) },
@@ -419,19 +375,12 @@ function timesOf(
   locations: readonly Location[],
   reading: TimestampReading | undefined,
 ) {
-  const expression = toSql(condition, { dialect: "duckdb", timestamps: reading });
-  if (!expression.ok || expression.unreadableTimes === undefined) return undefined;
-  const unreadable = expression.unreadableTimes;
-  const every = toSql(null, { dialect: "duckdb", from: locations }).sql!;
-  /** Each record, whether the filter keeps it, and how many of its timestamps are no time. */
-  const records = `SELECT json, ${expression.sql} AS kept, ${unreadable} AS unreadable FROM (${every})`;
+  const sql = unreadableTimesSql(condition, locations, reading);
+  if (sql === undefined) return undefined;
   const tally = emptyTally();
   return {
     tally,
-    /** The columns an aggregate over the records of `every` adds: the count, and a line holding one. */
-    columns: `coalesce(sum(${unreadable}), 0), first(json) FILTER (WHERE ${unreadable} > 0)`,
-    /** The records the filter keeps, or that hold such values: the line, kept, and the count. */
-    rows: `SELECT json, kept, unreadable FROM (${records}) WHERE kept OR unreadable > 0`,
+    sql,
     add(count: number, line: string | null) {
       if (count === 0 || line === null) return;
       tally.count += count;
@@ -442,19 +391,9 @@ function timesOf(
     },
     /** The number of records the filter keeps, counting as it goes. */
     async count(connection: DuckDBConnection): Promise<unknown> {
-      const [row] = await all(
-        connection,
-        `SELECT count(*) FILTER (WHERE kept), coalesce(sum(unreadable), 0), first(json) FILTER (WHERE unreadable > 0) FROM (${records})`,
-      );
+      const [row] = await all(connection, this.sql.count);
       this.add(Number(row![1]), row![2] as string | null);
       return row![0];
-    },
-    /** The groups of the records the filter keeps by `value`, with the counts of topGroups' columns. */
-    groups(value: string): string {
-      return (
-        `SELECT count(*) FILTER (WHERE kept) AS n, ${value} AS value, coalesce(sum(unreadable), 0) AS unreadable, ` +
-        `first(json) FILTER (WHERE unreadable > 0) AS example FROM (${records}) WHERE kept OR unreadable > 0 GROUP BY value`
-      );
     },
   };
 }
