@@ -25,11 +25,12 @@ afterAll(() => {
   for (const copy of copies) rmSync(copy, { recursive: true, force: true });
 });
 
-/** A copy of the built CLI's entry and compile bundle, whose compile cache `change` rewrites. */
+/** A copy of the built CLI's entry, compile bundle and catalogs, whose compile cache `change` rewrites. */
 function copyWithCache(change: (cache: Buffer) => Buffer): string {
   const copy = mkdtempSync(join(tmpdir(), "filterc-code-cache-"));
   copies.push(copy);
-  for (const file of ["cli.cjs", "cli-compile.cjs"]) cpSync(join(dist, file), join(copy, file));
+  for (const file of ["cli.cjs", "cli-compile.cjs", "catalogs"])
+    cpSync(join(dist, file), join(copy, file), { recursive: true });
   const cache = codeCacheFile(join(copy, "cli-compile.cjs"));
   writeFileSync(cache, change(readFileSync(codeCacheFile(join(dist, "cli-compile.cjs")))));
   return join(copy, "cli.cjs");

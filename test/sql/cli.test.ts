@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { copyFile, cp, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -412,9 +412,11 @@ describe("filterc query", () => {
     const alone = await mkdtemp(join(tmpdir(), "filterc-no-duckdb-"));
     try {
       const dist = join(builtCli(), "..");
-      // The CLI's files (its entry, query's bundle and the chunks it shares), away from node_modules.
+      // The CLI's files (its entry, query's bundle, the chunks it shares and the catalogs), away
+      // from node_modules.
       for (const file of await readdir(dist))
         if (file.endsWith(".cjs")) await copyFile(join(dist, file), join(alone, file));
+      await cp(join(dist, "catalogs"), join(alone, "catalogs"), { recursive: true });
       const { spawnSync } = await import("node:child_process");
       const run = spawnSync(
         process.execPath,
