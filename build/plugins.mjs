@@ -1,5 +1,6 @@
 // The esbuild plugins of the CLI's bundles, shared by tsup.config.ts (the build) and
-// bench/startup-modules.mjs (which builds the short commands again, marked, to time each module):
+// bench/startup-modules.mjs (which builds the short commands again, marked, to time each module),
+// and by editors/vscode/build.mjs (the HCL runtime of the extension's server):
 // one definition, so that the bench measures what the build makes.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -65,7 +66,7 @@ const wsWithoutNativeHelpers = {
  * The HCL parser's runtime in its CommonJS form: the ES module form declares a `require` of its
  * own, which in a CommonJS bundle hides the one it calls first.
  */
-const treeSitterAsCommonJs = {
+export const treeSitterAsCommonJs = {
   name: "tree-sitter-as-commonjs",
   setup(build) {
     build.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: require.resolve("web-tree-sitter") }));

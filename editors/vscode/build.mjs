@@ -8,6 +8,8 @@ import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+// The HCL parser's runtime in its CommonJS form, as the CLI's bundles have it.
+import { treeSitterAsCommonJs } from "../../build/plugins.mjs";
 
 const extension = dirname(fileURLToPath(import.meta.url));
 const root = join(extension, "..", "..");
@@ -21,17 +23,6 @@ const require = createRequire(import.meta.url);
 const PARSER_FILES = {
   "web-tree-sitter.wasm": "web-tree-sitter/web-tree-sitter.wasm",
   "tree-sitter-hcl.wasm": "@tree-sitter-grammars/tree-sitter-hcl/tree-sitter-hcl.wasm",
-};
-
-/**
- * The HCL parser's runtime in its CommonJS form, as tsup.config.ts bundles it for the CLI: the ES
- * module form reads `import.meta.url`, which a CommonJS bundle leaves empty.
- */
-const treeSitterAsCommonJs = {
-  name: "tree-sitter-as-commonjs",
-  setup(build) {
-    build.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: require.resolve("web-tree-sitter") }));
-  },
 };
 
 rmSync(join(extension, "dist"), { recursive: true, force: true });
