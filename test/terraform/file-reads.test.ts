@@ -82,6 +82,15 @@ describe("file() in a checked configuration", () => {
     ]);
   });
 
+  it("names a file that holds no filter on one line, whatever its name holds", async () => {
+    const name = "f\nok: fake.json";
+    const { infra } = await layout({ "a.tf": job("nl", 'file("f\\nok: fake.json")') });
+    await writeFile(join(infra, name), "NOT A FILTER\n");
+    expect(await found(infra)).toEqual([
+      'a.tf E0906 3:13 the file f<U+000A>ok: fake.json that file() reads holds no filter (invalid JSON: unexpected character at 1:1); it begins "NOT A FILTER"',
+    ]);
+  });
+
   it("takes a JSON object with neither where nor a comparison's keys for no filter, and still wraps a comparison", async () => {
     const { infra } = await layout({
       "a.tf": job("settings", 'file("settings.json")') + job("bare", 'file("bare.json")'),
