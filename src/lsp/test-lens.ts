@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { setImmediate as eventLoopTurn } from "node:timers/promises";
 import type { CancellationToken, CodeLens } from "vscode-languageserver/node";
-import { chunksInside, confinementRoot, readTextUpTo } from "../files/index.js";
+import { chunksInside, confinedPath, confinementRoot, readTextUpTo } from "../files/index.js";
 import {
   type FilterDefaults,
   loadTestSuite,
@@ -32,8 +32,8 @@ const LOG_SLICE_BYTES = 64 * 1024;
  * unsaved changes included. Test files that name other filters are left alone; a test file that
  * cannot run says why in its lens. `defaults` gives the dataset and limits of a filter file (or of
  * the test file, for a filter written in it): the nearest filterc.json's over the editor's settings.
- * Only regular files are read (a fifo never makes a read wait for a writer); a request cancelled
- * while a log is read gets no lenses.
+ * Only regular files are read (a fifo never makes a read wait for a writer), and no link out of
+ * the folder or its repository is followed; a request cancelled while a log is read gets no lenses.
  */
 export async function testLenses(
   uri: string,
@@ -51,9 +51,13 @@ export async function testLenses(
     .filter((entry) => entry.endsWith(".test.json"))
     .sort()
     .slice(0, MAX_TEST_FILES)) {
-    const testText = await readTextUpTo(resolve(dir, name), MAX_TEST_FILE_BYTES, "regular").catch(
-      () => undefined,
-    );
+    // A link out of the folder or its repository is not followed, as by `filterc test DIR`.
+    const confined = await confinedPath(root, dir, name);
+    if ("outside" in confined) {
+      lenses.push(lens(`⚠ ${name}: not read: ${confined.outside}`));
+      continue;
+    }
+    const testText = await readTextUpTo(confined.path, MAX_TEST_FILE_BYTES, "regular").catch(() => undefined);
     if (testText === undefined) continue;
     const spec = parseTestFile(testText, name);
     if (Array.isArray(spec) || !("file" in spec.filter) || resolve(dir, spec.filter.file) !== path) continue;

@@ -8,9 +8,10 @@ import { toSql } from "./to-sql.js";
 /*
  * The DuckDB statements `filterc query` runs around the SELECT `filterc sql --from` prints (toSql)
  * and its typed reads (typed-read.ts): the count, the groups of --group-by and the rows of the
- * groups shown, the measure of --stats, and the pass that counts the timestamp values that are no
- * time, and the secrets that let DuckDB read buckets. Each is written here from the SELECTs and expressions of this stage, so what query runs and
- * what `filterc sql` prints cannot drift; the command only runs them and prints what they answer.
+ * groups shown, the measure of --stats, the pass that counts the timestamp values that are no
+ * time, and the secrets that let DuckDB read buckets. Each is written here from the SELECTs and
+ * expressions of this stage, so that what query runs and what `filterc sql` prints cannot drift;
+ * the command only runs them and prints what they answer.
  */
 
 /** The number of rows of `select`. */

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -194,6 +194,23 @@ describe("the language server's code lens for the test files beside a filter", (
         title: `⚠ b.test.json:1:39: cannot read the log ../beside.ndjson: not read: it leads out of the folder checked ${rule}`,
       },
     ]);
+  });
+
+  it("follows no link to a test file out of the folder: it says so, and runs nothing of it", async () => {
+    const outside = await mkdtemp(join(tmpdir(), "filterc-lens-outside-"));
+    try {
+      await writeFile(join(dir, "errors.lpf"), filter);
+      await writeFile(join(outside, "out.test.json"), testFile("errors.lpf", errorsCases));
+      await symlink(join(outside, "out.test.json"), join(dir, "out.test.json"));
+      const uri = pathToFileURL(join(dir, "errors.lpf")).href;
+      const current = await started();
+      await opened(current, uri);
+      expect(await lenses(current, uri)).toEqual([
+        { line: 0, title: "⚠ out.test.json: not read: a link in it leads out of the folder checked" },
+      ]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 
   it("judges a log of 2,000,000 lines in a 40 MB heap, answering other requests meanwhile (regression: the first lens request ran the server out of memory)", async () => {
