@@ -299,6 +299,8 @@ describe("filterc test", () => {
       '{"filter": "BotScore lt 1", "cases": [{"record": {"PLANTED_KEY": 1}, "match": false}]}',
     );
     symlinkSync(join(outside, "out.test.json"), join(suite, "out.test.json"));
+    // A name that would start a line of its own, shown on one.
+    symlinkSync(join(outside, "out.test.json"), join(suite, "forged\nok   a.test.json"));
     writeFileSync(
       join(suite, "ok.test.json"),
       '{"filter": "BotScore lt 1", "cases": [{"record": {"BotScore": 0}, "match": true}]}',
@@ -306,7 +308,11 @@ describe("filterc test", () => {
     expect(await runCli(["test", suite])).toEqual({
       code: 2,
       stdout: `ok   ${join(suite, "ok.test.json")}: 1 case\n1 passed, 0 failed, with errors\n`,
-      stderr: `error: cannot read ${join(suite, "out.test.json")}: not read: a link in it leads out of the folder checked\n`,
+      stderr: [
+        `error: cannot read ${join(suite, "forged<U+000A>ok   a.test.json")}: not read: a link in it leads out of the folder checked`,
+        `error: cannot read ${join(suite, "out.test.json")}: not read: a link in it leads out of the folder checked`,
+        "",
+      ].join("\n"),
     });
   });
 

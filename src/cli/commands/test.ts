@@ -25,7 +25,7 @@ import { decompressed } from "../../logs/index.js";
 import { parseCommandArgs } from "../args.js";
 import { compilerOptionsFrom, configLookup } from "../compiler-options.js";
 import { reportDiagnostics } from "../diagnostics-output.js";
-import { type CliIO, cannotRead } from "../io.js";
+import { type CliIO, cannotRead, cannotReadText } from "../io.js";
 
 export const usage = `filterc test [FILE|DIR…] [options]
 
@@ -184,10 +184,10 @@ async function runFile(
   lookup: ConfigLookup,
 ): Promise<FileResult> {
   const result: FileResult = { file, passed: 0, failed: 0, failures: [], errors: [] };
-  if (outside !== undefined) return { ...result, errors: [`cannot read ${file}: not read: ${outside}`] };
+  if (outside !== undefined) return { ...result, errors: [cannotReadText(file, `not read: ${outside}`)] };
   const full = resolve(io.cwd, file);
   const text = await readTextUpTo(full, MAX_TEST_FILE_BYTES, accept).catch((error: Error) => error);
-  if (text instanceof Error) return { ...result, errors: [`cannot read ${file}: ${text.message}`] };
+  if (text instanceof Error) return { ...result, errors: [cannotReadText(file, text.message)] };
   // What a test file names is data, not a path the user typed: regular files only, and only inside
   // its folder or repository, so that a test file in a pull request cannot print the runner's files.
   const base = dirname(full);
