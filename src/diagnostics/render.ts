@@ -46,7 +46,7 @@ function renderDiagnostic(
   const gutter = String(Math.max(lineOf(diagnostic.range), ...related.map((r) => lineOf(r.range)))).length;
   const out: string[] = [];
   out.push(
-    `${paint(ansi.bold + severityColor, `${diagnostic.severity}[${diagnostic.code}]`)}${paint(ansi.bold, `: ${terminalText(diagnostic.message)}`)}`,
+    `${paint(ansi.bold + severityColor, `${diagnostic.severity}[${diagnostic.code}]`)}${paint(ansi.bold, `: ${terminalName(diagnostic.message)}`)}`,
   );
   /** The place, the source line and a mark under the range: carets for the diagnostic, dashes for a related place. */
   const excerpt = (range: Range, mark: string, color: string) => {
@@ -65,9 +65,10 @@ function renderDiagnostic(
     out.push(`${paint(ansi.blue, `${String(start.line).padStart(gutter)} |`)} ${shown.text}`);
     out.push(`${bar} ${" ".repeat(shown.caretColumn)}${paint(color, mark.repeat(shown.caretWidth))}`);
   };
-  const note = (label: string, text: string) =>
+  // A message is one line, whatever a name in it holds; a fix's replacement may span several.
+  const note = (label: string, text: string, oneLine = true) =>
     out.push(
-      `${" ".repeat(gutter)} ${paint(ansi.blue, "=")} ${paint(ansi.bold, label)}: ${terminalText(text)}`,
+      `${" ".repeat(gutter)} ${paint(ansi.blue, "=")} ${paint(ansi.bold, label)}: ${oneLine ? terminalName(text) : terminalText(text)}`,
     );
   excerpt(diagnostic.range, "^", severityColor);
   if (diagnostic.suggestion) {
@@ -75,6 +76,7 @@ function renderDiagnostic(
     note(
       "help",
       replacement === "" ? diagnostic.suggestion.message : `${diagnostic.suggestion.message}: ${replacement}`,
+      false,
     );
   }
   for (const place of related) {

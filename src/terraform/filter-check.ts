@@ -1,11 +1,5 @@
 import { isSafeFix } from "../check/index.js";
-import {
-  type Diagnostic,
-  diagnose,
-  type Range,
-  type Suggestion,
-  terminalName,
-} from "../diagnostics/index.js";
+import { type Diagnostic, diagnose, type Range, type Suggestion } from "../diagnostics/index.js";
 import { loadFilter } from "../load/index.js";
 import { heredocHcl, quotedHcl } from "./hcl-strings.js";
 import { hclOfJson } from "./hcl-text.js";
@@ -69,8 +63,7 @@ function notAFilterFile(read: SourceFile, first: Diagnostic, site: Site): FileDi
   return {
     file: site.file,
     diagnostic: diagnose("FileNotFilter", siteRange(site), {
-      // On one line: a name with a newline would start a line of its own in the report.
-      file: terminalName(read.name),
+      file: read.name,
       problem: `${first.message} at ${first.range.start.line}:${first.range.start.column}`,
       start: shortString(firstLine, FOREIGN_EXCERPT),
     }),

@@ -86,8 +86,14 @@ describe("file() in a checked configuration", () => {
     const name = "f\nok: fake.json";
     const { infra } = await layout({ "a.tf": job("nl", 'file("f\\nok: fake.json")') });
     await writeFile(join(infra, name), "NOT A FILTER\n");
-    expect(await found(infra)).toEqual([
-      'a.tf E0906 3:13 the file f<U+000A>ok: fake.json that file() reads holds no filter (invalid JSON: unexpected character at 1:1); it begins "NOT A FILTER"',
+    const message =
+      'the file f\nok: fake.json that file() reads holds no filter (invalid JSON: unexpected character at 1:1); it begins "NOT A FILTER"';
+    expect(await found(infra)).toEqual([`a.tf E0906 3:13 ${message}`]);
+    // The report keeps a message on one line: the name cannot start a line of its own.
+    const result = await spawnCli(["check", "a.tf"], "", {}, infra);
+    expect([result.code, result.stderr.split("\n")[0]]).toEqual([
+      1,
+      `error[E0906]: ${message.replace("\n", "<U+000A>")}`,
     ]);
   });
 
